@@ -1,0 +1,192 @@
+"""The contract every game engine keeps.
+
+An engine is pure, synchronous and deterministic: no discord, no Pillow, no I/O.
+Its state is a plain dict that round-trips through JSON, and its randomness lives
+in ``state["rng"]`` (see :mod:`bot.rng`). Seats are ints ``0..n-1``; the platform
+maps them to Discord users.
+
+Actions are small JSON dicts (always with a ``"type"`` key). Every decision a
+player makes is one action picked from ``legal_actions`` -- multi-step choices
+(a card's power asking "which card?") are modelled as a pending decision in the
+state whose options are the next legal actions. That keeps one generic UI, one
+generic bot and one generic replay for all games.
+
+Events returned by ``apply`` are dicts ``{"type": ..., "text": ...}``. ``text`` is
+a public sentence safe for the channel. An event with ``"to": seat`` is private:
+its text goes only to that seat and never to the channel.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+
+class RuleError(Exception):
+    """An illegal move. ``str(error)`` is a sentence a player can read."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table option, e.g. the variant rules a host picks in the lobby.
+
+    The type is the default's type: ``bool``, ``int`` (within ``minimum``..``maximum``)
+    or ``str`` (one of ``choices``).
+    """
+
+    key: str
+    label: str
+    default: Any
+    description: str = ""
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def parse(self, raw: Any) -> Any:
+        """Turn user input (string or native) into a valid value, or raise RuleError."""
+        if isinstance(self.default, bool):
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("1", "true", "yes", "on", "y"):
+                return True
+            if text in ("0", "false", "no", "off", "n"):
+                return False
+            raise RuleError(f"Option '{self.label}' is on or off (yes/no), not '{raw}'.")
+        if isinstance(self.default, int):
+            try:
+                value = int(raw)
+            except (TypeError, ValueError):
+                raise RuleError(f"Option '{self.label}' needs a whole number, not '{raw}'.") from None
+            if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
+                raise RuleError(f"Option '{self.label}' must be between {self.minimum} and {self.maximum}.")
+            return value
+        value = str(raw).strip()
+        if self.choices:
+            for choice in self.choices:
+                if choice.lower() == value.lower():
+                    return choice
+            raise RuleError(f"Option '{self.label}' must be one of: {', '.join(self.choices)}.")
+        return value
+
+
+@dataclass(frozen=True)
+class GameMeta:
+    key: str  # tower, sleeping, masterminds, rage, heist
+    name: str
+    min_players: int
+    max_players: int
+    blurb: str  # one line for the game list
+    summary: str  # a concise rules summary for /game rules (under 3500 characters)
+    options: tuple[Option, ...] = ()
+    hidden_information: bool = True
+    simultaneous: bool = False
+    seat_roles: tuple[str, ...] = field(default=())  # optional names for seats, e.g. ("Wizard",)
+
+    def option(self, key: str) -> Option:
+        for opt in self.options:
+            if opt.key == key:
+                return opt
+        raise RuleError(f"{self.name} has no option '{key}'.")
+
+    def resolve_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
+        """Defaults filled in, every given value validated."""
+        values = {opt.key: opt.default for opt in self.options}
+        for key, value in (raw or {}).items():
+            values[key] = self.option(key).parse(value)
+        return values
+
+
+class Engine:
+    """Base class for game engines. Subclasses implement the ``_``-free hooks below."""
+
+    meta: GameMeta
+
+    # --- to implement -----------------------------------------------------------
+    def setup(self, names: list[str], options: dict[str, Any], seed: int) -> State:
+        """A new game for ``len(names)`` seats. ``options`` are already resolved."""
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> list[int]:
+        """Seats that may act now (several for a simultaneous choice); [] when over."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now, in a stable order; [] if none."""
+        raise NotImplementedError
+
+    def _apply(self, state: State, seat: int, action: Action) -> list[Event]:
+        """Carry out an action already known to be legal; mutate ``state``."""
+        raise NotImplementedError
+
+    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+        """What ``viewer`` may see (None = the public). Must be JSON-able.
+
+        A seat's view carries its secrets under ``"private"`` (the platform DMs the
+        seat when that part changes); the public view has no ``"private"`` key.
+        """
+        raise NotImplementedError
+
+    def is_terminal(self, state: State) -> bool:
+        raise NotImplementedError
+
+    def scores(self, state: State) -> list[dict[str, Any]]:
+        """Final result per seat: ``{"seat", "score", "rank", "won", "detail"}``."""
+        raise NotImplementedError
+
+    def describe_action(self, state: State, seat: int, action: Action) -> str:
+        """A short label (at most 80 characters) for a button or select option."""
+        raise NotImplementedError
+
+    def private_text(self, view: dict[str, Any]) -> str:
+        """Markdown for a seat's private view (its hand, secrets), for DM and /game hand."""
+        raise NotImplementedError
+
+    # --- optional hooks with sensible defaults --------------------------------
+    def action_group(self, state: State, seat: int, action: Action) -> str:
+        """Groups actions in the panel (one select menu per group)."""
+        return action.get("type", "Moves").replace("_", " ").capitalize()
+
+    def bot_action(self, state: State, seat: int, rng: random.Random) -> Action:
+        """The bot player's choice; ``rng`` is the bot's own, never the game's."""
+        return rng.choice(self.legal_actions(state, seat))
+
+    def timeout_action(self, state: State, seat: int, rng: random.Random) -> Action:
+        """What happens when a seat's deadline passes: by default the bot plays it."""
+        return self.bot_action(state, seat, rng)
+
+    def status_line(self, state: State) -> str:
+        """One public line: whose turn, what is being decided."""
+        if self.is_terminal(state):
+            return "Game over."
+        names = state.get("names", [])
+        waiting = [names[s] if s < len(names) else f"Seat {s + 1}" for s in self.to_act(state)]
+        return "Waiting for " + ", ".join(waiting) if waiting else ""
+
+    def remove_seat(self, state: State, seat: int) -> list[Event] | None:
+        """A player left. Return events if the game can go on without any change
+        (the platform then hands the seat to the bot), or None to end the game."""
+        return []
+
+    # --- the shared contract -----------------------------------------------------
+    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
+        """Validate and apply one action. Raises RuleError and leaves ``state``
+        untouched when the move is not allowed."""
+        if self.is_terminal(state):
+            raise RuleError("This game is over.")
+        if seat not in self.to_act(state):
+            raise RuleError(self.not_your_turn_message(state, seat))
+        if action not in self.legal_actions(state, seat):
+            raise RuleError(self.illegal_message(state, seat, action))
+        return self._apply(state, seat, action)
+
+    def not_your_turn_message(self, state: State, seat: int) -> str:
+        line = self.status_line(state)
+        return "It's not your turn." + (f" {line}." if line and not line.endswith(".") else f" {line}" if line else "")
+
+    def illegal_message(self, state: State, seat: int, action: Action) -> str:
+        return "That move isn't allowed right now."

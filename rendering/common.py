@@ -1,0 +1,82 @@
+"""Shared drawing helpers: fonts, colours, text fitting, PNG encoding."""
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+
+# A dark, high-contrast palette that reads well in Discord's dark and light themes.
+BG = (30, 32, 40)
+PANEL = (48, 51, 64)
+INK = (240, 240, 245)
+MUTED = (165, 168, 180)
+GOLD = (232, 190, 80)
+RED = (220, 80, 80)
+GREEN = (90, 190, 110)
+BLUE = (90, 150, 230)
+PURPLE = (170, 110, 220)
+SEAT_COLOURS = [
+    (231, 76, 60), (52, 152, 219), (46, 204, 113), (241, 196, 15),
+    (155, 89, 182), (230, 126, 34), (26, 188, 156), (236, 112, 160),
+]
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False, condensed: bool = False) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSans"
+    if condensed:
+        name += "Condensed"
+    if bold:
+        name += "-Bold"
+    return ImageFont.truetype(str(FONT_DIR / f"{name}.ttf"), size)
+
+
+def text_width(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont) -> float:
+    return draw.textlength(text, font=fnt)
+
+
+def fit_text(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text`` cut with an ellipsis so it fits in ``width`` pixels."""
+    if draw.textlength(text, font=fnt) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=fnt) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def wrap_text(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont, width: float, max_lines: int = 3) -> list[str]:
+    """Greedy word wrap into at most ``max_lines`` lines (the last one cut to fit)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if draw.textlength(trial, font=fnt) <= width or not current:
+            current = trial
+        else:
+            lines.append(current)
+            current = word
+    if current:
+        lines.append(current)
+    if len(lines) > max_lines:
+        lines = lines[: max_lines - 1] + [" ".join(lines[max_lines - 1 :])]
+    return [fit_text(draw, line, fnt, width) for line in lines]
+
+
+def seat_colour(seat: int) -> tuple[int, int, int]:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def new_canvas(width: int, height: int, colour=BG) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    image = Image.new("RGB", (width, height), colour)
+    return image, ImageDraw.Draw(image)
+
+
+def to_png(image: Image.Image) -> bytes:
+    """PNG bytes; palette-quantised when that keeps it small without visible loss."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    return buffer.getvalue()
