@@ -25,6 +25,11 @@ def registry() -> dict[str, Engine]:
     return games
 
 
+def register(engine: Engine) -> None:
+    """Add an engine that does not live under ``bot/games/`` (tests use this)."""
+    registry()[engine.meta.key] = engine
+
+
 def get_engine(key: str) -> Engine:
     try:
         return registry()[key]

@@ -1,0 +1,23 @@
+"""``python -m bot`` / ``heistcord``: run the bot."""
+from __future__ import annotations
+
+import sys
+
+from bot.app import configure_logging, create_bot
+from bot.config import Config
+
+
+def main() -> int:
+    config = Config.from_env()
+    if not config.token:
+        print("heistcord: no bot token. Copy .env.example to .env and set DISCORD_TOKEN"
+              " (see README: 'Create the Discord application').", file=sys.stderr)
+        return 2
+    configure_logging(config.log_level)
+    bot = create_bot(config)
+    bot.run(config.token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""The discord.py application: storage, the table service, cogs, timers."""
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import pkgutil
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.config import Config
+from bot.storage import Storage
+from bot.tables import TableService
+
+log = logging.getLogger("heistcord")
+
+CORE_COGS = ("cogs.game", "cogs.admin", "cogs.stats")
+TIMER_MAX_SLEEP = 30.0
+
+
+def intents(members: bool = False) -> discord.Intents:
+    """Only what the bot needs: guilds (channels, roles). Slash commands and
+    buttons arrive as interactions, which need no intent at all. The privileged
+    ``members`` intent is asked for only when the server owner opts in
+    (``HEISTCORD_MEMBERS_INTENT=1``): it tells the bot when a seated player
+    leaves the server, so their seat is handed on at once."""
+    value = discord.Intents.none()
+    value.guilds = True
+    value.members = members
+    return value
+
+
+def discover_cogs() -> list[str]:
+    import cogs
+
+    names = list(CORE_COGS)
+    for module in pkgutil.iter_modules(cogs.__path__):
+        name = f"cogs.{module.name}"
+        if name not in names and module.name not in ("ui",) and not module.name.startswith("_"):
+            names.append(name)
+    return names
+
+
+class HeistBot(commands.Bot):
+    def __init__(self, config: Config, *, seed_source=None, clock=None, **kwargs: Any) -> None:
+        kwargs.setdefault("intents", intents(config.members_intent))
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None, **kwargs)
+        self.config = config
+        self.storage = Storage(config.db_path)
+        self._seed_source = seed_source
+        self._clock = clock
+        self.tables: TableService = None  # type: ignore[assignment]
+        from cogs.ui import TableUI
+
+        self.ui = TableUI(self)
+        self._timer_task: asyncio.Task | None = None
+        self._timer_wakeup = asyncio.Event()
+
+    async def setup_hook(self) -> None:
+        await self.storage.open()
+        extra = {"clock": self._clock} if self._clock else {}
+        self.tables = TableService(self.storage, seed_source=self._seed_source,
+                                   default_turn_minutes=self.config.default_turn_minutes, **extra)
+        from cogs.ui import ComponentRouter
+
+        self.add_dynamic_items(ComponentRouter)
+        for name in discover_cogs():
+            await self.load_extension(name)
+        if self.config.dev_guild_id:
+            guild = discord.Object(id=self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+            log.info("commands synced to development guild %s", self.config.dev_guild_id)
+        else:
+            await self.tree.sync()
+            log.info("commands synced globally (may take up to an hour to appear)")
+        self._timer_task = asyncio.create_task(self._timer_loop(), name="heistcord-timers")
+
+    async def close(self) -> None:
+        if self._timer_task is not None:
+            self._timer_task.cancel()
+            try:
+                await self._timer_task
+            except (asyncio.CancelledError, Exception):
+                pass
+        await super().close()
+        await self.storage.close()
+
+    def is_manager(self, interaction: discord.Interaction) -> bool:
+        """Manage Server permission, or the role the server configured."""
+        member = interaction.user
+        perms = getattr(interaction, "permissions", None)
+        if perms is not None and (perms.manage_guild or perms.administrator):
+            return True
+        role_id = getattr(self, "_manager_roles", {}).get(interaction.guild_id)
+        roles = getattr(member, "roles", [])
+        return bool(role_id and any(r.id == role_id for r in roles))
+
+    async def refresh_manager_role(self, guild_id: int) -> None:
+        settings = await self.storage.settings(guild_id)
+        if not hasattr(self, "_manager_roles"):
+            self._manager_roles: dict[int, int | None] = {}
+        self._manager_roles[guild_id] = settings.manager_role_id
+
+    def wake_timers(self) -> None:
+        self._timer_wakeup.set()
+
+    async def _timer_loop(self) -> None:
+        """Fire reminders and deadlines; sleeps until the next one (they are stored,
+        so they fire correctly after a restart)."""
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                for kind, outcome in await self.tables.fire_timers():
+                    await self.ui.timer_fired(kind, outcome)
+            except Exception:  # keep the loop alive whatever one game does
+                log.exception("timer loop failed")
+            next_at = await self.storage.next_timer()
+            clock = self.tables.clock
+            delay = TIMER_MAX_SLEEP if next_at is None else max(0.05, min(TIMER_MAX_SLEEP, next_at - clock()))
+            self._timer_wakeup.clear()
+            try:
+                await asyncio.wait_for(self._timer_wakeup.wait(), timeout=delay)
+            except asyncio.TimeoutError:
+                pass
+
+
+def create_bot(config: Config, **kwargs: Any) -> HeistBot:
+    return HeistBot(config, **kwargs)
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(level=getattr(logging, level, logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord.gateway").setLevel(logging.WARNING)
+

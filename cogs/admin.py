@@ -1,0 +1,162 @@
+"""``/gameadmin``: server-admin game management.
+
+Visible by default to members with Manage Server (``default_member_permissions``);
+server owners can grant it to others in Server Settings → Integrations, and a
+configured manager role can also end games and remove players from ``/game``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.tables import TableError, seat_of
+from cogs.ui import clip
+
+if TYPE_CHECKING:
+    from bot.app import HeistBot
+
+
+class AdminCog(commands.Cog):
+    admin = app_commands.Group(name="gameadmin", description="Manage heistcord games on this server",
+                               guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+
+    def __init__(self, bot: "HeistBot") -> None:
+        self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        await self.bot.refresh_manager_role(interaction.guild_id)
+        if not self.bot.is_manager(interaction):
+            await self.bot.ui.error(interaction, "Only server managers (Manage Server, or the game-manager role)"
+                                    " can use /gameadmin.")
+            return False
+        return True
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, TableError):
+            await self.bot.ui.error(interaction, str(original))
+        elif isinstance(error, app_commands.CheckFailure):
+            return
+        else:
+            raise error
+
+    @admin.command(name="list", description="The games open or running on this server")
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        games = await self.bot.storage.active_games(interaction.guild_id)
+        if not games:
+            return await interaction.response.send_message("No games are open on this server.", ephemeral=True)
+        lines = []
+        for g in games:
+            engine = self.bot.tables.engine(g)
+            players = ", ".join(s["name"] for s in g.seats)
+            lines.append(f"**#{g.id}** {engine.meta.name} in <#{g.channel_id}> — {g.status} — {players}")
+        settings = await self.bot.storage.settings(interaction.guild_id)
+        if settings.maintenance:
+            lines.insert(0, "🛠️ Maintenance mode is on: no new games can be opened.")
+        await interaction.response.send_message(clip("\n".join(lines), 1990), ephemeral=True)
+
+    @admin.command(name="end", description="Force-end a game")
+    @app_commands.describe(game_id="The table number (see /gameadmin list)")
+    async def end_game(self, interaction: discord.Interaction, game_id: int) -> None:
+        game = await self.bot.tables.get(game_id)
+        if game.guild_id != interaction.guild_id:
+            raise TableError(f"There is no game #{game_id} on this server.")
+        await self.bot.tables.end(game_id, f"Ended by a server manager ({interaction.user.display_name}).")
+        await interaction.response.send_message(f"Game #{game_id} ended.", ephemeral=True)
+        await self.bot.ui.announce_end(game)
+
+    @admin.command(name="remove", description="Remove a player from this channel's game")
+    @app_commands.describe(player="Who to remove")
+    async def remove(self, interaction: discord.Interaction, player: discord.User) -> None:
+        game = await self.bot.tables.require_in_channel(interaction.channel_id)
+        if seat_of(game, player.id) is None:
+            raise TableError(f"{player.display_name} isn't seated at this table.")
+        if game.status == "lobby":
+            game, _ = await self.bot.tables.leave(game.id, player.id)
+            await interaction.response.send_message(f"{player.display_name} was removed from the lobby.", ephemeral=True)
+            await self.bot.ui.refresh_lobby(game)
+            return
+        outcome = await self.bot.tables.remove_player(game.id, player.id)
+        await interaction.response.send_message(f"{player.display_name} was removed.", ephemeral=True)
+        if outcome.game.status == "ended":
+            await self.bot.ui.announce_end(outcome.game)
+        else:
+            await self.bot.ui.publish(outcome)
+
+    @admin.command(name="settings", description="Server defaults for heistcord games")
+    @app_commands.describe(
+        manager_role="A role whose members may manage games (end, remove players)",
+        game_channel="Add or remove a channel where games may be opened (none set = anywhere)",
+        turn_minutes="Default turn timer in minutes (0 = no timer)",
+        on_leave="When a player leaves a running game: a bot takes the seat, or the game ends",
+        clear_role="Remove the manager role",
+    )
+    async def settings(self, interaction: discord.Interaction, manager_role: discord.Role | None = None,
+                       game_channel: discord.TextChannel | None = None,
+                       turn_minutes: app_commands.Range[int, 0, 10080] | None = None,
+                       on_leave: Literal["bot", "end"] | None = None, clear_role: bool = False) -> None:
+        storage = self.bot.storage
+        s = await storage.settings(interaction.guild_id)
+        if manager_role is not None:
+            s.manager_role_id = manager_role.id
+        if clear_role:
+            s.manager_role_id = None
+        if game_channel is not None:
+            if game_channel.id in s.allowed_channels:
+                s.allowed_channels.remove(game_channel.id)
+            else:
+                s.allowed_channels.append(game_channel.id)
+        if turn_minutes is not None:
+            s.turn_minutes = turn_minutes
+        if on_leave is not None:
+            s.on_leave = on_leave
+        await storage.save_settings(s)
+        await self.bot.refresh_manager_role(interaction.guild_id)
+        await interaction.response.send_message(self._describe(s), ephemeral=True)
+
+    @admin.command(name="maintenance", description="Pause or allow opening new games (running games carry on)")
+    async def maintenance(self, interaction: discord.Interaction, paused: bool) -> None:
+        s = await self.bot.storage.settings(interaction.guild_id)
+        s.maintenance = paused
+        await self.bot.storage.save_settings(s)
+        running = len(await self.bot.storage.active_games(interaction.guild_id))
+        if paused:
+            text = f"🛠️ New games are paused. {running} open game(s) keep going and survive a redeploy."
+        else:
+            text = "New games can be opened again."
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @staticmethod
+    def _describe(s) -> str:
+        role = f"<@&{s.manager_role_id}>" if s.manager_role_id else "none (Manage Server only)"
+        channels = ", ".join(f"<#{c}>" for c in s.allowed_channels) or "any channel"
+        timer = f"{s.turn_minutes} min" if s.turn_minutes else "no timer"
+        leave = "a bot takes the seat" if s.on_leave == "bot" else "the game ends"
+        return (f"**heistcord settings**\nManager role: {role}\nGame channels: {channels}\nTurn timer: {timer}\n"
+                f"When a player leaves: {leave}\nMaintenance: {'on' if s.maintenance else 'off'}")
+
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A seated player left the server (needs the opt-in members intent)."""
+        for game in await self.bot.storage.active_games(payload.guild_id):
+            if seat_of(game, payload.user.id) is None:
+                continue
+            try:
+                if game.status == "lobby":
+                    game, _ = await self.bot.tables.leave(game.id, payload.user.id)
+                    await self.bot.ui.refresh_lobby(game)
+                    continue
+                outcome = await self.bot.tables.remove_player(game.id, payload.user.id)
+            except TableError:
+                continue
+            if outcome.game.status == "ended":
+                await self.bot.ui.announce_end(outcome.game)
+            else:
+                await self.bot.ui.publish(outcome)
+
+
+async def setup(bot: "HeistBot") -> None:
+    await bot.add_cog(AdminCog(bot))

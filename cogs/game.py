@@ -1,0 +1,281 @@
+"""The ``/game`` commands: open a table, seat players, play, look, end.
+
+No rules here: everything goes through the table service and the engines.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import get_engine, registry
+from bot.tables import TableError, seat_of
+from cogs.ui import board_content, clip, lobby_embed, lobby_view, render_file
+
+if TYPE_CHECKING:
+    from bot.app import HeistBot
+
+LOG_LINES = 15
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``"special_set=B, master_thief=yes"`` -> ``{"special_set": "B", "master_thief": "yes"}``."""
+    values: dict[str, str] = {}
+    for part in (text or "").replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise TableError(f"Write options as name=value, separated by commas (got '{part.strip()}').")
+        values[key.strip()] = value.strip()
+    return values
+
+
+async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    current = current.lower()
+    return [app_commands.Choice(name=f"{e.meta.name} ({e.meta.min_players}-{e.meta.max_players} players)", value=key)
+            for key, e in sorted(registry().items(), key=lambda kv: kv[1].meta.name)
+            if current in key or current in e.meta.name.lower()][:25]
+
+
+class GameCog(commands.Cog):
+    game = app_commands.Group(name="game", description="Play heist board games in this channel",
+                              guild_only=True)
+
+    def __init__(self, bot: "HeistBot") -> None:
+        self.bot = bot
+
+    @property
+    def tables(self):
+        return self.bot.tables
+
+    @property
+    def ui(self):
+        return self.bot.ui
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, TableError):
+            await self.ui.error(interaction, str(original))
+        else:
+            raise error
+
+    # --- lobby ----------------------------------------------------------------------------
+    @game.command(name="new", description="Open a table for a game in this channel")
+    @app_commands.describe(game="Which game", options="Table options as name=value, e.g. special_set=B")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
+        row = await self.tables.open(interaction.guild_id, interaction.channel_id, game, interaction.user.id,
+                                     interaction.user.display_name, parse_options(options),
+                                     is_manager=self.bot.is_manager(interaction))
+        engine = self.tables.engine(row)
+        await interaction.response.send_message(embed=lobby_embed(row, engine), view=lobby_view(row))
+        message = await interaction.original_response()
+        await self.tables.set_message(row, lobby_message_id=message.id)
+
+    @new.autocomplete("options")
+    async def new_options_autocomplete(self, interaction: discord.Interaction, current: str):
+        key = getattr(interaction.namespace, "game", None)
+        if key not in registry():
+            return []
+        choices = []
+        for opt in get_engine(key).meta.options:
+            hint = f"{opt.key}={opt.default}"
+            choices.append(app_commands.Choice(name=clip(f"{hint} — {opt.label}", 100), value=hint))
+        return [c for c in choices if current.lower() in c.value.lower()][:25] or choices[:25]
+
+    @game.command(name="option", description="Change a table option before the game starts (host)")
+    @app_commands.describe(name="Which option", value="Its new value")
+    async def option(self, interaction: discord.Interaction, name: str, value: str) -> None:
+        row = await self.tables.set_option(interaction.channel_id, interaction.user.id, name, value)
+        await interaction.response.send_message(f"Option **{name}** set to **{row.options[name]}**.", ephemeral=True)
+        await self.ui.refresh_lobby(row)
+
+    @option.autocomplete("name")
+    async def option_autocomplete(self, interaction: discord.Interaction, current: str):
+        row = await self.tables.in_channel(interaction.channel_id)
+        if row is None:
+            return []
+        return [app_commands.Choice(name=clip(f"{o.key} — {o.label}", 100), value=o.key)
+                for o in self.tables.engine(row).meta.options if current.lower() in o.key.lower()][:25]
+
+    @game.command(name="join", description="Take a seat at this channel's table")
+    async def join(self, interaction: discord.Interaction) -> None:
+        row = await self.tables.require_in_channel(interaction.channel_id)
+        row = await self.tables.join(row.id, interaction.user.id, interaction.user.display_name)
+        await interaction.response.send_message(f"You joined {self.tables.engine(row).meta.name}.", ephemeral=True)
+        await self.ui.refresh_lobby(row)
+
+    @game.command(name="leave", description="Leave this channel's table")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        row = await self.tables.require_in_channel(interaction.channel_id)
+        row, outcome = await self.tables.leave(row.id, interaction.user.id)
+        await interaction.response.send_message("You left the table.", ephemeral=True)
+        if outcome is not None:
+            await self.ui.publish(outcome)
+        else:
+            await self.ui.refresh_lobby(row)
+
+    @game.command(name="addbot", description="Fill a seat with a bot player (host)")
+    async def addbot(self, interaction: discord.Interaction) -> None:
+        row = await self.tables.require_in_channel(interaction.channel_id)
+        row = await self.tables.add_bot(row.id, interaction.user.id)
+        await interaction.response.send_message("A bot took a seat.", ephemeral=True)
+        await self.ui.refresh_lobby(row)
+
+    @game.command(name="start", description="Start the game (host)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        row = await self.tables.require_in_channel(interaction.channel_id)
+        outcome = await self.tables.start(row.id, interaction.user.id, is_manager=self.bot.is_manager(interaction))
+        await interaction.response.send_message(f"{self.tables.engine(row).meta.name} starts!", ephemeral=True)
+        await self.ui.refresh_lobby(outcome.game)
+        await self.ui.publish(outcome)
+
+    # --- play ---------------------------------------------------------------------------------
+    @game.command(name="play", description="Open your move panel")
+    async def play(self, interaction: discord.Interaction) -> None:
+        row = await self.tables.require_in_channel(interaction.channel_id)
+        await self.ui.show_panel(interaction, row)
+
+    @game.command(name="move", description="Make a move by typing it")
+    @app_commands.describe(move="Start typing: your legal moves are listed")
+    async def move(self, interaction: discord.Interaction, move: str) -> None:
+        row = await self.tables.require_in_channel(interaction.channel_id)
+        version, index = self._parse_move(row, interaction.user.id, move)
+        engine = self.tables.engine(row)
+        seat = seat_of(row, interaction.user.id)
+        label = ""
+        if seat is not None and row.status == "running" and seat in engine.to_act(row.state):
+            legal = engine.legal_actions(row.state, seat)
+            if version == row.version and 0 <= index < len(legal):
+                label = engine.describe_action(row.state, seat, legal[index])
+        outcome = await self.tables.act(row.id, interaction.user.id, version=version, index=index)
+        await interaction.response.send_message(f"✅ {label}" if label else "✅ Done.", ephemeral=True)
+        await self.ui.publish(outcome)
+
+    def _parse_move(self, row, user_id: int, text: str) -> tuple[int, int]:
+        version, sep, index = text.partition(":")
+        if sep and version.isdigit() and index.isdigit():
+            return int(version), int(index)
+        # Typed without autocomplete: match the label.
+        seat = seat_of(row, user_id)
+        if seat is None or row.status != "running":
+            raise TableError("You're not playing in a running game here.")
+        engine = self.tables.engine(row)
+        legal = engine.legal_actions(row.state, seat) if seat in engine.to_act(row.state) else []
+        wanted = text.strip().lower()
+        matches = [i for i, a in enumerate(legal) if engine.describe_action(row.state, seat, a).lower() == wanted]
+        if not matches:
+            matches = [i for i, a in enumerate(legal) if wanted in engine.describe_action(row.state, seat, a).lower()]
+        if len(matches) != 1:
+            raise TableError("That isn't one of your moves right now. Pick one from the list as you type.")
+        return row.version, matches[0]
+
+    @move.autocomplete("move")
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str):
+        row = await self.tables.in_channel(interaction.channel_id)
+        if row is None or row.status != "running":
+            return []
+        seat = seat_of(row, interaction.user.id)
+        engine = self.tables.engine(row)
+        if seat is None or seat not in engine.to_act(row.state):
+            return []
+        current = current.lower()
+        choices = []
+        for i, action in enumerate(engine.legal_actions(row.state, seat)):
+            label = clip(engine.describe_action(row.state, seat, action), 100)
+            if current in label.lower():
+                choices.append(app_commands.Choice(name=label, value=f"{row.version}:{i}"))
+        return choices[:25]
+
+    @game.command(name="hand", description="See your private hand and secrets (only you see it)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        row = await self.tables.require_in_channel(interaction.channel_id)
+        await self.ui.show_hand(interaction, row)
+
+    @game.command(name="status", description="Post the current board again")
+    async def status(self, interaction: discord.Interaction) -> None:
+        row = await self.tables.require_in_channel(interaction.channel_id)
+        engine = self.tables.engine(row)
+        if row.status == "lobby":
+            await interaction.response.send_message(embed=lobby_embed(row, engine), view=lobby_view(row))
+            message = await interaction.original_response()
+            await self.tables.set_message(row, lobby_message_id=message.id)
+            return
+        await interaction.response.defer(thinking=True)
+        public = engine.view(row.state, None)
+        file = await render_file(row, "board", public)
+        from cogs.ui import board_view
+
+        kwargs: dict[str, Any] = {"content": board_content(row, engine)}
+        if file is not None:
+            kwargs["file"] = file
+        view = board_view(row)
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.followup.send(**kwargs, allowed_mentions=discord.AllowedMentions.none())
+
+    @game.command(name="rejoin", description="Take your seat back from the bot after missing turns")
+    async def rejoin(self, interaction: discord.Interaction) -> None:
+        row = await self.tables.rejoin(interaction.channel_id, interaction.user.id)
+        await interaction.response.send_message("Welcome back: your seat is yours again.", ephemeral=True)
+        await self.bot.ui.channel_note(row, f"<@{interaction.user.id}> is back at the table.")
+
+    @game.command(name="rules", description="A short summary of a game's rules")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        if game not in registry():
+            raise TableError(f"There is no game called '{game}'. Pick one from the list.")
+        meta = get_engine(game).meta
+        embed = discord.Embed(title=f"{meta.name} ({meta.min_players}-{meta.max_players} players)",
+                              description=clip(meta.summary, 4000), colour=discord.Colour.gold())
+        if meta.options:
+            embed.add_field(name="Table options", value=clip("\n".join(
+                f"`{o.key}` (default {o.default}): {o.label}" for o in meta.options), 1024), inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @game.command(name="end", description="End this channel's game (host or game manager)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        row = await self.tables.require_in_channel(interaction.channel_id)
+        if not (interaction.user.id == row.host_id or self.bot.is_manager(interaction)):
+            raise TableError("Only the host or a game manager can end this game.")
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label="End the game", style=discord.ButtonStyle.danger,
+                                        custom_id=f"hc:end:{row.id}"))
+        view.add_item(discord.ui.Button(label="Keep playing", style=discord.ButtonStyle.secondary,
+                                        custom_id=f"hc:cancel:{row.id}"))
+        await interaction.response.send_message(
+            f"End {self.tables.engine(row).meta.name} (table #{row.id}) for everyone? It can't be resumed.",
+            view=view, ephemeral=True)
+
+    @game.command(name="log", description="The last moves of this channel's game, in words")
+    @app_commands.describe(lines="How many moves (default 15)")
+    async def log(self, interaction: discord.Interaction, lines: app_commands.Range[int, 1, 50] = LOG_LINES) -> None:
+        row = await self.tables.require_in_channel(interaction.channel_id)
+        text = await self.ui.log_text(row, lines)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @game.command(name="replay", description="Re-draw a finished game's board at any move")
+    @app_commands.describe(id="The table number", move="After how many moves (0 = the start)")
+    async def replay(self, interaction: discord.Interaction, id: int, move: int | None = None) -> None:
+        await interaction.response.defer(thinking=True)
+        row, state, total = await self.tables.replay(id, move)
+        if row.guild_id != interaction.guild_id:
+            raise TableError(f"There is no game #{id} on this server.")
+        if row.status in ("lobby", "running") and not self.bot.is_manager(interaction):
+            raise TableError("Replays are for finished games (a running game's secrets would show).")
+        engine = self.tables.engine(row)
+        public = engine.view(state, None)
+        file = await render_file(row, "board", public, filename=f"replay-{id}-{total if move is None else move}.png")
+        shown = total if move is None else move
+        kwargs: dict[str, Any] = {"content": f"**{engine.meta.name}** · table #{id} · after move {shown} of {total}\n"
+                                             f"{engine.status_line(state)}"}
+        if file is not None:
+            kwargs["file"] = file
+        await interaction.followup.send(**kwargs)
+
+
+async def setup(bot: "HeistBot") -> None:
+    await bot.add_cog(GameCog(bot))

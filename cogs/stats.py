@@ -1,0 +1,71 @@
+"""``/stats`` and ``/leaderboard``: per-server results of finished games."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import get_engine, registry
+from bot.tables import TableError
+from cogs.game import game_autocomplete
+from cogs.ui import clip
+
+if TYPE_CHECKING:
+    from bot.app import HeistBot
+
+
+class StatsCog(commands.Cog):
+    def __init__(self, bot: "HeistBot") -> None:
+        self.bot = bot
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, TableError):
+            await self.bot.ui.error(interaction, str(original))
+        else:
+            raise error
+
+    @app_commands.command(name="stats", description="Games played, wins and average score on this server")
+    @app_commands.guild_only()
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None,
+                    game: str | None = None) -> None:
+        if game is not None and game not in registry():
+            raise TableError(f"There is no game called '{game}'. Pick one from the list.")
+        who = user or interaction.user
+        rows = await self.bot.storage.user_stats(interaction.guild_id, who.id, game)
+        if not rows:
+            await interaction.response.send_message(f"{who.display_name} has no finished games here yet.",
+                                                    ephemeral=True)
+            return
+        lines = [f"**{who.display_name}** on this server"]
+        for r in rows:
+            name = get_engine(r["game_key"]).meta.name
+            rate = 100 * (r["wins"] or 0) / r["played"]
+            lines.append(f"{name}: {r['played']} played, {r['wins'] or 0} won ({rate:.0f}%),"
+                         f" average score {r['avg_score']:.1f}, best {r['best']:g}")
+        await interaction.response.send_message(clip("\n".join(lines), 1990), ephemeral=True)
+
+    @app_commands.command(name="leaderboard", description="This server's best players of a game")
+    @app_commands.guild_only()
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        if game not in registry():
+            raise TableError(f"There is no game called '{game}'. Pick one from the list.")
+        rows = await self.bot.storage.leaderboard(interaction.guild_id, game)
+        name = get_engine(game).meta.name
+        if not rows:
+            await interaction.response.send_message(f"Nobody has finished a game of {name} here yet.")
+            return
+        lines = [f"**{name} leaderboard**"]
+        for i, r in enumerate(rows, 1):
+            lines.append(f"{i}. <@{r['user_id']}> — {r['wins'] or 0} wins in {r['played']} games,"
+                         f" average {r['avg_score']:.1f}")
+        await interaction.response.send_message(clip("\n".join(lines), 1990),
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+
+async def setup(bot: "HeistBot") -> None:
+    await bot.add_cog(StatsCog(bot))

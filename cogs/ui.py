@@ -1,0 +1,459 @@
+"""Discord presentation shared by the cogs: lobby and board messages, the action
+panel built from ``legal_actions``, private-view delivery by DM, and the one
+component router that makes every button work forever (custom_ids carry the
+game id, so they survive restarts).
+
+Custom ids (at most 100 characters):
+  ``hc:join:<game>`` ``hc:leave:<game>`` ``hc:bot:<game>`` ``hc:start:<game>``
+  ``hc:play:<game>`` ``hc:hand:<game>`` ``hc:end:<game>`` ``hc:cancel:<game>``
+  ``hc:act:<game>:<version>:<index>`` and the select ``hc:sel:<game>:<version>:<n>``
+  whose values are action indexes.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine import Engine
+from bot.storage import GameRow
+from bot.tables import Outcome, TableError, TableService, seat_of
+from rendering import render
+
+if TYPE_CHECKING:
+    from bot.app import HeistBot
+
+log = logging.getLogger("heistcord.ui")
+
+MAX_BUTTONS = 20
+SELECT_LIMIT = 25
+EMBED_COLOUR = discord.Colour.from_rgb(232, 190, 80)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def seat_label(game: GameRow, seat: int) -> str:
+    info = game.seats[seat]
+    if info.get("bot"):
+        return f"🤖 {info['name']}"
+    away = " (away — bot playing)" if info.get("away") else ""
+    return f"<@{info['user_id']}>{away}"
+
+
+# --- lobby ---------------------------------------------------------------------------------
+def lobby_embed(game: GameRow, engine: Engine) -> discord.Embed:
+    meta = engine.meta
+    embed = discord.Embed(title=f"{meta.name} — table #{game.id}", description=meta.blurb, colour=EMBED_COLOUR)
+    seats = "\n".join(f"{i + 1}. {seat_label(game, i)}{' (host)' if s.get('user_id') == game.host_id else ''}"
+                      for i, s in enumerate(game.seats)) or "nobody yet"
+    embed.add_field(name=f"Seats ({len(game.seats)}/{meta.max_players}, need {meta.min_players})", value=seats,
+                    inline=False)
+    if meta.options:
+        lines = []
+        for opt in meta.options:
+            value = game.options.get(opt.key, opt.default)
+            shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+            lines.append(f"**{opt.label}**: {shown}")
+        embed.add_field(name="Options (host: `/game option`)", value="\n".join(lines), inline=False)
+    if game.status == "lobby":
+        embed.set_footer(text="Join to take a seat. The host starts the game when everyone is in.")
+    elif game.status == "running":
+        embed.set_footer(text="The game has started.")
+    else:
+        embed.set_footer(text=f"Closed. {game.ended_reason or ''}")
+    return embed
+
+
+def lobby_view(game: GameRow) -> discord.ui.View | None:
+    if game.status != "lobby":
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success, custom_id=f"hc:join:{game.id}"))
+    view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=f"hc:leave:{game.id}"))
+    view.add_item(discord.ui.Button(label="Add bot", style=discord.ButtonStyle.secondary, custom_id=f"hc:bot:{game.id}"))
+    view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary, custom_id=f"hc:start:{game.id}"))
+    return view
+
+
+# --- board -------------------------------------------------------------------------------------
+def board_view(game: GameRow) -> discord.ui.View | None:
+    if game.status != "running":
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Play", emoji="🎲", style=discord.ButtonStyle.primary,
+                                    custom_id=f"hc:play:{game.id}"))
+    view.add_item(discord.ui.Button(label="Show my hand", emoji="🂠", style=discord.ButtonStyle.secondary,
+                                    custom_id=f"hc:hand:{game.id}"))
+    return view
+
+
+def board_content(game: GameRow, engine: Engine, events: list[dict[str, Any]] | None = None) -> str:
+    lines = [e["text"] for e in (events or []) if "to" not in e and e.get("text")]
+    text = "\n".join(f"• {line}" for line in lines[-15:])
+    if game.status == "running":
+        waiting = engine.to_act(game.state)
+        who = ", ".join(seat_label(game, s) for s in waiting)
+        status = engine.status_line(game.state)
+        footer = f"**{status}**" + (f"\n⏳ Waiting for: {who}" if who else "")
+    elif game.status == "finished":
+        footer = "**Game over!**"
+    else:
+        footer = f"**Game ended.** {game.ended_reason or ''}"
+    header = f"**{engine.meta.name}** · table #{game.id}"
+    return clip(f"{header}\n{text}\n{footer}" if text else f"{header}\n{footer}", 1900)
+
+
+async def render_file(game: GameRow, kind: str, view: dict[str, Any], *extra: Any,
+                      filename: str = "board.png") -> discord.File | None:
+    png = await asyncio.to_thread(render, game.game_key, kind, view, *extra)
+    return None if png is None else discord.File(io.BytesIO(png), filename=filename)
+
+
+def results_text(game: GameRow, results: list[dict[str, Any]]) -> str:
+    lines = ["**Final scores**"]
+    for r in sorted(results, key=lambda r: (r["rank"], r["seat"])):
+        crown = "🏆 " if r["won"] else ""
+        detail = f" — {r['detail']}" if r.get("detail") else ""
+        lines.append(f"{r['rank']}. {crown}{seat_label(game, r['seat'])}: **{r['score']}**{detail}")
+    return clip("\n".join(lines), 1900)
+
+
+# --- action panel --------------------------------------------------------------------------------
+def build_panel(game: GameRow, engine: Engine, seat: int) -> tuple[str, discord.ui.View | None]:
+    """The ephemeral panel: buttons for a few moves, select menus (grouped) for many."""
+    state = game.state
+    status = engine.status_line(state)
+    if seat not in engine.to_act(state):
+        return f"It's not your turn. {status}", None
+    legal = engine.legal_actions(state, seat)
+    if not legal:
+        return f"You have no move right now. {status}", None
+    labels = [clip(engine.describe_action(state, seat, a), 80) for a in legal]
+    view = discord.ui.View(timeout=None)
+    if len(legal) <= MAX_BUTTONS:
+        for i, label in enumerate(labels):
+            view.add_item(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
+                                            custom_id=f"hc:act:{game.id}:{game.version}:{i}"))
+        return f"**Your move.** {status}", view
+    groups: dict[str, list[int]] = {}
+    for i, action in enumerate(legal):
+        groups.setdefault(clip(engine.action_group(state, seat, action), 60), []).append(i)
+    menus: list[tuple[str, list[int]]] = []
+    for name, idxs in groups.items():
+        chunks = [idxs[k:k + SELECT_LIMIT] for k in range(0, len(idxs), SELECT_LIMIT)]
+        for n, chunk in enumerate(chunks):
+            menus.append((name if len(chunks) == 1 else f"{name} ({n + 1}/{len(chunks)})", chunk))
+    while len(menus) > 5:  # Discord allows five rows: merge the smallest neighbours
+        menus.sort(key=lambda m: len(m[1]))
+        a, b = menus.pop(0), menus.pop(0)
+        if len(a[1]) + len(b[1]) > SELECT_LIMIT:
+            menus.append(a)
+            menus.append((b[0], b[1]))
+            break
+        menus.append((f"{a[0]} / {b[0]}", a[1] + b[1]))
+    for n, (name, idxs) in enumerate(menus[:5]):
+        select = discord.ui.Select(placeholder=clip(name, 150), custom_id=f"hc:sel:{game.id}:{game.version}:{n}",
+                                   options=[discord.SelectOption(label=labels[i], value=str(i)) for i in idxs])
+        view.add_item(select)
+    return f"**Your move.** {status}", view
+
+
+class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"hc:(?P<kind>[a-z]+):(?P<game>\d+)(?::(?P<rest>[\d:]*))?"):
+    """Every heistcord button and select, whatever message it sits on."""
+
+    def __init__(self, item: discord.ui.Item, kind: str = "", game_id: int = 0, rest: str = "") -> None:
+        super().__init__(item)
+        self.kind, self.game_id, self.rest = kind, game_id, rest
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(item, match["kind"], int(match["game"]), match["rest"] or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: HeistBot = interaction.client  # type: ignore[assignment]
+        values = list(getattr(self.item, "values", []) or interaction.data.get("values", []))  # type: ignore[union-attr]
+        await bot.ui.handle_component(interaction, self.kind, self.game_id, self.rest, values)
+
+
+class TableUI:
+    """What the cogs do with outcomes: post boards, refresh lobbies, DM hands."""
+
+    def __init__(self, bot: "HeistBot") -> None:
+        self.bot = bot
+
+    @property
+    def tables(self) -> TableService:
+        return self.bot.tables
+
+    async def error(self, interaction: discord.Interaction, message: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+
+    async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException:
+                return None
+        return channel  # type: ignore[return-value]
+
+    # --- lobby ----------------------------------------------------------------------------
+    async def refresh_lobby(self, game: GameRow) -> None:
+        if not game.lobby_message_id:
+            return
+        channel = await self.channel(game.channel_id)
+        if channel is None:
+            return
+        engine = self.tables.engine(game)
+        try:
+            message = channel.get_partial_message(game.lobby_message_id)  # type: ignore[attr-defined]
+            await message.edit(embed=lobby_embed(game, engine), view=lobby_view(game))
+        except discord.HTTPException as exc:
+            log.warning("could not refresh lobby of game %s: %s", game.id, exc)
+
+    # --- outcomes --------------------------------------------------------------------------
+    async def publish(self, outcome: Outcome, *, ping: bool = True) -> None:
+        """Post the new board in the channel, then deliver private views."""
+        game = outcome.game
+        engine = self.tables.engine(game)
+        channel = await self.channel(game.channel_id)
+        if channel is not None:
+            await self.post_board(channel, game, engine, outcome.events)
+            if outcome.finished and outcome.results is not None:
+                await self.post_final(channel, game, engine, outcome.results)
+        await self.deliver_private(game, engine, outcome)
+
+    async def post_board(self, channel: discord.abc.Messageable, game: GameRow, engine: Engine,
+                         events: list[dict[str, Any]] | None = None) -> discord.Message | None:
+        public = engine.view(game.state, None) if game.state else None
+        file = await render_file(game, "board", public) if public is not None else None
+        kwargs: dict[str, Any] = {"content": board_content(game, engine, events)}
+        if file is not None:
+            kwargs["file"] = file
+        view = board_view(game)
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            message = await channel.send(**kwargs, allowed_mentions=discord.AllowedMentions(users=True))
+        except discord.HTTPException as exc:
+            log.warning("could not post board of game %s: %s", game.id, exc)
+            return None
+        await self.tables.set_message(game, board_message_id=message.id)
+        return message
+
+    async def post_final(self, channel: discord.abc.Messageable, game: GameRow, engine: Engine,
+                         results: list[dict[str, Any]]) -> None:
+        public = engine.view(game.state, None)
+        file = await render_file(game, "final", public, results, filename="final.png")
+        kwargs: dict[str, Any] = {"content": results_text(game, results)}
+        if file is not None:
+            kwargs["file"] = file
+        try:
+            await channel.send(**kwargs, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("could not post the final scores of game %s: %s", game.id, exc)
+
+    async def deliver_private(self, game: GameRow, engine: Engine, outcome: Outcome) -> None:
+        """DM each human whose private view changed (plus their private events)."""
+        notes: dict[int, list[str]] = {}
+        for event in outcome.events:
+            if "to" in event and event.get("text"):
+                notes.setdefault(int(event["to"]), []).append(event["text"])
+        seats = sorted(outcome.changed_private | set(notes))
+        closed: list[int] = []
+        for seat in seats:
+            info = game.seats[seat]
+            if info.get("bot") or not info.get("user_id"):
+                continue
+            ok = await self.send_private(game, engine, seat, notes.get(seat, []))
+            if not ok:
+                closed.append(seat)
+        newly_closed = [s for s in closed if not game.seats[s].get("dm_closed")]
+        for seat in closed:
+            game.seats[seat]["dm_closed"] = True
+        if newly_closed:
+            await self.tables.storage.update_game(game.id, seats=game.seats)
+            channel = await self.channel(game.channel_id)
+            if channel is not None:
+                who = ", ".join(f"<@{game.seats[s]['user_id']}>" for s in newly_closed)
+                await channel.send(f"{who}: I couldn't DM you your private information (your DMs are closed)."
+                                   " Use `/game hand` or the **Show my hand** button to see it privately.",
+                                   allowed_mentions=discord.AllowedMentions(users=True))
+
+    async def send_private(self, game: GameRow, engine: Engine, seat: int, notes: list[str]) -> bool:
+        user_id = game.seats[seat]["user_id"]
+        view = engine.view(game.state, seat)
+        text = engine.private_text(view)
+        if notes:
+            text = "\n".join(f"• {n}" for n in notes) + "\n\n" + text
+        content = clip(f"**{engine.meta.name}** · table #{game.id} in <#{game.channel_id}>\n{text}", 1990)
+        file = await render_file(game, "private", view, filename="hand.png")
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            if file is not None:
+                await user.send(content, file=file)
+            else:
+                await user.send(content)
+        except discord.Forbidden:
+            return False
+        except discord.HTTPException as exc:
+            log.warning("DM to %s failed: %s", user_id, exc)
+            return False
+        if game.seats[seat].get("dm_closed"):
+            game.seats[seat]["dm_closed"] = False
+            await self.tables.storage.update_game(game.id, seats=game.seats)
+        return True
+
+    async def show_hand(self, interaction: discord.Interaction, game: GameRow) -> None:
+        seat = seat_of(game, interaction.user.id)
+        if seat is None:
+            return await self.error(interaction, "You're not playing in this game, so you have no hand here.")
+        if game.status != "running":
+            return await self.error(interaction, "The game hasn't started yet." if game.status == "lobby"
+                                    else "This game is over.")
+        engine = self.tables.engine(game)
+        view = engine.view(game.state, seat)
+        file = await render_file(game, "private", view, filename="hand.png")
+        kwargs: dict[str, Any] = {"ephemeral": True}
+        if file is not None:
+            kwargs["file"] = file
+        await interaction.response.send_message(clip(engine.private_text(view), 1990), **kwargs)
+
+    async def show_panel(self, interaction: discord.Interaction, game: GameRow, prefix: str = "",
+                         edit: bool = False) -> None:
+        seat = seat_of(game, interaction.user.id)
+        if seat is None:
+            return await self.error(interaction, "You're not playing in this game: you can watch, but only seated"
+                                    " players act.")
+        if game.status != "running":
+            return await self.error(interaction, "The game hasn't started yet." if game.status == "lobby"
+                                    else "This game is over.")
+        text, view = build_panel(game, self.tables.engine(game), seat)
+        text = clip(prefix + text, 1990)
+        kwargs: dict[str, Any] = {"content": text}
+        if view is not None:
+            kwargs["view"] = view
+        if edit:
+            if view is None:
+                kwargs["view"] = None
+            await interaction.response.edit_message(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs, ephemeral=True)
+
+    # --- the router ------------------------------------------------------------------------------
+    async def handle_component(self, interaction: discord.Interaction, kind: str, game_id: int, rest: str,
+                               values: list[str]) -> None:
+        try:
+            await self._handle_component(interaction, kind, game_id, rest, values)
+        except TableError as exc:
+            await self.error(interaction, str(exc))
+
+    async def _handle_component(self, interaction: discord.Interaction, kind: str, game_id: int, rest: str,
+                                values: list[str]) -> None:
+        tables = self.tables
+        user = interaction.user
+        if kind == "join":
+            game = await tables.join(game_id, user.id, user.display_name)
+            await interaction.response.edit_message(embed=lobby_embed(game, tables.engine(game)), view=lobby_view(game))
+        elif kind == "leave":
+            game, outcome = await tables.leave(game_id, user.id)
+            if outcome is not None:
+                await interaction.response.send_message("You left the game.", ephemeral=True)
+                await self.publish(outcome)
+            else:
+                await interaction.response.edit_message(embed=lobby_embed(game, tables.engine(game)), view=lobby_view(game))
+        elif kind == "bot":
+            game = await tables.add_bot(game_id, user.id)
+            await interaction.response.edit_message(embed=lobby_embed(game, tables.engine(game)), view=lobby_view(game))
+        elif kind == "start":
+            outcome = await tables.start(game_id, user.id, is_manager=self.bot.is_manager(interaction))
+            await interaction.response.edit_message(embed=lobby_embed(outcome.game, tables.engine(outcome.game)), view=None)
+            await self.publish(outcome)
+        elif kind == "play":
+            await self.show_panel(interaction, await tables.get(game_id))
+        elif kind == "hand":
+            await self.show_hand(interaction, await tables.get(game_id))
+        elif kind == "end":
+            game = await tables.get(game_id)
+            if not (user.id == game.host_id or self.bot.is_manager(interaction)):
+                raise TableError("Only the host or a game manager can end this game.")
+            await tables.end(game_id, f"Ended by {user.display_name}.")
+            await interaction.response.edit_message(content="The game was ended.", view=None)
+            await self.announce_end(game)
+        elif kind == "cancel":
+            await interaction.response.edit_message(content="The game goes on.", view=None)
+        elif kind in ("act", "sel"):
+            version_text, _, tail = rest.partition(":")
+            index = int(values[0]) if kind == "sel" and values else int(tail or -1)
+            game = await tables.get(game_id)
+            engine = tables.engine(game)
+            seat = seat_of(game, user.id)
+            label = ""
+            if seat is not None and game.status == "running" and version_text == str(game.version):
+                legal = engine.legal_actions(game.state, seat) if seat in engine.to_act(game.state) else []
+                if 0 <= index < len(legal):
+                    label = engine.describe_action(game.state, seat, legal[index])
+            try:
+                outcome = await tables.act(game_id, user.id, version=int(version_text), index=index)
+            except TableError as exc:
+                if "out of date" in str(exc):
+                    return await self.show_panel(interaction, game, prefix=f"{exc}\n", edit=True)
+                raise
+            await self.show_panel(interaction, outcome.game, prefix=f"✅ {label}\n" if label else "", edit=True)
+            await self.publish(outcome)
+        else:
+            raise TableError("That button is from an older version of the bot.")
+
+    async def announce_end(self, game: GameRow) -> None:
+        channel = await self.channel(game.channel_id)
+        if channel is not None:
+            engine = self.tables.engine(game)
+            await channel.send(board_content(game, engine), allowed_mentions=discord.AllowedMentions.none())
+        if game.lobby_message_id:
+            await self.refresh_lobby(game)
+
+    async def channel_note(self, game: GameRow, text: str) -> None:
+        channel = await self.channel(game.channel_id)
+        if channel is not None:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+
+    async def log_text(self, game: GameRow, lines: int) -> str:
+        """The last public moves in words, rebuilt from the action log (hidden
+        moves are worded by the engine without their secret)."""
+        if game.status == "lobby":
+            return "The game hasn't started yet."
+        entries = await self.tables.public_log(game.id)
+        if not entries:
+            return "No moves yet."
+        shown = entries[-lines:]
+        text = "\n".join(f"`{n:>3}` {line}" for n, line in shown)
+        return clip(f"**{self.tables.engine(game).meta.name}** · table #{game.id} · last {len(shown)} moves\n{text}", 1990)
+
+    async def timer_fired(self, kind: str, outcome: Outcome) -> None:
+        game = outcome.game
+        who = ", ".join(f"<@{game.seats[s]['user_id']}>" for s in outcome.missed if game.seats[s].get("user_id"))
+        channel = await self.channel(game.channel_id)
+        if kind == "reminder":
+            if channel is not None and who:
+                when = f"<t:{int(game.deadline_at)}:R>" if game.deadline_at else "soon"
+                await channel.send(f"⏰ {who}: it's your move in table #{game.id}. Time runs out {when}.",
+                                   allowed_mentions=discord.AllowedMentions(users=True))
+            return
+        if channel is not None:
+            note = f"⌛ Time ran out for {who}: the bot played for them." if who else "⌛ Time ran out."
+            benched = [game.seats[s] for s in outcome.benched]
+            if benched:
+                names = ", ".join(f"<@{s['user_id']}>" for s in benched if s.get("user_id"))
+                note += (f"\n{names} missed three turns in a row: a bot plays their seat until they come back"
+                         " with `/game rejoin`.")
+            await channel.send(note, allowed_mentions=discord.AllowedMentions(users=True))
+        await self.publish(outcome)

@@ -1,0 +1,74 @@
+"""A tiny game for platform tests: take 1 or 2 coins from a pile; whoever takes
+the last coin wins. Each seat holds a secret word (shown only to its owner)."""
+from __future__ import annotations
+
+from bot.engine import Engine, GameMeta, Option
+from bot.rng import Rng
+
+WORDS = ["ZEBRA-SECRET", "MANGO-SECRET", "COMET-SECRET", "OPAL-SECRET"]
+
+
+class DummyEngine(Engine):
+    meta = GameMeta(key="dummy", name="Coin Pile", min_players=2, max_players=4,
+                    blurb="Take 1 or 2 coins; the last coin wins.", summary="Take 1 or 2 coins.",
+                    options=(Option("pile", "Coins in the pile", 7, minimum=3, maximum=30),))
+
+    def setup(self, names, options, seed):
+        state = {"names": names, "rng": Rng.seed_state(seed), "pile": options["pile"], "turn": 0, "winner": None}
+        words = list(WORDS)
+        Rng(state).shuffle(words)
+        state["words"] = words[: len(names)]
+        return state
+
+    def to_act(self, state):
+        return [] if self.is_terminal(state) else [state["turn"]]
+
+    def legal_actions(self, state, seat):
+        if seat not in self.to_act(state):
+            return []
+        return [{"type": "take", "n": n} for n in (1, 2) if n <= state["pile"]]
+
+    def _apply(self, state, seat, action):
+        state["pile"] -= action["n"]
+        name = state["names"][seat]
+        events = [{"type": "take", "text": f"{name} takes {action['n']} (pile {state['pile']})."}]
+        if state["pile"] == 0:
+            state["winner"] = seat
+            events.append({"type": "win", "text": f"{name} takes the last coin and wins!"})
+        else:
+            state["turn"] = (seat + 1) % len(state["names"])
+            # A private note, and the secret word changes hands to test DM delivery.
+            nxt = state["turn"]
+            state["words"][nxt] = state["words"][nxt].split("#")[0] + f"#{state['pile']}"
+            events.append({"type": "note", "to": nxt, "text": f"Your word is now {state['words'][nxt]}."})
+        return events
+
+    def view(self, state, viewer):
+        v = {"names": state["names"], "pile": state["pile"], "turn": state["turn"], "winner": state["winner"],
+             "status": self.status_line(state)}
+        if viewer is not None:
+            v["private"] = {"word": state["words"][viewer]}
+        return v
+
+    def is_terminal(self, state):
+        return state["winner"] is not None
+
+    def scores(self, state):
+        return [{"seat": s, "score": int(s == state["winner"]), "rank": 1 if s == state["winner"] else 2,
+                 "won": s == state["winner"], "detail": ""} for s in range(len(state["names"]))]
+
+    def describe_action(self, state, seat, action):
+        return f"Take {action['n']}"
+
+    def private_text(self, view):
+        return f"Your secret word: **{view['private']['word']}**"
+
+    def bot_action(self, state, seat, rng):
+        legal = self.legal_actions(state, seat)
+        for a in legal:
+            if (state["pile"] - a["n"]) % 3 == 0:
+                return a
+        return legal[0]
+
+
+ENGINE = DummyEngine()

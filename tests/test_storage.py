@@ -1,0 +1,72 @@
+import asyncio
+import sqlite3
+
+import pytest
+
+from bot.storage import ChannelBusy, Storage, VersionConflict
+
+
+@pytest.fixture
+async def storage(tmp_path):
+    s = await Storage(str(tmp_path / "t.db")).open()
+    yield s
+    await s.close()
+
+
+async def test_migrations_are_versioned_and_idempotent(tmp_path):
+    path = str(tmp_path / "m.db")
+    s = await Storage(path).open()
+    assert await s.schema_version() == 1
+    await s.close()
+    s = await Storage(path).open()  # opening again migrates nothing twice
+    assert await s.schema_version() == 1
+    async with s.db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    await s.close()
+
+
+async def test_one_active_game_per_channel(storage):
+    await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
+    with pytest.raises(ChannelBusy):
+        await storage.create_game(1, 10, "dummy", 101, {}, 6, [])
+    await storage.create_game(1, 11, "dummy", 101, {}, 6, [])  # another channel is fine
+
+
+async def test_finished_game_frees_the_channel(storage):
+    gid = await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
+    await storage.update_game(gid, status="finished")
+    await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
+
+
+async def test_commit_is_compare_and_set_and_log_is_append_only(storage):
+    gid = await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
+    v = await storage.commit_actions(gid, 0, {"x": 1}, [(0, 100, {"type": "a"})])
+    assert v == 1
+    with pytest.raises(VersionConflict):
+        await storage.commit_actions(gid, 0, {"x": 2}, [(0, 100, {"type": "b"})])
+    game = await storage.get_game(gid)
+    assert game.state == {"x": 1} and game.version == 1
+    assert [a["action"] for a in await storage.actions(gid)] == [{"type": "a"}]
+    with pytest.raises(sqlite3.DatabaseError):
+        await storage.db.execute("DELETE FROM actions")
+    with pytest.raises(sqlite3.DatabaseError):
+        await storage.db.execute("UPDATE actions SET seat = 3")
+
+
+async def test_racing_commits_apply_exactly_one(storage):
+    gid = await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
+    results = await asyncio.gather(
+        *[storage.commit_actions(gid, 0, {"n": i}, [(0, 100, {"i": i})]) for i in range(5)],
+        return_exceptions=True)
+    assert sum(1 for r in results if r == 1) == 1
+    assert sum(1 for r in results if isinstance(r, VersionConflict)) == 4
+    assert len(await storage.actions(gid)) == 1
+
+
+async def test_settings_round_trip(storage):
+    s = await storage.settings(7)
+    assert s.maintenance is False and s.allowed_channels == []
+    s.maintenance, s.allowed_channels, s.turn_minutes, s.manager_role_id = True, [3, 4], 10, 99
+    await storage.save_settings(s)
+    again = await storage.settings(7)
+    assert (again.maintenance, again.allowed_channels, again.turn_minutes, again.manager_role_id) == (True, [3, 4], 10, 99)
