@@ -55,6 +55,24 @@ def seat_of(game: GameRow, user_id: int) -> int | None:
     return None
 
 
+TURN_OPTION = "turn_minutes"  # a table option of the platform, not of any game
+
+
+def engine_options(game: GameRow) -> dict[str, Any]:
+    """The game's own options (the platform keeps its own under a leading ``_``)."""
+    return {k: v for k, v in game.options.items() if not k.startswith("_")}
+
+
+def parse_turn_minutes(value: Any) -> int:
+    try:
+        minutes = int(value)
+    except (TypeError, ValueError):
+        raise TableError("The turn timer is a number of minutes (0 for none).") from None
+    if not 0 <= minutes <= 10080:
+        raise TableError("The turn timer must be between 0 and 10080 minutes (a week).")
+    return minutes
+
+
 def bot_controlled(seat: dict[str, Any]) -> bool:
     return bool(seat.get("bot") or seat.get("away"))
 
@@ -130,10 +148,14 @@ class TableService:
         if game_key not in registry():
             raise TableError(f"There is no game called '{game_key}'. Pick one from the list.")
         engine = get_engine(game_key)
+        raw_options = dict(raw_options or {})
+        timer = raw_options.pop(TURN_OPTION, None)
         try:
             options = engine.meta.resolve_options(raw_options)
         except RuleError as exc:
             raise TableError(str(exc)) from None
+        if timer is not None:
+            options["_" + TURN_OPTION] = parse_turn_minutes(timer)
         try:
             game_id = await self.storage.create_game(
                 guild_id, channel_id, game_key, host_id, options, self.seed_source(),
@@ -154,7 +176,10 @@ class TableService:
             self._require_lobby(game)
             self._require_host(game, user_id)
             try:
-                game.options[key] = self.engine(game).meta.option(key).parse(value)
+                if key == TURN_OPTION:
+                    game.options["_" + key] = parse_turn_minutes(value)
+                else:
+                    game.options[key] = self.engine(game).meta.option(key).parse(value)
             except RuleError as exc:
                 raise TableError(str(exc)) from None
             await self.storage.update_game(game.id, options=game.options)
@@ -221,7 +246,7 @@ class TableService:
                 need = meta.min_players - len(game.seats)
                 raise TableError(f"{meta.name} needs at least {meta.min_players} players: {need} more to go"
                                  " (friends can press Join, or the host can add a bot).")
-            state = engine.setup([s["name"] for s in game.seats], dict(game.options), game.seed)
+            state = engine.setup([s["name"] for s in game.seats], engine_options(game), game.seed)
             game.state = state
             game.status = "running"
             await self.storage.update_game(game.id, expected_version=None, state=state, status="running")
@@ -323,8 +348,8 @@ class TableService:
 
     # --- deadlines -------------------------------------------------------------------
     async def turn_minutes(self, game: GameRow) -> int:
-        if "turn_minutes" in game.options:
-            return int(game.options["turn_minutes"])
+        if "_" + TURN_OPTION in game.options:
+            return int(game.options["_" + TURN_OPTION])
         settings = await self.storage.settings(game.guild_id)
         if settings.turn_minutes is not None:
             return settings.turn_minutes
@@ -448,7 +473,7 @@ class TableService:
         entries = await self.storage.actions(game.id)
         if move is not None and not 0 <= move <= len(entries):
             raise TableError(f"Game #{game_id} has moves 0 to {len(entries)}.")
-        state = engine.setup([s["name"] for s in game.seats], dict(game.options), game.seed)
+        state = engine.setup([s["name"] for s in game.seats], engine_options(game), game.seed)
         for entry in entries[: len(entries) if move is None else move]:
             engine.apply(state, entry["seat"], entry["action"])
         return game, state, len(entries)
@@ -459,7 +484,7 @@ class TableService:
         if game is None or game.state is None:
             return []
         engine = self.engine(game)
-        state = engine.setup([s["name"] for s in game.seats], dict(game.options), game.seed)
+        state = engine.setup([s["name"] for s in game.seats], engine_options(game), game.seed)
         lines: list[tuple[int, str]] = []
         for entry in await self.storage.actions(game.id):
             for event in engine.apply(state, entry["seat"], entry["action"]):

@@ -84,13 +84,16 @@ class GameCog(commands.Cog):
         for opt in get_engine(key).meta.options:
             hint = f"{opt.key}={opt.default}"
             choices.append(app_commands.Choice(name=clip(f"{hint} — {opt.label}", 100), value=hint))
+        choices.append(app_commands.Choice(name="turn_minutes=10 — minutes per move before the bot plays it",
+                                           value="turn_minutes=10"))
         return [c for c in choices if current.lower() in c.value.lower()][:25] or choices[:25]
 
     @game.command(name="option", description="Change a table option before the game starts (host)")
     @app_commands.describe(name="Which option", value="Its new value")
     async def option(self, interaction: discord.Interaction, name: str, value: str) -> None:
         row = await self.tables.set_option(interaction.channel_id, interaction.user.id, name, value)
-        await interaction.response.send_message(f"Option **{name}** set to **{row.options[name]}**.", ephemeral=True)
+        shown = row.options.get(name, row.options.get("_" + name))
+        await interaction.response.send_message(f"Option **{name}** set to **{shown}**.", ephemeral=True)
         await self.ui.refresh_lobby(row)
 
     @option.autocomplete("name")
@@ -98,8 +101,10 @@ class GameCog(commands.Cog):
         row = await self.tables.in_channel(interaction.channel_id)
         if row is None:
             return []
-        return [app_commands.Choice(name=clip(f"{o.key} — {o.label}", 100), value=o.key)
-                for o in self.tables.engine(row).meta.options if current.lower() in o.key.lower()][:25]
+        names = [(o.key, o.label) for o in self.tables.engine(row).meta.options]
+        names.append(("turn_minutes", "Minutes per move before the bot plays it (0 = none)"))
+        return [app_commands.Choice(name=clip(f"{key} — {label}", 100), value=key)
+                for key, label in names if current.lower() in key.lower()][:25]
 
     @game.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:

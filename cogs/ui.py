@@ -61,6 +61,9 @@ def lobby_embed(game: GameRow, engine: Engine) -> discord.Embed:
             shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
             lines.append(f"**{opt.label}**: {shown}")
         embed.add_field(name="Options (host: `/game option`)", value="\n".join(lines), inline=False)
+    minutes = game.options.get("_turn_minutes")
+    embed.add_field(name="Turn timer", value=f"{minutes} minutes per move" if minutes else
+                    "server default (`/game option turn_minutes 10` to set one)", inline=False)
     if game.status == "lobby":
         embed.set_footer(text="Join to take a seat. The host starts the game when everyone is in.")
     elif game.status == "running":

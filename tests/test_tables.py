@@ -138,9 +138,8 @@ async def test_restart_resumes_from_storage(service, tmp_path):
 
 
 async def test_deadline_reminder_then_bot_move_and_benching(service):
-    game = await open_three(service, pile=30)
-    game.options["turn_minutes"] = 10
-    await service.storage.update_game(game.id, options=game.options)
+    game = await open_three(service, pile=30, turn_minutes="10")
+    assert game.options == {"pile": 30, "_turn_minutes": 10}
     await service.start(game.id, 100)
     clock = service.test_clock
     row = await service.storage.get_game(game.id)

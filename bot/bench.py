@@ -1,0 +1,202 @@
+"""Benchmarks: ``python -m bot.bench [--quick]`` prints figures for
+
+* render: median time to render each game's public board, and its PNG size;
+* bots: median time per bot decision, per game;
+* load: many tables in one process (engine + SQLite + render of the board),
+  moves arriving concurrently for a fixed time: moves/s, p50/p99 latency,
+  memory, and that every game replays exactly from its log afterwards;
+* restart: time for a new process to be ready with N stored games, and to serve
+  the first move of a game it had never loaded.
+
+The interaction-to-reply latency through the fake Discord server is measured by
+``python -m tests.bench_e2e`` (it needs the test harness).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import statistics
+import tempfile
+import time
+from typing import Any
+
+from bot.engine import Engine
+from bot.games import registry
+from bot.storage import Storage
+from bot.tables import TableService, bot_rng
+from rendering import render
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def sample_states(engine: Engine, players: int, seed: int, every: int = 7) -> list[dict[str, Any]]:
+    """States along one bot-played game (a mid-game board is the typical board)."""
+    state = engine.setup([f"Player {i + 1}" for i in range(players)], engine.meta.resolve_options({}), seed)
+    chooser = random.Random(seed)
+    states = [json.loads(json.dumps(state))]
+    for step in range(5000):
+        if engine.is_terminal(state):
+            break
+        seat = engine.to_act(state)[0]
+        engine.apply(state, seat, engine.bot_action(state, seat, chooser))
+        if step % every == 0:
+            states.append(json.loads(json.dumps(state)))
+    return states
+
+
+def bench_render(rounds: int) -> None:
+    print("\n## render: public board (median over states of a bot game)")
+    print(f"{'game':<13}{'players':>8}{'median ms':>11}{'max ms':>9}{'PNG KB (median)':>17}")
+    for key, engine in sorted(registry().items()):
+        players = min(max(engine.meta.min_players, 4), engine.meta.max_players)
+        states = sample_states(engine, players, 7)[:rounds]
+        times, sizes = [], []
+        render(key, "board", engine.view(states[0], None))  # warm caches (fonts, static art)
+        for state in states:
+            view = engine.view(state, None)
+            start = time.perf_counter()
+            png = render(key, "board", view)
+            times.append((time.perf_counter() - start) * 1000)
+            if png is not None:
+                sizes.append(len(png) / 1024)
+        if not sizes:
+            print(f"{key:<13}{players:>8}{'(no renderer)':>20}")
+            continue
+        print(f"{key:<13}{players:>8}{statistics.median(times):>11.1f}{max(times):>9.1f}{statistics.median(sizes):>17.0f}")
+
+
+def bench_bots(games: int) -> None:
+    print("\n## bot players: time per decision")
+    print(f"{'game':<13}{'decisions':>10}{'median ms':>11}{'p99 ms':>9}")
+    for key, engine in sorted(registry().items()):
+        times: list[float] = []
+        for g in range(games):
+            players = engine.meta.min_players + g % (engine.meta.max_players - engine.meta.min_players + 1)
+            state = engine.setup([f"P{i}" for i in range(players)], engine.meta.resolve_options({}), 1000 + g)
+            rng = random.Random(g)
+            for _ in range(5000):
+                if engine.is_terminal(state):
+                    break
+                seat = engine.to_act(state)[0]
+                start = time.perf_counter()
+                action = engine.bot_action(state, seat, rng)
+                times.append((time.perf_counter() - start) * 1000)
+                engine.apply(state, seat, action)
+        print(f"{key:<13}{len(times):>10}{statistics.median(times):>11.3f}{percentile(times, 99):>9.3f}")
+
+
+async def bench_load(tables: int, guilds: int, seconds: float, with_render: bool) -> None:
+    print(f"\n## load: {tables} tables in {guilds} guilds, concurrent moves for {seconds:.0f} s"
+          f" ({'engine + storage + board render' if with_render else 'engine + storage'} per move)")
+    with tempfile.TemporaryDirectory() as tmp:
+        storage = await Storage(os.path.join(tmp, "load.db")).open()
+        service = TableService(storage, seed_source=iter(range(1, 10**9)).__next__)
+        keys = sorted(registry())
+        games = []
+        for t in range(tables):
+            key = keys[t % len(keys)]
+            engine = registry()[key]
+            n = min(max(engine.meta.min_players, 3), engine.meta.max_players)
+            row = await service.open(t % guilds, 10_000 + t, key, 1, "U1")
+            for u in range(2, n + 1):
+                await service.join(row.id, u, f"U{u}")
+            await service.start(row.id, 1)
+            games.append(row.id)
+        latencies: list[float] = []
+        stop_at = time.perf_counter() + seconds
+        finished = 0
+
+        async def player(game_id: int) -> None:
+            nonlocal finished
+            rng = random.Random(game_id)
+            while time.perf_counter() < stop_at:
+                game = await service.get(game_id)
+                if game.status != "running":
+                    finished += 1
+                    return
+                engine = service.engine(game)
+                seat = rng.choice(engine.to_act(game.state))
+                action = engine.bot_action(game.state, seat, bot_rng(game, game.version))
+                start = time.perf_counter()
+                await service.act(game_id, game.seats[seat]["user_id"], action)
+                if with_render:
+                    await asyncio.to_thread(render, game.game_key, "board", engine.view(game.state, None))
+                latencies.append((time.perf_counter() - start) * 1000)
+                await asyncio.sleep(rng.random() * 0.05)
+
+        began = time.perf_counter()
+        await asyncio.gather(*(player(g) for g in games))
+        elapsed = time.perf_counter() - began
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"moves: {len(latencies)} in {elapsed:.1f} s = {len(latencies) / elapsed:.0f} moves/s;"
+              f" latency p50 {percentile(latencies, 50):.1f} ms, p99 {percentile(latencies, 99):.1f} ms;"
+              f" games finished {finished}; peak RSS {rss:.0f} MB")
+        start = time.perf_counter()
+        mismatches = 0
+        for game_id in games:
+            live = await storage.get_game(game_id)
+            _, replayed, _ = await service.replay(game_id)
+            if json.dumps(replayed, sort_keys=True) != json.dumps(live.state, sort_keys=True):
+                mismatches += 1
+        print(f"replay check: {len(games) - mismatches}/{len(games)} games replay exactly from seed + log"
+              f" ({time.perf_counter() - start:.1f} s)")
+        await storage.close()
+
+
+async def bench_restart(count: int) -> None:
+    print(f"\n## restart with {count} stored running games")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "restart.db")
+        storage = await Storage(path).open()
+        service = TableService(storage, seed_source=iter(range(1, 10**9)).__next__, cache_size=16)
+        keys = sorted(registry())
+        start = time.perf_counter()
+        for t in range(count):
+            key = keys[t % len(keys)]
+            engine = registry()[key]
+            row = await service.open(1, 50_000 + t, key, 1, "U1")
+            for u in range(2, engine.meta.min_players + 1):
+                await service.join(row.id, u, f"U{u}")
+            await service.start(row.id, 1)
+        print(f"created in {time.perf_counter() - start:.1f} s")
+        await storage.close()
+        start = time.perf_counter()
+        storage = await Storage(path).open()
+        fresh = TableService(storage)
+        ready = time.perf_counter() - start
+        active = await storage.count_active()
+        start = time.perf_counter()
+        game = await fresh.in_channel(50_000 + count // 2)
+        engine = fresh.engine(game)
+        seat = engine.to_act(game.state)[0]
+        await fresh.act(game.id, game.seats[seat]["user_id"],
+                        engine.bot_action(game.state, seat, bot_rng(game, game.version)))
+        first = time.perf_counter() - start
+        print(f"ready in {ready * 1000:.1f} ms with {active} active games stored (none loaded);"
+              f" first move on a cold game {first * 1000:.1f} ms")
+        await storage.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    args = parser.parse_args()
+    q = args.quick
+    print(f"heistcord benchmark · {os.cpu_count()} CPUs · games: {', '.join(sorted(registry()))}")
+    bench_render(5 if q else 30)
+    bench_bots(2 if q else 20)
+    asyncio.run(bench_load(20 if q else 500, 5 if q else 50, 3 if q else 20, with_render=False))
+    asyncio.run(bench_load(20 if q else 100, 5 if q else 20, 3 if q else 15, with_render=True))
+    asyncio.run(bench_restart(200 if q else 10_000))
+
+
+if __name__ == "__main__":
+    main()
