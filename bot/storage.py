@@ -75,6 +75,7 @@ MIGRATIONS: list[str] = [
         game_key TEXT NOT NULL,
         seat INTEGER NOT NULL,
         user_id INTEGER,
+        name TEXT NOT NULL DEFAULT '',
         is_bot INTEGER NOT NULL DEFAULT 0,
         score REAL NOT NULL,
         rank INTEGER NOT NULL,
@@ -316,9 +317,10 @@ class Storage:
         async with self.write_lock:
             now = time.time()
             await self._db.executemany(
-                "INSERT OR REPLACE INTO results (game_id, guild_id, game_key, seat, user_id, is_bot, score, rank, won,"
-                " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO results (game_id, guild_id, game_key, seat, user_id, name, is_bot, score, rank,"
+                " won, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(game.id, game.guild_id, game.game_key, r["seat"], game.seats[r["seat"]].get("user_id"),
+                  game.seats[r["seat"]]["name"],
                   int(bool(game.seats[r["seat"]].get("bot"))), float(r["score"]), int(r["rank"]), int(bool(r["won"])), now)
                  for r in results],
             )
@@ -336,7 +338,9 @@ class Storage:
 
     async def leaderboard(self, guild_id: int, game_key: str, limit: int = 10) -> list[dict[str, Any]]:
         async with self._db.execute(
-            "SELECT user_id, COUNT(*) AS played, SUM(won) AS wins, AVG(score) AS avg_score FROM results"
+            "SELECT user_id, COUNT(*) AS played, SUM(won) AS wins, AVG(score) AS avg_score,"
+            " (SELECT r2.name FROM results r2 WHERE r2.guild_id = results.guild_id AND r2.user_id = results.user_id"
+            "  ORDER BY r2.finished_at DESC LIMIT 1) AS name FROM results"
             " WHERE guild_id = ? AND game_key = ? AND is_bot = 0 GROUP BY user_id"
             " ORDER BY wins DESC, avg_score DESC, played DESC LIMIT ?",
             (guild_id, game_key, limit),

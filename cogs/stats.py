@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import asyncio
+import io
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -11,6 +14,8 @@ from bot.games import get_engine, registry
 from bot.tables import TableError
 from cogs.game import game_autocomplete
 from cogs.ui import clip
+from rendering.charts import leaderboard_chart
+from rendering.common import to_png
 
 if TYPE_CHECKING:
     from bot.app import HeistBot
@@ -60,10 +65,14 @@ class StatsCog(commands.Cog):
             await interaction.response.send_message(f"Nobody has finished a game of {name} here yet.")
             return
         lines = [f"**{name} leaderboard**"]
+        bars = []
         for i, r in enumerate(rows, 1):
             lines.append(f"{i}. <@{r['user_id']}> — {r['wins'] or 0} wins in {r['played']} games,"
                          f" average {r['avg_score']:.1f}")
+            bars.append((r["name"] or f"Player {i}", r["wins"] or 0, r["played"]))
+        png = await asyncio.to_thread(lambda: to_png(leaderboard_chart(f"{name}: wins", bars)))
         await interaction.response.send_message(clip("\n".join(lines), 1990),
+                                                file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
                                                 allowed_mentions=discord.AllowedMentions.none())
 
 

@@ -258,8 +258,12 @@ class TableUI:
         public = engine.view(game.state, None)
         file = await render_file(game, "final", public, results, filename="final.png")
         kwargs: dict[str, Any] = {"content": results_text(game, results)}
+        lines = await self.tables.public_log(game.id)
+        full_log = "\n".join(f"{n:>4}  {text}" for n, text in lines)
+        files = [discord.File(io.BytesIO(full_log.encode()), filename=f"table-{game.id}-log.txt")]
         if file is not None:
-            kwargs["file"] = file
+            files.insert(0, file)
+        kwargs["files"] = files
         try:
             await channel.send(**kwargs, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
