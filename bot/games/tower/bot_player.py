@@ -1,0 +1,255 @@
+"""A greedy bot for The Wizard's Tower.
+
+It works from ``engine.view(state, seat)`` only (its own secret, what it peeked at,
+the face-up tower and hauls), never from the full state. Each option is scored by a
+smooth estimate of the final prestige: for every scoring tile, the chance of leading
+it (a logistic curve of the margin over the best rival), times the tile's prestige,
+plus card prestige, minus the cards it could no longer reach after moving down."""
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from . import cards as C
+from .cards import CARDS
+
+SCALE = {"suit": 2.5, "number": 0.8, "curses": 0.8}
+FORGONE = 0.12      # cost of each tower card left above the pawn for good
+STAY_BONUS = 0.9    # rough value of still being in the tower with cards to take
+EXIT_BASE = 0.15    # leave when the best claim is worth less than this ...
+EXIT_TILE_WEIGHT = 0.6  # ... plus this share of the exit tile still on offer
+
+
+def _sig(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+class Model:
+    """What one seat believes about every haul."""
+
+    def __init__(self, view: dict[str, Any], seat: int) -> None:
+        self.v = view
+        self.seat = seat
+        self.n = view["n"]
+        priv = view["private"]
+        self.hauls: list[list[int]] = [[c["id"] for c in h["cards"]] for h in view["hauls"]]
+        if priv["secret"]:
+            self.hauls[seat].append(priv["secret"]["id"])
+        for s in priv["seen"]:
+            if view["hauls"][s["seat"]]["secret"] is not None:
+                self.hauls[s["seat"]].append(s["card"]["id"])
+        sand = [h["sand_under"] for h in view["hauls"] if h["sand_under"] is not None]
+        self.sand = sand[0] if sand else None
+        self.tiles = [t for t in C.tiles_in_play(self.n) if t["kind"] != "exit"]
+        self.active = [p["where"] != "bridge" for p in view["pawns"]]
+
+    def stats(self, hauls: list[list[int]], sand: int | None) -> list[dict]:
+        return [C.haul_stats(h, sand) for h in hauls]
+
+    def value(self, hauls: list[list[int]] | None = None, sand: int | None = -1, who: int | None = None) -> float:
+        hauls = self.hauls if hauls is None else hauls
+        sand = self.sand if sand == -1 else sand
+        who = self.seat if who is None else who
+        st = self.stats(hauls, sand)
+        total = float(st[who]["card_prestige"])
+        for tile in self.tiles:
+            vals = [C.tile_metric(tile, x) for x in st]
+            mine = vals[who]
+            rivals = [v for i, v in enumerate(vals) if i != who]
+            if tile["kind"] == "most":
+                margin = mine - max(rivals)
+            else:
+                margin = min(rivals) - mine
+            if tile["metric"] == "suit" and mine == 0 and margin <= 0:
+                continue
+            p = _sig((margin - 0.5) / SCALE[tile["metric"]])
+            total += tile["prestige"] * p
+        return total
+
+    def with_card(self, seat: int, cid: int, remove: int | None = None) -> list[list[int]]:
+        hauls = [list(h) for h in self.hauls]
+        hauls[seat].append(cid)
+        if remove is not None and remove in hauls[seat]:
+            hauls[seat].remove(remove)
+        return hauls
+
+
+def _unknown_dark(view: dict, model: Model) -> list[int]:
+    """Dark cards of the set in play this seat has not seen anywhere (candidates for the face-down card)."""
+    used = C.SET_A if view["options"]["special_set"] == "A" else C.SET_B
+    seen = set()
+    for row in view["tower"]:
+        for cell in row:
+            if cell and "card" in cell:
+                seen.add(cell["card"]["id"])
+    for h in model.hauls:
+        seen.update(h)
+    seen.update(c["id"] for c in view["box"])
+    return [c for c in list(C.DARK_PLAIN) + list(used) if c not in seen]
+
+
+def _claim_value(model: Model, view: dict, cid: int | None, unknown: list[int]) -> float:
+    """Estimated value after adding ``cid`` (None = the face-down card) to our haul, powers included."""
+    me = model.seat
+    if cid is None:
+        if not unknown:
+            return model.value()
+        sample = unknown[:: max(1, len(unknown) // 8)]
+        return sum(model.value(model.with_card(me, c)) for c in sample) / len(sample)
+    power = CARDS[cid]["power"]
+    if power == "amulet":
+        best = -1e9
+        for o in range(model.n):
+            if o != me:
+                best = max(best, model.value(model.with_card(o, cid)))
+        return best
+    if power == "sand":
+        hauls = model.with_card(me, cid)
+        targets = [c for c in hauls[me] if C.sand_target_ok(c)]
+        return max((model.value(hauls, t) for t in targets), default=model.value(hauls))
+    if power == "tales":
+        hauls = model.with_card(me, cid)
+        return max((model.value(model.with_card(me, cid, remove=c)) for c in hauls[me] if C.curse_free(c)),
+                   default=model.value(hauls))
+    if power == "cloak":
+        hauls = model.with_card(me, cid)
+        best = model.value(hauls)
+        for row in view["tower"]:
+            for cell in row:
+                if cell and "card" in cell and cell["card"]["id"] != cid and not cell["card"]["power"]:
+                    h2 = [list(h) for h in hauls]
+                    h2[me].append(cell["card"]["id"])
+                    best = max(best, model.value(h2))
+        return best
+    bonus = 1.0 if power == "hourglass" else 0.0
+    return model.value(model.with_card(me, cid)) + bonus
+
+
+def choose(engine, state: dict, seat: int, rng: random.Random) -> dict:
+    legal = engine.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    view = engine.view(state, seat)
+    model = Model(view, seat)
+    kind = legal[0]["type"]
+    if kind == "draft":
+        return max(legal, key=lambda a: (model.value(model.with_card(seat, a["card"])), -a["card"]))
+    pending = view["pending"]
+    if pending is None:
+        return _turn(view, model, legal, rng)
+    return _decide(view, model, pending, legal)
+
+
+def _tower_counts(view: dict) -> list[int]:
+    return [sum(1 for cell in row if cell) for row in view["tower"]]
+
+
+def _turn(view: dict, model: Model, legal: list[dict], rng: random.Random) -> dict:
+    me = model.seat
+    pawn = view["pawns"][me]
+    pf = pawn["floor"] if pawn["where"] == "tower" else -1
+    counts = _tower_counts(view)
+    base = model.value()
+    unknown = _unknown_dark(view, model)
+    best, best_score = None, -1e9
+    for a in legal:
+        if a["type"] != "claim":
+            continue
+        f = a["floor"]
+        cell = view["tower"][f][a["slot"]]
+        cid = cell["card"]["id"] if "card" in cell else None
+        gain = _claim_value(model, view, cid, unknown) - base
+        forgone = sum(counts[max(pf, 0):f])
+        remaining = sum(counts[f:]) - 1
+        score = gain - FORGONE * forgone + (STAY_BONUS if remaining > 0 else 0.0) * min(1.0, remaining / 6)
+        score += rng.random() * 1e-6
+        if score > best_score:
+            best, best_score = a, score
+    exits = len(view["exits"])
+    n = model.n
+    exit_score = 0.0
+    if exits == 0:
+        exit_score = 2.0
+    elif exits == 1 and n > 2 and n - exits > 1:
+        exit_score = 1.0
+    if best is None or best_score < EXIT_BASE + EXIT_TILE_WEIGHT * exit_score:
+        return {"type": "exit"}
+    return best
+
+
+def _decide(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
+    me = model.seat
+    k = pending["kind"]
+
+    def tower_card(a):
+        cell = view["tower"][a["floor"]][a["slot"]]
+        return cell["card"]["id"] if cell and "card" in cell else None
+
+    if k in ("amulet_discard", "row_discard"):
+        # Deny the card a rival would gain most from (unknown face-down card: a middling guess).
+        def denial(a):
+            cid = tower_card(a)
+            if cid is None:
+                return 0.3
+            best = 0.0
+            for o in range(model.n):
+                if o != me and model.active[o]:
+                    best = max(best, model.value(model.with_card(o, cid), who=o) - model.value(who=o))
+            mine = model.value(model.with_card(me, cid)) - model.value() if model.active[me] else 0.0
+            return best - 0.5 * mine
+        return max(legal, key=denial)
+    if k == "amulet_give":
+        cid = C.AMULET
+        hauls_wo = [list(h) for h in model.hauls]
+        if cid in hauls_wo[me]:
+            hauls_wo[me].remove(cid)
+
+        def after_give(a):
+            h = [list(x) for x in hauls_wo]
+            h[a["to"]].append(cid)
+            return model.value(h)
+        return max(legal, key=after_give)
+    if k == "sand":
+        return max(legal, key=lambda a: model.value(None, a["card"]))
+    if k in ("tales", "crown"):
+        return max(legal, key=lambda a: _without(model, me, a["card"]))
+    if k == "cloak":
+        unknown = _unknown_dark(view, model)
+        return max(legal, key=lambda a: _claim_value(model, view, tower_card(a), unknown))
+    if k == "distill":
+        return legal[0]
+    if k == "vamp":
+        base = model.value()
+        best, best_gain = {"type": "skip"}, 0.05
+        takes = [(f, s, cell["card"]["id"]) for f, row in enumerate(view["tower"]) for s, cell in enumerate(row)
+                 if cell and "card" in cell and C.curse_free(cell["card"]["id"])]
+        for a in legal:
+            if a["type"] != "swap":
+                continue
+            for _, _, t in takes:
+                h = [list(x) for x in model.hauls]
+                h[me].remove(a["card"])
+                h[me].append(t)
+                gain = model.value(h) - base
+                if gain > best_gain:
+                    best, best_gain = a, gain
+        return best
+    if k == "vamp_take":
+        give = pending.get("give")
+
+        def swap_val(a):
+            h = [list(x) for x in model.hauls]
+            if give in h[me]:
+                h[me].remove(give)
+            h[me].append(tower_card(a))
+            return model.value(h)
+        return max(legal, key=swap_val)
+    return legal[0]
+
+
+def _without(model: Model, seat: int, cid: int) -> float:
+    h = [list(x) for x in model.hauls]
+    h[seat].remove(cid)
+    sand = model.sand if model.sand != cid else None
+    return model.value(h, sand, who=seat)

@@ -1,0 +1,143 @@
+"""Card and tile data for The Wizard's Tower (loaded once at import) and the pure
+scoring rules. Cards are referred to by their integer ``id`` (index in CARDS)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+_DATA = json.loads((Path(__file__).resolve().parents[3] / "data" / "tower" / "cards.json").read_text("utf-8"))
+
+SUITS: list[str] = _DATA["suits"]
+CARDS: list[dict[str, Any]] = _DATA["cards"]
+TILES: list[dict[str, Any]] = _DATA["tiles"]
+TILE_BY_KEY = {t["key"]: t for t in TILES}
+BY_NAME = {c["name"]: c["id"] for c in CARDS}
+N_CARDS = len(CARDS)
+
+LIGHT = [c["id"] for c in CARDS if c["deck"] == "light"]
+DARK_PLAIN = [c["id"] for c in CARDS if c["deck"] == "dark" and c["set"] is None]
+SET_A = [c["id"] for c in CARDS if c["set"] == "A"]
+SET_B = [c["id"] for c in CARDS if c["set"] == "B"]
+SAND = BY_NAME["Sand of Illusion"]
+AMULET = BY_NAME["Amulet of Nae"]
+
+# Tiles left out of a two-player game.
+TWO_PLAYER_OUT = ("second", "last", "fewest_curses")
+
+assert N_CARDS == 57 and len(LIGHT) == 17 and len(DARK_PLAIN) == 24 and len(SET_A) == 8 and len(SET_B) == 8
+assert len(TILES) == 13
+
+
+def card(cid: int) -> dict[str, Any]:
+    return CARDS[cid]
+
+
+def name(cid: int) -> str:
+    return CARDS[cid]["name"]
+
+
+def curse_free(cid: int) -> bool:
+    """'Without a curse': no curse icon at all (Radiant Hamsa's -2 icon counts as a curse icon)."""
+    return CARDS[cid]["curses"] == 0
+
+
+def sand_target_ok(cid: int) -> bool:
+    """A card Sand of Illusion may go under: one showing a 3, 4 or 5."""
+    return cid != SAND and any(v in (3, 4, 5) for v in CARDS[cid]["values"])
+
+
+def suit_contribution(cid: int) -> dict[str, int]:
+    c = CARDS[cid]
+    if not c["suits"] or not c["values"]:
+        return {}
+    value = c["values"][0]
+    suits = SUITS if "Wild" in c["suits"] else c["suits"]
+    return {s: value for s in suits}
+
+
+def haul_stats(cards: Iterable[int], sand_target: int | None = None) -> dict[str, Any]:
+    """Totals for one haul (all its cards, face-down ones included).
+
+    ``sand_target``: the card Sand of Illusion lies under (counted twice for suits
+    and numbers) when both Sand and that card are in ``cards``."""
+    cards = list(cards)
+    suits = {s: 0 for s in SUITS}
+    numbers = {"3": 0, "4": 0, "5": 0}
+    raw_curses = 0
+    prestige = 0
+    counted = list(cards)
+    if sand_target is not None and SAND in cards and sand_target in cards:
+        counted.append(sand_target)  # the duplicate: suits and numbers only
+    for cid in counted:
+        for s, v in suit_contribution(cid).items():
+            suits[s] += v
+        for v in CARDS[cid]["values"]:
+            if str(v) in numbers:
+                numbers[str(v)] += 1
+    for cid in cards:
+        raw_curses += CARDS[cid]["curses"]
+        prestige += CARDS[cid]["prestige"]
+    return {"suits": suits, "numbers": numbers, "raw_curses": raw_curses, "curses": max(0, raw_curses),
+            "card_prestige": prestige}
+
+
+def tile_metric(tile: dict[str, Any], stats: dict[str, Any]) -> int:
+    if tile["metric"] == "curses":
+        return stats["curses"]
+    if tile["metric"] == "suit":
+        return stats["suits"][tile["key"]]
+    return stats["numbers"][str(tile["number"])]
+
+
+def tiles_in_play(players: int) -> list[dict[str, Any]]:
+    return [t for t in TILES if not (players == 2 and t["key"] in TWO_PLAYER_OUT)]
+
+
+def award_tiles(stats: list[dict[str, Any]], exits: list[int]) -> list[dict[str, Any]]:
+    """The scoring tiles awarded one by one (rulebook order). A tie for a tile awards it to nobody."""
+    n = len(stats)
+    awards = []
+    for tile in tiles_in_play(n):
+        entry = {"tile": tile["key"], "label": tile["label"], "prestige": tile["prestige"], "seat": None,
+                 "values": None, "note": ""}
+        if tile["kind"] == "exit":
+            if tile["key"] == "first" and exits:
+                entry["seat"] = exits[0]
+            elif tile["key"] == "second" and len(exits) >= 2:
+                entry["seat"] = exits[1]
+            elif tile["key"] == "last" and len(exits) == n:
+                entry["seat"] = exits[-1]
+            entry["note"] = "exit order"
+        else:
+            values = [tile_metric(tile, st) for st in stats]
+            entry["values"] = values
+            best = max(values) if tile["kind"] == "most" else min(values)
+            leaders = [s for s, v in enumerate(values) if v == best]
+            if len(leaders) == 1:
+                entry["seat"] = leaders[0]
+                entry["note"] = f"{best}"
+            else:
+                entry["note"] = f"tie at {best}: not awarded"
+        awards.append(entry)
+    return awards
+
+
+def final_scores(hauls: list[list[int]], sand_target: int | None, exits: list[int]) -> dict[str, Any]:
+    """Everything final scoring needs: per-seat stats, tile awards, scores and ranks.
+
+    Ranking: most prestige, then fewest curses, then most scoring tiles; a full tie shares the rank."""
+    stats = [haul_stats(h, sand_target) for h in hauls]
+    awards = award_tiles(stats, exits)
+    n = len(hauls)
+    tiles_won: list[list[str]] = [[] for _ in range(n)]
+    tile_points = [0] * n
+    for a in awards:
+        if a["seat"] is not None:
+            tiles_won[a["seat"]].append(a["tile"])
+            tile_points[a["seat"]] += a["prestige"]
+    totals = [tile_points[s] + stats[s]["card_prestige"] for s in range(n)]
+    keys = [(-totals[s], stats[s]["curses"], -len(tiles_won[s])) for s in range(n)]
+    ranks = [1 + sum(1 for o in range(n) if keys[o] < keys[s]) for s in range(n)]
+    return {"stats": stats, "awards": awards, "tiles": tiles_won, "tile_points": tile_points,
+            "totals": totals, "ranks": ranks}

@@ -1,0 +1,100 @@
+"""Shared fixtures: the fake Discord server, and a heistcord bot logged into it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+import pytest_asyncio
+
+from bot.app import HeistBot
+from bot.config import Config
+from bot.games import register
+from tests.dummy_game import ENGINE as DUMMY
+from tests.fakediscord import DiscordErrorCollector, FakeDiscord
+from tests.fakediscord.fixtures import fake_discord, start_client, stop_client  # noqa: F401
+
+register(DUMMY)
+
+GUILD = 5000
+CHANNEL = 5001
+OTHER_CHANNEL = 5002
+ADMIN = 100
+USERS = {ADMIN: "Ann", 101: "Bob", 102: "Cid", 103: "Dee", 104: "Eve", 105: "Fay", 106: "Gus"}
+OUTSIDER = 199
+MANAGE_GUILD = 1 << 5
+MEMBER_PERMS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send messages, use application commands
+
+
+class Clock:
+    def __init__(self, now: float = 2_000_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass
+class Harness:
+    fake: FakeDiscord
+    db_path: str
+    clock: Clock
+    bots: list[HeistBot] = field(default_factory=list)
+    seed: int = 1234
+
+    @property
+    def bot(self) -> HeistBot:
+        return self.bots[-1]
+
+    async def launch(self) -> HeistBot:
+        seeds = iter(range(self.seed, self.seed + 10_000))
+        bot = HeistBot(Config(token="fake-token", db_path=self.db_path, dev_guild_id=GUILD),
+                       seed_source=lambda: next(seeds), clock=self.clock)
+        await start_client(bot, self.fake)
+        self.bots.append(bot)
+        return bot
+
+    async def restart(self) -> HeistBot:
+        await stop_client(self.bot)
+        return await self.launch()
+
+    async def slash(self, user: int, command: str, options: dict | None = None, channel: int = CHANNEL):
+        rec = await self.fake.slash(user, channel, command, options or {})
+        await rec.wait_done(timeout=10)
+        return rec
+
+    async def click(self, user: int, message, custom_id: str):
+        rec = await self.fake.click(user, message, custom_id)
+        await rec.response(timeout=10)
+        return rec
+
+    async def settle(self) -> None:
+        await self.fake.settle(quiet=0.1)
+
+
+@pytest.fixture
+def errors():
+    collector = DiscordErrorCollector(logger_names=("discord", "heistcord")).install()
+    try:
+        yield collector
+    finally:
+        collector.uninstall()
+    collector.assert_clean()
+
+
+@pytest_asyncio.fixture
+async def harness(fake_discord: FakeDiscord, tmp_path, errors):
+    fake = fake_discord
+    fake.add_guild(GUILD, name="Heist Club", owner_id=ADMIN)
+    fake.add_channel(GUILD, CHANNEL, "heists")
+    fake.add_channel(GUILD, OTHER_CHANNEL, "general")
+    for uid, name in USERS.items():
+        fake.add_user(uid, name)
+        fake.add_member(GUILD, uid, permissions=(MEMBER_PERMS | MANAGE_GUILD) if uid == ADMIN else MEMBER_PERMS)
+    fake.add_user(OUTSIDER, "Oz")
+    fake.add_member(GUILD, OUTSIDER, permissions=MEMBER_PERMS)
+    h = Harness(fake=fake, db_path=str(tmp_path / "heistcord.db"), clock=Clock())
+    await h.launch()
+    yield h
+    for bot in h.bots:
+        if not bot.is_closed():
+            await stop_client(bot)

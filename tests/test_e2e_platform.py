@@ -1,0 +1,212 @@
+"""The platform end to end through the real discord.py client and the fake
+Discord server, with the small Coin Pile test game: lobby, private delivery,
+turns, races, a restart mid-game, outsiders, the end, stats and admin."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.conftest import ADMIN, CHANNEL, GUILD, OUTSIDER
+
+BOB, CID = 101, 102
+
+
+def component(fake, message, label):
+    return fake.find_component(message, label=label)["custom_id"]
+
+
+def text_of(rec) -> str:
+    data = rec.callback["data"] if rec.callback else {}
+    parts = [data.get("content") or ""]
+    for embed in data.get("embeds") or []:
+        parts.append(str(embed))
+    return "\n".join(parts)
+
+
+async def open_table(h, options="pile=9"):
+    rec = await h.slash(ADMIN, "game new", {"game": "dummy", "options": options})
+    assert rec.callback["type"] == 4
+    return rec.message
+
+
+async def latest_board(h):
+    boards = [m for m in h.fake.channel_messages(CHANNEL, include_ephemeral=False)
+              if any(c.get("custom_id", "").startswith("hc:play:") for c in h.fake.find_components(m, type=2))]
+    return boards[-1]
+
+
+async def take(h, user, board, label="Take 1"):
+    panel = await h.click(user, board, component(h.fake, board, "Play"))
+    assert panel.callback["data"]["flags"] & 64, "the move panel is ephemeral"
+    rec = await h.click(user, panel.message, component(h.fake, panel.message, label))
+    await h.settle()
+    return rec
+
+
+async def test_a_whole_game_through_discord(harness):
+    h, fake = harness, harness.fake
+    fake.set_dms_closed(CID)
+    lobby = await open_table(h)
+    assert "Coin Pile" in lobby.embed_texts
+    # Bob joins by button, Cid by command; a second table in the same channel is refused.
+    rec = await h.click(BOB, lobby, component(fake, lobby, "Join"))
+    assert rec.callback["type"] == 7 and f"<@{BOB}>" in text_of(rec)
+    rec = await h.slash(CID, "game join")
+    assert "You joined" in text_of(rec)
+    rec = await h.slash(BOB, "game new", {"game": "dummy"})
+    assert "already open" in text_of(rec) and rec.callback["data"]["flags"] & 64
+    rec = await h.click(BOB, lobby, component(fake, lobby, "Start"))
+    assert "Only the host" in text_of(rec)
+    await h.click(ADMIN, lobby, component(fake, lobby, "Start"))
+    await h.settle()
+
+    # Secrets went by DM; Cid's DMs are closed, so the channel says so, without the secret.
+    assert any("SECRET" in m.content for m in fake.dms(ADMIN))
+    assert any("SECRET" in m.content for m in fake.dms(BOB))
+    assert fake.blocked_dms and all(uid == CID for uid, _ in fake.blocked_dms)
+    notices = [m for m in fake.public_messages(CHANNEL) if "couldn't DM you" in m.content]
+    assert len(notices) == 1 and f"<@{CID}>" in notices[0].content
+
+    board = await latest_board(h)
+    # An outsider and a player out of turn get clear private errors.
+    rec = await h.click(OUTSIDER, board, component(fake, board, "Play"))
+    assert "not playing in this game" in text_of(rec) and rec.callback["data"]["flags"] & 64
+    rec = await h.click(BOB, board, component(fake, board, "Play"))
+    assert "not your turn" in text_of(rec)
+    # Cid uses the button fallback to see his hand privately.
+    rec = await h.click(CID, board, component(fake, board, "Show my hand"))
+    assert "SECRET" in text_of(rec) and rec.callback["data"]["flags"] & 64
+
+    # Two clicks on the same move race: exactly one is applied.
+    panel = await h.click(ADMIN, board, component(fake, board, "Play"))
+    button = component(fake, panel.message, "Take 1")
+    first, second = await asyncio.gather(fake.click(ADMIN, panel.message, button),
+                                         fake.click(ADMIN, panel.message, button))
+    await first.response(timeout=10)
+    await second.response(timeout=10)
+    await h.settle()
+    game = await h.bot.tables.in_channel(CHANNEL)
+    assert len(await h.bot.storage.actions(game.id)) == 1
+    assert any("out of date" in text_of(r) or "not your turn" in text_of(r) for r in (first, second))
+
+    # The bot restarts; the board posted before the restart still works.
+    old_board = await latest_board(h)
+    await h.restart()
+    await take(h, BOB, old_board)
+    game = await h.bot.tables.in_channel(CHANNEL)
+    assert game.version == 2 and game.state["pile"] == 7
+
+    # Typed moves with autocomplete.
+    ac = await fake.autocomplete(CID, CHANNEL, "game move", {"move": "take"}, focused="move")
+    choices = ac.choices if hasattr(ac, "choices") else ac
+    assert [c["name"] for c in choices] == ["Take 1", "Take 2"]
+    rec = await h.slash(CID, "game move", {"move": choices[1]["value"]})
+    assert "Take 2" in text_of(rec)
+    await h.settle()
+
+    # Play to the end.
+    order = [ADMIN, BOB, CID]
+    turn = 0
+    while (await h.bot.tables.get(game.id)).status == "running":
+        game = await h.bot.tables.get(game.id)
+        user = order[game.state["turn"]]
+        await take(h, user, await latest_board(h))
+        turn += 1
+        assert turn < 20
+    final = [m for m in fake.public_messages(CHANNEL) if "Final scores" in m.content]
+    assert len(final) == 1
+    assert any(name.endswith("-log.txt") for name, _ in final[0].files)
+    log_text = next(data for name, data in final[0].files if name.endswith("-log.txt")).decode()
+    assert "takes the last coin" in log_text
+
+    # Stats and leaderboard count the finished game.
+    rec = await h.slash(ADMIN, "stats")
+    assert "Coin Pile: 1 played" in text_of(rec)
+    rec = await h.slash(BOB, "leaderboard", {"game": "dummy"})
+    assert "leaderboard" in text_of(rec) and rec.callback["data"].get("_files")
+
+    # The channel is free again; no secret ever reached a public payload.
+    assert await h.bot.tables.in_channel(CHANNEL) is None
+    assert "SECRET" not in fake.public_text()
+    assert fake.unhandled == []
+
+
+async def test_wrong_moves_have_clear_errors(harness):
+    h = harness
+    rec = await h.slash(BOB, "game join")
+    assert "no game in this channel" in text_of(rec)
+    rec = await h.slash(ADMIN, "game new", {"game": "dummy", "options": "pile=99"})
+    assert "between 3 and 30" in text_of(rec)
+    rec = await h.slash(ADMIN, "game new", {"game": "dummy", "options": "pile"})
+    assert "name=value" in text_of(rec)
+    await open_table(h)
+    rec = await h.slash(ADMIN, "game start")
+    assert "needs at least 2 players" in text_of(rec)
+    for uid in (BOB, CID, 103):
+        await h.slash(uid, "game join")
+    rec = await h.slash(104, "game join")
+    assert "table is full" in text_of(rec)
+    rec = await h.slash(ADMIN, "game rules", {"game": "dummy"})
+    assert "Take 1 or 2" in text_of(rec)
+    rec = await h.slash(BOB, "game end")
+    assert "Only the host or a game manager" in text_of(rec)
+    rec = await h.slash(ADMIN, "game end")
+    assert rec.callback["data"]["flags"] & 64
+    rec = await h.click(ADMIN, rec.message, component(h.fake, rec.message, "End the game"))
+    assert "ended" in text_of(rec)
+    assert await h.bot.tables.in_channel(CHANNEL) is None
+
+
+async def test_admin_commands(harness):
+    h, fake = harness, harness.fake
+    rec = await h.slash(BOB, "gameadmin list")
+    assert "Only server managers" in text_of(rec)
+    rec = await h.slash(ADMIN, "gameadmin maintenance", {"paused": True})
+    assert "paused" in text_of(rec)
+    rec = await h.slash(BOB, "game new", {"game": "dummy"})
+    assert "paused on this server for maintenance" in text_of(rec)
+    await h.slash(ADMIN, "gameadmin maintenance", {"paused": False})
+    await open_table(h, "pile=20")
+    await h.slash(BOB, "game join")
+    await h.slash(CID, "game join")
+    await h.slash(ADMIN, "game start")
+    await h.settle()
+    rec = await h.slash(ADMIN, "gameadmin list")
+    assert "Coin Pile" in text_of(rec) and "running" in text_of(rec)
+    rec = await h.slash(ADMIN, "gameadmin remove", {"player": BOB})
+    assert "removed" in text_of(rec)
+    await h.settle()
+    game = await h.bot.tables.in_channel(CHANNEL)
+    assert game.seats[1]["bot"] and game.status == "running"
+    assert any("a bot plays their seat" in m.content for m in fake.public_messages(CHANNEL))
+    # A manager role lets a non-admin manage games.
+    fake.add_role(GUILD, 777, "Game Master")
+    rec = await h.slash(ADMIN, "gameadmin settings", {"manager_role": 777, "turn_minutes": 5})
+    assert "<@&777>" in text_of(rec) and "5 min" in text_of(rec)
+    rec = await h.slash(ADMIN, "gameadmin end", {"game_id": game.id})
+    assert f"Game #{game.id} ended" in text_of(rec)
+    assert await h.bot.tables.in_channel(CHANNEL) is None
+
+
+async def test_reminder_then_restart_then_deadline(harness):
+    h, fake = harness, harness.fake
+    await open_table(h, "pile=20, turn_minutes=2")
+    await h.slash(BOB, "game join")
+    await h.slash(ADMIN, "game start")
+    await h.settle()
+    h.clock.now += 100  # past 75% of two minutes
+    h.bot.wake_timers()
+    await fake.wait_for(lambda: any("it's your move" in m.content for m in fake.public_messages(CHANNEL)), timeout=5)
+    reminder = next(m for m in fake.public_messages(CHANNEL) if "it's your move" in m.content)
+    assert f"<@{ADMIN}>" in reminder.content
+    await h.restart()
+    h.clock.now += 30
+    h.bot.wake_timers()
+    await fake.wait_for(lambda: any("Time ran out" in m.content for m in fake.public_messages(CHANNEL)), timeout=5)
+    await h.settle()
+    game = await h.bot.tables.in_channel(CHANNEL)
+    assert game.version == 1 and game.state["turn"] == 1
+    assert game.seats[0]["missed"] == 1
+    rec = await h.slash(ADMIN, "game log")
+    assert "Ann takes" in text_of(rec)
