@@ -18,6 +18,9 @@ log = logging.getLogger("heistcord")
 
 CORE_COGS = ("cogs.game", "cogs.admin", "cogs.stats")
 TIMER_MAX_SLEEP = 30.0
+DRAIN_SECONDS = 5.0
+# discord.py names the tasks that run commands, events and component callbacks.
+HANDLER_TASK_PREFIXES = ("discord.py: ", "CommandTree-invoker", "discord-ui-")
 
 
 def intents(members: bool = False) -> discord.Intents:
@@ -85,8 +88,17 @@ class HeistBot(commands.Bot):
                 await self._timer_task
             except (asyncio.CancelledError, Exception):
                 pass
+        await self._drain_handlers()
         await super().close()
         await self.storage.close()
+
+    async def _drain_handlers(self) -> None:
+        """Let moves already being handled finish (and be stored) before shutting down."""
+        current = asyncio.current_task()
+        pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
+                   and t.get_name().startswith(HANDLER_TASK_PREFIXES)]
+        if pending:
+            await asyncio.wait(pending, timeout=DRAIN_SECONDS)
 
     def is_manager(self, interaction: discord.Interaction) -> bool:
         """Manage Server permission, or the role the server configured."""

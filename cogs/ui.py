@@ -415,7 +415,11 @@ class TableUI:
                 if "out of date" in str(exc):
                     return await self.show_panel(interaction, game, prefix=f"{exc}\n", edit=True)
                 raise
-            await self.show_panel(interaction, outcome.game, prefix=f"✅ {label}\n" if label else "", edit=True)
+            done = f"✅ {label}\n" if label else "✅ Done.\n"
+            if outcome.game.status == "running":
+                await self.show_panel(interaction, outcome.game, prefix=done, edit=True)
+            else:
+                await interaction.response.edit_message(content=done + "The game is over.", view=None)
             await self.publish(outcome)
         else:
             raise TableError("That button is from an older version of the bot.")

@@ -210,3 +210,14 @@ async def test_reminder_then_restart_then_deadline(harness):
     assert game.seats[0]["missed"] == 1
     rec = await h.slash(ADMIN, "game log")
     assert "Ann takes" in text_of(rec)
+
+
+async def test_driver_plays_a_game_with_a_bot_seat(harness):
+    from tests.e2e_helpers import open_and_start, play_to_end
+
+    game = await open_and_start(harness, "dummy", [ADMIN, BOB], options="pile=12", bots=1)
+    assert [s.get("bot", False) for s in game.seats] == [False, False, True]
+    game = await play_to_end(harness)
+    assert game.status == "finished"
+    log = await harness.bot.storage.actions(game.id)
+    assert {e["user_id"] for e in log} == {ADMIN, BOB, None}

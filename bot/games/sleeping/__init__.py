@@ -1,0 +1,6 @@
+"""Sleeping Wizard (game key ``sleeping``)."""
+from bot.games.sleeping.engine import SleepingEngine
+
+ENGINE = SleepingEngine()
+
+__all__ = ["ENGINE", "SleepingEngine"]

@@ -1,0 +1,129 @@
+"""The Sleeping Wizard bot: reasons only from one seat's view.
+
+It knows what that seat sees: the other hands, its own peeked cards, the market
+and the hired teams. Every card it cannot see (the deck and its own unpeeked
+cards) is equally likely to be any adventurer not in view, and it scores each
+move by the expected change of its team's noise (plus the floor's treasure),
+keeping its best hand cards as options for later turns.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.games.sleeping import scoring
+from bot.games.sleeping.cards import CARDS, DECK_SIZE, FLOORS
+
+BONUS_WEIGHT = 4.0  # one floor treasure is worth about this much noise
+KEEP_WEIGHT = 0.5  # value of keeping a good card in hand for later
+TRACKER_WEIGHT = 0.1  # treasure lost per point of noise on the tracker (end bonus, wake risk)
+
+
+def unseen_pool(view: dict[str, Any]) -> list[int]:
+    p = view["private"]
+    seen: set[int] = {c["id"] for c in view["market"]}
+    for team in view["teams"]:
+        seen.update(c["id"] for c in team["cards"])
+    for other in p["others"]:
+        seen.update(c["card"]["id"] for c in other["cards"])
+    seen.update(h["card"]["id"] for h in p["hand"] if h["known"])
+    return [cid for cid in range(DECK_SIZE) if cid not in seen]
+
+
+def _value(team: list[int], effect: dict[str, Any]) -> float:
+    options = scoring.copy_options(team, effect)
+    return max(-o["noise"] + BONUS_WEIGHT * o["bonus"] for o in options)
+
+
+def gain(team: list[int], cid: int, effect: dict[str, Any]) -> float:
+    """How much adding ``cid`` improves the team (positive = quieter/richer)."""
+    return _value(team + [cid], effect) - _value(team, effect)
+
+
+def expected_gain(team: list[int], pool: list[int], effect: dict[str, Any]) -> float:
+    if not pool:
+        return -6.0
+    cache: dict[tuple, float] = {}
+    total = 0.0
+    for cid in pool:
+        c = CARDS[cid]
+        key = (c["kind"], c["value"], c["class"])
+        if key not in cache:
+            cache[key] = gain(team, cid, effect)
+        total += cache[key]
+    return total / len(pool)
+
+
+def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    kind = legal[0]["type"]
+    if kind == "peek":
+        return rng.choice(legal)
+    effect = FLOORS[view["floor"]["key"]]["effect"]
+    p = view["private"]
+    me = p["seat"]
+    if kind == "copy":
+        others = [t["noise"] for t in view["teams"] if t["seat"] != me]
+        best_other = min(others) if others else 99
+        reward = int(effect.get("lowest_reward", 2))
+        scored = []
+        for action, option in zip(legal, p["copy_options"]):
+            value = option["bonus"] + (reward if option["noise"] <= best_other else 0) - TRACKER_WEIGHT * option["noise"]
+            scored.append((value, -option["noise"], action))
+        return max(scored, key=lambda x: (x[0], x[1]))[2]
+
+    team = [c["id"] for c in view["teams"][me]["cards"]]
+    pool = unseen_pool(view)
+    unknown_gain = expected_gain(team, pool, effect)
+
+    def slot_gain(h: dict[str, Any], base: list[int]) -> float:
+        return gain(base, h["card"]["id"], effect) if h["known"] else unknown_gain_for(base)
+
+    cache: dict[tuple, float] = {}
+
+    def unknown_gain_for(base: list[int]) -> float:
+        key = tuple(base)
+        if key not in cache:
+            cache[key] = expected_gain(base, pool, effect)
+        return cache[key]
+
+    hand = p["hand"]
+    if kind == "push":
+        # Push the card we'd least like to hire later.
+        by_slot = {h["slot"]: h for h in hand}
+        scored = [(slot_gain(by_slot[a["slot"]], team), rng.random(), a) for a in legal]
+        return min(scored, key=lambda x: (x[0], x[1]))[2]
+
+    def keep_value(new_team: list[int], remaining: list[dict[str, Any]]) -> float:
+        if len(new_team) >= 4 or not remaining:
+            return 0.0
+        return max(slot_gain(h, new_team) for h in remaining)
+
+    scored = []
+    for action in legal:
+        if action["type"] == "hire_hand":
+            h = next(x for x in hand if x["slot"] == action["slot"])
+            if h["known"]:
+                cid = h["card"]["id"]
+                now = gain(team, cid, effect)
+                rest = [x for x in hand if x["slot"] != action["slot"]]
+                later = keep_value(team + [cid], rest)
+            else:
+                now = unknown_gain
+                rest = [x for x in hand if x["slot"] != action["slot"]]
+                later = keep_value(team, rest) + 0.0  # approximate: the new card is unknown
+        else:
+            if action["type"] == "hire_deck":
+                now = unknown_gain
+                new_team = team
+            else:
+                cid = action["card"]
+                now = gain(team, cid, effect)
+                new_team = team + [cid]
+            if len(hand) > 1:
+                worst = min(hand, key=lambda h: slot_gain(h, new_team))
+                rest = [x for x in hand if x is not worst]
+            else:
+                rest = []
+            later = keep_value(new_team, rest)
+        scored.append((now + KEEP_WEIGHT * later, rng.random(), action))
+    return max(scored, key=lambda x: (x[0], x[1]))[2]

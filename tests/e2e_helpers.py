@@ -1,0 +1,81 @@
+"""Drive a whole game through the fake Discord server as its players would:
+open the table, join, start, then for every move click **Play** on the latest
+board and press the button (or pick the select option) of the chosen move."""
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from tests.conftest import CHANNEL, Harness
+
+
+def callback_text(rec) -> str:
+    data = rec.callback["data"] if rec.callback else {}
+    return (data.get("content") or "") + "".join(str(e) for e in data.get("embeds") or [])
+
+
+def latest_board(h: Harness):
+    boards = [m for m in h.fake.channel_messages(CHANNEL, include_ephemeral=False)
+              if any(c.get("custom_id", "").startswith("hc:play:") for c in h.fake.find_components(m, type=2))]
+    assert boards, "no board message with a Play button was posted"
+    return boards[-1]
+
+
+async def open_and_start(h: Harness, key: str, users: list[int], options: str | None = None, bots: int = 0):
+    args = {"game": key}
+    if options:
+        args["options"] = options
+    rec = await h.slash(users[0], "game new", args)
+    assert rec.callback["type"] == 4, callback_text(rec)
+    lobby = rec.message
+    for uid in users[1:]:
+        join = await h.click(uid, lobby, h.fake.find_component(lobby, label="Join")["custom_id"])
+        assert join.callback["type"] == 7, callback_text(join)
+    for _ in range(bots):
+        await h.click(users[0], lobby, h.fake.find_component(lobby, label="Add bot")["custom_id"])
+    start = await h.click(users[0], lobby, h.fake.find_component(lobby, label="Start")["custom_id"])
+    assert start.callback["type"] == 7, callback_text(start)
+    await h.settle()
+    return await h.bot.tables.in_channel(CHANNEL)
+
+
+async def press(h: Harness, user: int, index: int, game):
+    """Open the panel from the latest board and press move ``index``."""
+    board = latest_board(h)
+    panel = await h.click(user, board, h.fake.find_component(board, label="Play")["custom_id"])
+    assert panel.callback["data"]["flags"] & 64, "the panel must be ephemeral"
+    message = panel.message
+    wanted = f"hc:act:{game.id}:{game.version}:{index}"
+    buttons = [c for c in h.fake.find_components(message, type=2) if c.get("custom_id") == wanted]
+    if buttons:
+        return await h.click(user, message, wanted)
+    for select in h.fake.find_components(message, type=3):
+        if any(o["value"] == str(index) for o in select["options"]):
+            rec = await h.fake.select(user, message, select["custom_id"], [str(index)])
+            await rec.response(timeout=10)
+            return rec
+    raise AssertionError(f"move {index} is not on the panel: {callback_text(panel)}")
+
+
+async def play_to_end(h: Harness, choose: Callable | None = None, seed: int = 0, max_moves: int = 2000,
+                      after_move: Callable | None = None):
+    """Human seats play by clicking; ``choose(engine, state, seat, rng)`` picks the
+    action (by default the game's own bot logic). Returns the finished game."""
+    rng = random.Random(seed)
+    game = await h.bot.tables.in_channel(CHANNEL)
+    engine = h.bot.tables.engine(game)
+    moves = 0
+    while game.status == "running":
+        seat = engine.to_act(game.state)[0]
+        user = game.seats[seat]["user_id"]
+        legal = engine.legal_actions(game.state, seat)
+        action = (choose or (lambda e, s, p, r: e.bot_action(s, p, r)))(engine, game.state, seat, rng)
+        rec = await press(h, user, legal.index(action), game)
+        assert "✅" in callback_text(rec), callback_text(rec)
+        await h.settle()
+        if after_move:
+            await after_move(game)
+        moves += 1
+        assert moves < max_moves, "the game did not end"
+        game = await h.bot.tables.get(game.id)
+    return game
