@@ -159,6 +159,12 @@ class Engine:
         """What happens when a seat's deadline passes: by default the bot plays it."""
         return self.bot_action(state, seat, rng)
 
+    def window_seconds(self, state: State, options: dict[str, Any]) -> int | None:
+        """For a short real-time window (e.g. "anyone may interrupt this roll"):
+        how many seconds the seats in ``to_act`` get before ``timeout_action``
+        plays for them. None (the default) means the table's turn timer applies."""
+        return None
+
     def status_line(self, state: State) -> str:
         """One public line: whose turn, what is being decided."""
         if self.is_terminal(state):

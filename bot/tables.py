@@ -356,11 +356,16 @@ class TableService:
         return self.default_turn_minutes
 
     async def _deadline_fields(self, game: GameRow, engine: Engine, state: dict[str, Any]) -> dict[str, Any]:
-        minutes = await self.turn_minutes(game)
         waiting_humans = [s for s in engine.to_act(state) if not bot_controlled(game.seats[s])]
-        if minutes <= 0 or not waiting_humans:
+        if not waiting_humans:
             return {"deadline_at": None, "reminder_at": None}
         now = self.clock()
+        window = engine.window_seconds(state, engine_options(game))
+        if window is not None:  # a short real-time window: no reminder, just the deadline
+            return {"deadline_at": now + window, "reminder_at": None}
+        minutes = await self.turn_minutes(game)
+        if minutes <= 0:
+            return {"deadline_at": None, "reminder_at": None}
         deadline = now + minutes * 60
         return {"deadline_at": deadline, "reminder_at": now + minutes * 60 * 0.75}
 

@@ -104,6 +104,8 @@ def board_content(game: GameRow, engine: Engine, events: list[dict[str, Any]] | 
         who = ", ".join(seat_label(game, s) for s in waiting)
         status = engine.status_line(game.state)
         footer = f"**{status}**" + (f"\n⏳ Waiting for: {who}" if who else "")
+        if who and game.deadline_at:
+            footer += f" · time runs out <t:{int(game.deadline_at)}:R>"
     elif game.status == "finished":
         footer = "**Game over!**"
     else:

@@ -194,3 +194,17 @@ async def test_leaving_a_running_game_hands_the_seat_to_a_bot_or_ends_it(service
     await service.storage.save_settings(s)
     outcome = await service.remove_player(game.id, 102)
     assert outcome.game.status == "ended"
+
+
+async def test_a_short_window_gets_its_own_deadline_without_reminder(service, monkeypatch):
+    game = await open_three(service, pile=30, turn_minutes=10)
+    monkeypatch.setattr(type(DUMMY), "window_seconds", lambda self, state, options: 20 if state["pile"] < 30 else None)
+    await service.start(game.id, 100)
+    row = await service.storage.get_game(game.id)
+    assert row.reminder_at is not None  # the ordinary turn timer
+    await service.act(game.id, 100, {"type": "take", "n": 1})
+    row = await service.storage.get_game(game.id)
+    assert row.deadline_at == pytest.approx(service.test_clock.now + 20) and row.reminder_at is None
+    service.test_clock.now += 21
+    fired = await service.fire_timers()
+    assert [k for k, _ in fired] == ["deadline"] and fired[0][1].missed == [1]

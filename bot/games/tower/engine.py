@@ -551,7 +551,9 @@ class TowerEngine(Engine):
             final = self._final(state)
             v["final"] = {"awards": final["awards"], "totals": final["totals"], "ranks": final["ranks"],
                           "tiles": final["tiles"], "stats": final["stats"],
-                          "winners": [s for s in range(n) if final["ranks"][s] == 1]}
+                          "winners": [s for s in range(n) if final["ranks"][s] == 1],
+                          "bottom_card": _cv(state["tower"][HIDDEN[0]][HIDDEN[1]]) if self._hidden_there(state)
+                          else None}
         if viewer is not None:
             priv: dict[str, Any] = {"seat": viewer,
                                     "secret": _cv(state["secret"][viewer]) if state["secret"][viewer] is not None
