@@ -10,7 +10,7 @@ from rendering.common import (
 )
 
 W = 1280
-CARD_W, CARD_H = 100, 132
+CARD_W, CARD_H = 108, 132
 GAP = 8
 
 CLASS_COLOURS = {
@@ -31,26 +31,26 @@ BACK = (38, 44, 78)
 DARK = (22, 23, 30)
 
 
-def _initials(name: str) -> str:
-    parts = [p for p in name.replace("_", " ").split() if p]
-    if not parts:
-        return "?"
-    if len(parts) == 1:
-        return parts[0][:2]
-    return (parts[0][0] + parts[1][0]).upper()
-
-
 def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any], score: int | None = None,
               w: int = CARD_W, h: int = CARD_H, note: str | None = None) -> None:
     colour = CLASS_COLOURS.get(card["class"], PANEL)
     d.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=(245, 240, 228), outline=colour, width=4)
     d.rounded_rectangle((x + 4, y + 4, x + w - 4, y + 46), radius=7, fill=colour)
     d.text((x + 10, y + 6), card["label"], font=font(32, bold=True), fill=(255, 255, 255))
-    d.text((x + w // 2, y + 66), fit_text(d, card["name"], font(19, bold=True, condensed=True), w - 10),
-           font=font(19, bold=True, condensed=True), fill=DARK, anchor="mm")
     cls = card["class"] if card["class"] != "Shapeshifter" else "Shifter"
-    d.text((x + w // 2, y + 89), fit_text(d, cls, font(16, condensed=True), w - 10),
-           font=font(16, condensed=True), fill=colour, anchor="mm")
+    name = card.get("name")
+    if name is None:  # round summaries are anonymous: show the class big instead
+        d.text((x + w // 2, y + 72), fit_text(d, cls, font(19, bold=True, condensed=True), w - 8),
+               font=font(19, bold=True, condensed=True), fill=colour, anchor="mm")
+    else:
+        name_font = font(19, bold=True, condensed=True)
+        for size in (19, 18, 17, 16):
+            name_font = font(size, bold=True, condensed=True)
+            if d.textlength(name, font=name_font) <= w - 8:
+                break
+        d.text((x + w // 2, y + 66), fit_text(d, name, name_font, w - 8), font=name_font, fill=DARK, anchor="mm")
+        d.text((x + w // 2, y + 89), fit_text(d, cls, font(16, condensed=True), w - 10),
+               font=font(16, condensed=True), fill=colour, anchor="mm")
     if note:
         d.text((x + w // 2, y + 110), fit_text(d, note, font(15, condensed=True), w - 8),
                font=font(15, condensed=True), fill=(60, 60, 70), anchor="mm")
@@ -154,7 +154,7 @@ def _tracker(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: in
             cx = x + space * cw + cw / 2
             cy = top - token_r - 2 - i * (token_r * 2 + 2)
             d.ellipse((cx - token_r, cy - token_r, cx + token_r, cy + token_r), fill=seat_colour(seat), outline=(255, 255, 255), width=2)
-            d.text((cx, cy), _initials(names[seat])[:2], font=font(12, bold=True, condensed=True), fill=DARK, anchor="mm")
+            d.text((cx, cy), str(seat + 1), font=font(15, bold=True), fill=DARK, anchor="mm")
     return top + 64
 
 
@@ -206,7 +206,9 @@ def render_board(view: dict[str, Any]) -> Image.Image:
         outline = GOLD if seat == current or seat in waiting else PANEL
         d.rounded_rectangle((rx, ry, rx + rw, ry + team_h), radius=10, fill=PANEL, outline=outline, width=3)
         d.rectangle((rx + 4, ry + 8, rx + 12, ry + team_h - 8), fill=colour)
-        d.text((rx + 22, ry + 10), fit_text(d, view["names"][seat], font(22, bold=True), 190), font=font(22, bold=True), fill=INK)
+        d.ellipse((rx + 20, ry + 10, rx + 46, ry + 36), fill=colour, outline=(255, 255, 255), width=2)
+        d.text((rx + 33, ry + 23), str(seat + 1), font=font(15, bold=True), fill=DARK, anchor="mm")
+        d.text((rx + 54, ry + 10), fit_text(d, view["names"][seat], font(22, bold=True), 160), font=font(22, bold=True), fill=INK)
         d.text((rx + 22, ry + 40), f"Treasure {view['treasure'][seat]}", font=font(19), fill=GOLD)
         d.text((rx + 22, ry + 64), f"Total noise {view['noise'][seat]}", font=font(19), fill=INK)
         d.text((rx + 22, ry + 92), "hand:", font=font(17), fill=MUTED)

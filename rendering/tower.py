@@ -5,7 +5,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import (BG, GOLD, GREEN, INK, MUTED, PANEL, RED, fit_text, font, new_canvas, seat_colour,
+from rendering.common import (BG, GOLD, INK, MUTED, PANEL, fit_text, font, new_canvas, seat_colour,
                               wrap_text)
 
 W = 1240
@@ -31,10 +31,6 @@ STAR = "★"
 
 def _rr(d: ImageDraw.ImageDraw, box, fill, outline=None, width=1, r=10):
     d.rounded_rectangle(box, radius=r, fill=fill, outline=outline, width=width)
-
-
-def _initial(name: str) -> str:
-    return (name.strip() or "?")[0].upper()
 
 
 def _pawn(d: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, name: str, r: int = 17, ring=None):
@@ -164,8 +160,8 @@ def _haul_rows(d, view, y, acting):
         nums = vis["numbers"]
         d.text((x, y + 12), f"3s:{nums['3']} 4s:{nums['4']} 5s:{nums['5']}", font=font(19, bold=True), fill=INK)
         x2 = W - MARGIN - 200
-        d.text((x2 + 60, y + 12), f"{CURSE}{vis['curses']}", font=font(20, bold=True), fill=(255, 120, 120))
-        d.text((x2 + 118, y + 12), f"{STAR}{vis['prestige']:+d}" if vis["prestige"] else "", font=font(20, bold=True),
+        d.text((x2 + 20, y + 12), f"{CURSE}{vis['curses']}", font=font(20, bold=True), fill=(255, 120, 120))
+        d.text((x2 + 74, y + 12), f"{STAR}{vis['prestige']:+d}" if vis["prestige"] else "", font=font(20, bold=True),
                fill=GOLD)
         # secret
         sx, sy = W - MARGIN - 58, y + 8

@@ -25,6 +25,7 @@ from . import cards as C
 DIRS = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 DIR_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 GRID = {3: 5, 4: 6, 5: 7}
+AUTO_ROUNDS = {3: 26, 4: 30, 5: 30}
 HERO_HP = 10
 TRAP_SAVE = 10
 TRAP_DAMAGE = 2
@@ -65,8 +66,9 @@ class RageEngine(Engine):
         options=(
             Option("lone_hero", "Last-hero boost", False,
                    "When only one hero is alive, that hero rolls two d20 in combat and adds them (playtest suggestion)."),
-            Option("round_limit", "Round limit", 30,
-                   "After this many rounds the world collapses and the wizard wins.", minimum=8, maximum=60),
+            Option("round_limit", "Round limit", 0,
+                   "After this many rounds the world collapses and the wizard wins "
+                   "(0 = automatic: 26 / 30 / 30 rounds for 3 / 4 / 5 players).", minimum=0, maximum=60),
         ),
         hidden_information=True,
         simultaneous=True,
@@ -82,10 +84,10 @@ class RageEngine(Engine):
         size = GRID[n]
         state: dict[str, Any] = {
             "names": list(names), "rng": Rng.seed_state(seed), "options": opts, "n": n, "size": size,
-            "phase": "tower", "round": 0, "tower": None, "entrance": None, "tower_open": False,
+            "phase": "tower", "round": 0, "round_limit": opts["round_limit"] or AUTO_ROUNDS[n], "tower": None, "entrance": None, "tower_open": False,
             "keys_found": False, "keys_taken": 0, "keys_hidden": 0, "keys_used": 0,
             "tokens": {}, "next_token": 1, "commits": {}, "pending": None,
-            "winner": None, "end_reason": "", "log": [],
+            "winner": None, "end_reason": "",
         }
         rng = Rng(state)
         tiles = [_new_tile(None) for _ in range(size * size)]
@@ -97,7 +99,7 @@ class RageEngine(Engine):
             t = tiles[pos]
             t.update(id=C.CAMP_KEY, up=True, camp=True, searched=True)
             heroes.append({"pos": pos, "prev": pos, "hp": HERO_HP, "alive": True, "hand": [], "equip": [],
-                           "keys": 0, "frozen": False, "strength": 0, "ward": False, "free": 0})
+                           "keys": 0, "frozen": False, "thawed": False, "strength": 0, "ward": False, "free": 0})
         state["heroes"] = heroes
         bag = list(C.TILE_BAG)
         rng.shuffle(bag)
@@ -246,8 +248,7 @@ class RageEngine(Engine):
         if t["removed"] or len(t["tokens"]) >= self.cap(state) or self.heroes_on(state, i):
             return False
         if i == state["tower"]:
-            return state["keys_found"] and not trap_card and not state["tower_open"] or (
-                state["keys_found"] and not trap_card)
+            return state["keys_found"] and not trap_card
         return True
 
     def keys_on_tile(self, state: dict, i: int) -> int:
@@ -320,14 +321,6 @@ class RageEngine(Engine):
             return []
         w = state["wizard"]
         out = []
-        if len(w["hand"]) > C.HAND_LIMIT:
-            seen = set()
-            for cid in sorted(w["hand"]):
-                key = state["wcards"][cid]
-                if key not in seen:
-                    seen.add(key)
-                    out.append({"type": "discard", "card": cid})
-            return out
         seen = set()
         for cid in sorted(w["hand"]):
             key = state["wcards"][cid]
@@ -336,7 +329,15 @@ class RageEngine(Engine):
             seen.add(key)
             if self.playable(state, cid):
                 out.append({"type": "play", "card": cid})
-        out.append({"type": "end_turn"})
+        if len(w["hand"]) > C.HAND_LIMIT:
+            seen = set()
+            for cid in sorted(w["hand"]):
+                key = state["wcards"][cid]
+                if key not in seen:
+                    seen.add(key)
+                    out.append({"type": "discard", "card": cid})
+        else:
+            out.append({"type": "end_turn"})
         return out
 
     def playable(self, state: dict, cid: int) -> bool:
@@ -347,7 +348,7 @@ class RageEngine(Engine):
             trap = d["kind"] == "trap"
             room = sum(self.cap(state) - len(t["tokens"]) for i, t in enumerate(state["tiles"])
                        if self.can_place(state, i, trap))
-            return room >= 1 + d["decoys"]
+            return room >= d.get("monsters", 1) + d["decoys"]
         eff = d["effect"]
         if eff in ("frost", "fireball", "ambush"):
             return bool(self.spell_targets(state, eff))
@@ -355,11 +356,11 @@ class RageEngine(Engine):
 
     def spell_targets(self, state: dict, effect: str) -> list[int]:
         tiles = sorted({state["heroes"][s]["pos"] for s in self.living(state)})
-        if effect == "ambush":
-            tiles = [i for i in tiles if i != state["tower"]
-                     and len(state["tiles"][i]["tokens"]) < self.cap(state)]
-        if effect == "frost":
-            tiles = [i for i in tiles if any(not state["heroes"][s]["frozen"] for s in self.heroes_on(state, i))]
+        if effect == "ambush":  # never on the tower, never on a tile that already has tokens
+            tiles = [i for i in tiles if i != state["tower"] and not state["tiles"][i]["tokens"]]
+        if effect == "frost":  # a hero who just thawed can't be frozen again at once
+            tiles = [i for i in tiles if any(not state["heroes"][s]["frozen"] and not state["heroes"][s]["thawed"]
+                                             for s in self.heroes_on(state, i))]
         return tiles
 
     def safe_removals(self, state: dict) -> list[int]:
@@ -411,6 +412,19 @@ class RageEngine(Engine):
                 paths.append([a, b])
         return paths
 
+    def march_paths(self, state: dict, seat: int) -> list[list[int]]:
+        """Quick march: two steps when the first is a face-up room with no tokens."""
+        h = state["heroes"][seat]
+        paths = []
+        for a in self.move_targets(state, seat):
+            t = state["tiles"][a]
+            if a == state["tower"] or not t["up"] or t["tokens"]:
+                continue
+            for b in self.adjacent(state, a):
+                if b != h["pos"] and b != state["tower"]:
+                    paths.append([a, b])
+        return paths
+
     def _hero_actions(self, state: dict, seat: int) -> list[dict]:
         h = state["heroes"][seat]
         if h["frozen"]:
@@ -419,6 +433,7 @@ class RageEngine(Engine):
         stuck = self.stuck(state, seat)
         if not stuck:
             out.extend({"type": "move", "to": j} for j in self.move_targets(state, seat))
+            out.extend({"type": "march", "path": p} for p in self.march_paths(state, seat))
         out.append({"type": "stay"})
         hand = sorted(h["hand"])
         keys_seen: set[str] = set()
@@ -597,13 +612,16 @@ class RageEngine(Engine):
             w["pending_card"] = cid
             if d["kind"] in ("monster", "trap"):
                 main = "trap" if d["kind"] == "trap" else "monster"
+                k = d.get("monsters", 1)
                 left = {"monster": 0, "trap": 0, "blank": d["decoys"]}
-                left[main] = 1
-                state["pending"] = {"kind": "place", "trap": d["kind"] == "trap", "left": left,
-                                    "total": 1 + d["decoys"]}
+                left[main] = k
+                total = k + d["decoys"]
+                state["pending"] = {"kind": "place", "trap": d["kind"] == "trap", "left": left, "total": total}
                 ev.append(self._e("play", f"The wizard plays a card ({d['cost']} mana) and will place "
-                                          f"{1 + d['decoys']} face-down tokens."))
-                ev.append(self._e("play", f"You play {d['name']}: place the {main} and {d['decoys']} decoys.", to=0))
+                                          f"{total} face-down tokens."))
+                what = f"{k} {main}s" if k > 1 else f"the {main}"
+                ev.append(self._e("play", f"You play {d['name']}: place {what} and {d['decoys']} "
+                                          f"decoy{'s' if d['decoys'] != 1 else ''}.", to=0))
                 return ev
             ev.append(self._e("spell", f"The wizard casts **{d['name']}** ({d['cost']} mana): {d['text']}"))
             eff = d["effect"]
@@ -618,8 +636,6 @@ class RageEngine(Engine):
                 ev.append(self._e("spell", f"The wizard has {self.mana_left(state)} mana left this turn."))
             elif eff == "wheel":
                 ev.extend(self._spin(state, d["amount"]))
-                if w["mana"] >= C.MANA_MAX and d["amount"] > 0:
-                    pass
             elif eff == "scry":
                 drawn = self._draw_wizard(state, d["amount"])
                 ev.append(self._e("draw", f"The wizard draws {len(drawn)} cards."))
@@ -685,6 +701,8 @@ class RageEngine(Engine):
         victims = self.heroes_on(state, i)
         names = ", ".join(state["names"][s] for s in victims)
         if eff == "frost":
+            victims = [s for s in victims if not state["heroes"][s]["thawed"]]
+            names = ", ".join(state["names"][s] for s in victims)
             for s in victims:
                 state["heroes"][s]["frozen"] = True
             ev.append(self._e("spell", f"Frost bolt on {lab}: {names} will skip their next move."))
@@ -733,7 +751,7 @@ class RageEngine(Engine):
         h = state["heroes"][seat]
         name = state["names"][seat]
         ev: list[dict] = []
-        if typ in ("move", "stay", "sprint"):
+        if typ in ("move", "stay", "sprint", "march"):
             state["commits"][str(seat)] = action
             ev.append(self._e("commit", f"{name} has committed a move."))
             ev.append(self._e("commit", f"Your move: {self.describe_action(state, seat, action)}.", to=seat))
@@ -920,9 +938,10 @@ class RageEngine(Engine):
                 if lost:
                     ev.append(self._e("draw", "You lose " + ", ".join(self.wdef(state, c)["name"] for c in lost)
                                       + ".", to=0))
-            if d["mana"]:
-                ev.extend(self._spin(state, d["mana"]) if d["mana"] < 0 or w["mana"] < C.MANA_MAX
-                          else [self._e("mana", "The Mana Wheel is already full.")])
+            if d["mana"] > 0 and w["mana"] >= C.MANA_MAX:
+                ev.append(self._e("mana", "The Mana Wheel is already full."))
+            elif d["mana"]:
+                ev.extend(self._spin(state, d["mana"]))
         hidden = self.hidden_tokens(state, i)
         if hidden:
             names = [self._token_name(state, tid) for tid in hidden]
@@ -972,8 +991,7 @@ class RageEngine(Engine):
         ev = []
         t = state["tiles"][i]
         lab = self.label(state, i)
-        seats = [s for s in seats if state["heroes"][s]["alive"] and state["heroes"][s]["pos"] == i] or \
-            [s for s in seats if state["heroes"][s]["alive"]]
+        seats = [s for s in seats if state["heroes"][s]["alive"]]
         if not seats:
             return ev
         keeper = sorted(seats, key=lambda s: (-state["heroes"][s]["keys"], s))[0]
@@ -1079,6 +1097,8 @@ class RageEngine(Engine):
             a = commits[s]
             if a["type"] == "move":
                 paths[s] = [a["to"]]
+            elif a["type"] == "march":
+                paths[s] = list(a["path"])
             elif a["type"] == "sprint":
                 paths[s] = list(a["path"])
                 h = state["heroes"][s]
@@ -1141,9 +1161,10 @@ class RageEngine(Engine):
             h = state["heroes"][s]
             h["strength"] = 0
             h["ward"] = False
+            h["thawed"] = h["frozen"] and s in commits
             if s in commits:
                 h["frozen"] = False
-        if state["round"] >= state["options"]["round_limit"]:
+        if state["round"] >= state["round_limit"]:
             state["phase"] = "over"
             state["winner"] = "wizard"
             state["end_reason"] = (f"Round {state['round']} ends and the world collapses: "
@@ -1174,7 +1195,8 @@ class RageEngine(Engine):
             if a["to"] == state["tower"]:
                 return "enters the tower"
             return f"moves to {self.label(state, a['to'])}"
-        return "sprints " + " -> ".join(self.label(state, i) for i in a["path"])
+        verb = "sprints" if a["type"] == "sprint" else "marches"
+        return f"{verb} " + " -> ".join(self.label(state, i) for i in a["path"])
 
     # ------------------------------------------------------------------ views
     def view(self, state: dict, viewer: int | None) -> dict:
@@ -1216,7 +1238,7 @@ class RageEngine(Engine):
                 pub_pending = {"kind": p["kind"]}
         out: dict[str, Any] = {
             "game": "rage", "names": list(state["names"]), "n": state["n"], "size": state["size"],
-            "phase": state["phase"], "round": state["round"], "round_limit": state["options"]["round_limit"],
+            "phase": state["phase"], "round": state["round"], "round_limit": state["round_limit"],
             "options": dict(state["options"]),
             "tower": state["tower"], "entrance": state["entrance"], "entrance_tile": self.entrance_tile(state),
             "tower_open": state["tower_open"], "keys_found": state["keys_found"],
@@ -1295,7 +1317,7 @@ class RageEngine(Engine):
             return f"{wiz} (wizard) keeps 3 of 5 opening cards."
         if phase == "wizard":
             p = state["pending"]
-            base = f"Round {state['round']}/{state['options']['round_limit']}: {wiz} (wizard)"
+            base = f"Round {state['round']}/{state['round_limit']}: {wiz} (wizard)"
             if p and p["kind"] == "rage":
                 return f"{base} removes tiles in a rage ({p['left']} left)."
             if p and p["kind"] == "place":
@@ -1304,7 +1326,7 @@ class RageEngine(Engine):
                 return f"{base} picks a target."
             return f"{base} plays cards ({self.mana_left(state)} mana left)."
         waiting = [names[s] for s in self.to_act(state)]
-        return f"Round {state['round']}/{state['options']['round_limit']}: heroes move - waiting for " + \
+        return f"Round {state['round']}/{state['round_limit']}: heroes move - waiting for " + \
             ", ".join(waiting) + "."
 
     def describe_action(self, state: dict, seat: int, action: dict) -> str:
@@ -1343,6 +1365,8 @@ class RageEngine(Engine):
             return "Stay (fight here)" if seat and self.stuck(state, seat) else "Stay where you are"
         if typ == "sprint":
             return "Sprint " + " -> ".join(lab(i) for i in action["path"])
+        if typ == "march":
+            return "March " + " -> ".join(lab(i) for i in action["path"])
         if typ == "use":
             return f"Use {self.ldef(state, action['card'])['name']}"
         if typ == "banish":
@@ -1371,7 +1395,7 @@ class RageEngine(Engine):
                 "Place the trap" if action["what"] == "trap" else "Place a decoy")
         return {"tower": "Tower", "entrance": "Door", "hide_key": "Hide a key", "keep": "Opening hand",
                 "remove": "Rage: crumble a tile", "discard": "Discard", "end_turn": "Turn", "play": "Play a card",
-                "target": "Target", "move": "Move", "stay": "Move", "sprint": "Sprint", "use": "Items",
+                "target": "Target", "move": "Move", "stay": "Move", "sprint": "Sprint", "march": "Quick march", "use": "Items",
                 "banish": "Items", "equip": "Items", "give": "Give", "give_key": "Give"}.get(typ, "Moves")
 
     def illegal_message(self, state: dict, seat: int, action: dict) -> str:
@@ -1381,7 +1405,7 @@ class RageEngine(Engine):
             h = state["heroes"][seat]
             if h["frozen"] and typ != "stay":
                 return "You are frozen by a Frost Bolt: you can only stay this turn."
-            if typ in ("move", "sprint") and self.stuck(state, seat):
+            if typ in ("move", "sprint", "march") and self.stuck(state, seat):
                 return "You can't move: there are tokens on your tile, so you fight where you stand."
             if typ == "move" and action.get("to") == state["tower"]:
                 return ("The tower opens only from the tile its door faces, for heroes there holding all 3 keys "

@@ -79,9 +79,7 @@ class SleepingEngine(Engine):
         else:
             middle = []
         state["tower"] = ["ground"] + middle + ["attic"]
-        state["log_events"] = []
         self._start_round(state, 1)
-        state.pop("log_events")
         return state
 
     # ---------------------------------------------------------------- helpers
@@ -229,6 +227,8 @@ class SleepingEngine(Engine):
         if kind == "hire_market":
             if floor["effect"].get("no_market"):
                 return f"{floor['name']}: nobody may hire from the market this round."
+            if action.get("card") in state["market"]:
+                return "Identical Slimes, Rogues and Shapeshifters are listed once: pick the one offered."
             return "That adventurer isn't in the market."
         if kind == "hire_hand":
             return "You have no card in that slot of your hand."
@@ -344,10 +344,14 @@ class SleepingEngine(Engine):
             state["noise"][s] += t["noise"]
             cards = []
             for cid in t["team"]:
-                entry = card_view(cid)
-                entry["score"] = t["scores"][cid]
+                # Anonymous on purpose: these cards go back into the deck and may sit, unpeeked,
+                # in a hand next round, so the summary names no card (value, class and score only).
+                card = CARDS[cid]
+                entry = {"label": label(card), "class": card["class"], "kind": card["kind"],
+                         "value": card["value"], "score": t["scores"][cid]}
                 if cid in t["copies"]:
-                    entry["copies"] = CARDS[t["copies"][cid]]["name"]
+                    target = CARDS[t["copies"][cid]]
+                    entry["copies"] = f"{label(target)} {target['class']}"
                 cards.append(entry)
             summary_teams.append({"seat": s, "cards": cards, "noise": t["noise"], "base": base, "bonus": t["bonus"],
                                   "treasure": state["treasure"][s], "total_noise": state["noise"][s]})

@@ -17,7 +17,7 @@ from bot.engine import Engine, GameMeta, Option, RuleError
 from bot.rng import Rng
 
 from . import cards as C
-from .cards import CARDS, SUITS, name
+from .cards import CARDS, name
 
 FLOORS, SLOTS = 8, 5
 BALCONY, BRIDGE = -1, 8

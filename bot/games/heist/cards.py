@@ -1,0 +1,180 @@
+"""HEIST card and token data (loaded once at import) and the card texts.
+
+Resource cards are referred to by string ids: ``a01``..``a44`` (assists) and
+``t01``..``t34`` (tricks); obstacles by their printed number (``A1``..``D7``);
+identities and secrets by their key.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+_DATA = json.loads((Path(__file__).resolve().parents[3] / "data" / "heist" / "cards.json").read_text("utf-8"))
+
+SKILLS: list[str] = _DATA["skills"]  # agility, charm, dexterity
+SKILL_NAME = {s: s.capitalize() for s in SKILLS}
+SKILL_SHORT = {"agility": "AGI", "charm": "CHA", "dexterity": "DEX"}
+TOKENS: dict[str, dict[str, Any]] = _DATA["tokens"]
+COLOURS: list[str] = list(TOKENS)  # blue, green, yellow, orange, red, purple
+TOKEN_TOTAL = {c: TOKENS[c]["count"] for c in COLOURS}
+START_BAG: dict[str, int] = _DATA["start_bag"]
+PER_EXTRA_PLAYER: dict[str, int] = _DATA["per_extra_player"]
+HEAT_TRACK: list[str] = _DATA["heat_track"]
+HAND_SIZE: int = _DATA["hand_size"]
+DRAW_TOKENS: int = _DATA["draw_tokens"]
+
+IDENTITIES: list[dict[str, Any]] = _DATA["identities"]
+IDENTITY = {i["id"]: i for i in IDENTITIES}
+SECRETS: list[dict[str, Any]] = _DATA["secrets"]
+SECRET = {s["id"]: s for s in SECRETS}
+JOBS: list[dict[str, Any]] = _DATA["jobs"]
+JOB = {j["letter"]: j for j in JOBS}
+LETTERS = [j["letter"] for j in JOBS]
+OBSTACLE: dict[str, dict[str, Any]] = {}
+for _job in JOBS:
+    for _ob in _job["obstacles"]:
+        _ob["job"] = _job["letter"]
+        OBSTACLE[_ob["id"]] = _ob
+
+
+def _expand(kind: str, prefix: str) -> dict[str, dict[str, Any]]:
+    cards: dict[str, dict[str, Any]] = {}
+    n = 0
+    for proto in _DATA[kind]:
+        for _ in range(proto["copies"]):
+            n += 1
+            card = {k: v for k, v in proto.items() if k != "copies"}
+            card["id"] = f"{prefix}{n:02d}"
+            cards[card["id"]] = card
+    return cards
+
+
+ASSISTS = _expand("assists", "a")
+TRICKS = _expand("tricks", "t")
+RESOURCE: dict[str, dict[str, Any]] = {**ASSISTS, **TRICKS}
+RESOURCE_IDS = sorted(RESOURCE)
+
+assert len(IDENTITIES) == 7 and len(SECRETS) == 15 and len(JOBS) == 4
+assert len(OBSTACLE) == 28 and len(ASSISTS) == 44 and len(TRICKS) == 34
+assert sum(TOKEN_TOTAL.values()) == 50
+
+
+def token_value(token: dict[str, Any]) -> int:
+    return TOKENS[token["colour"]]["faces"][token["face"]]
+
+
+def token_label(token: dict[str, Any]) -> str:
+    value = token_value(token)
+    return f"{token['colour']} {value:+d}"
+
+
+def faces_label(colour: str) -> str:
+    a, b = TOKENS[colour]["faces"]
+    return f"{colour} {a:+d}/{b:+d}"
+
+
+def test_label(option: dict[str, Any]) -> str:
+    """'Agility 5' or 'Agility+Dexterity 8'."""
+    return "+".join(SKILL_NAME[s] for s in option["skills"]) + f" {option['target']}"
+
+
+def obstacle_test_text(ob: dict[str, Any]) -> str:
+    return " or ".join(test_label(o) for o in ob["test"])
+
+
+def effect_text(effect: dict[str, Any]) -> str:
+    do, n = effect["do"], effect.get("n", 1)
+    if do == "add":
+        return f"add {n} {effect['colour']} token{'s' if n > 1 else ''} to the bag"
+    if do == "remove":
+        return f"remove {n} {effect['colour']} token{'s' if n > 1 else ''} from the bag"
+    if do == "draw":
+        return f"draw {n} card{'s' if n > 1 else ''}"
+    if do == "active_draw":
+        return f"the active player draws {n} card{'s' if n > 1 else ''}"
+    if do == "discard_random":
+        return f"discard {n} random card{'s' if n > 1 else ''}"
+    return do
+
+
+def effects_text(effects: list[dict[str, Any]]) -> str:
+    return "; ".join(effect_text(e) for e in effects)
+
+
+def obstacle_text(ob: dict[str, Any]) -> str:
+    parts = [f"{ob['id']} {ob['name']}: {obstacle_test_text(ob)}, {ob['cheese']} cheese"]
+    if ob["mandatory"]:
+        parts.append("Mandatory")
+    if ob["success"]:
+        parts.append("success: " + effects_text(ob["success"]))
+    if ob["failure"]:
+        parts.append("failure: " + effects_text(ob["failure"]))
+    return "; ".join(parts)
+
+
+TRICK_EFFECT_TEXT = {
+    "flip": "flip 1 drawn token",
+    "flip_all": "flip every drawn token",
+    "redraw": "put 1 drawn token back in the bag and draw another",
+    "bonus": "+{n} to the test",
+    "extra": "draw 1 more token",
+    "ignore": "ignore 1 drawn token",
+    "lucky": "draw 1 more token, then the lowest token is ignored",
+    "double": "the highest token counts twice",
+    "clean_exit": "if the test fails, ignore the obstacle's failure effect",
+    "favour": "+1 to the test for each assist card committed",
+}
+
+
+def card_text(cid: str) -> str:
+    """One-line rules text of a resource card."""
+    c = RESOURCE[cid]
+    bits: list[str] = []
+    if c["kind"] == "assist":
+        if c["modifier"]:
+            bits.append(f"{c['modifier']:+d} to the test")
+        if c["effects"]:
+            bits.append(effects_text(c["effects"]))
+        if c["special"] == "backup":
+            bits.append("if the test fails, it returns to your hand")
+        if c["special"] == "double_cross":
+            bits.append(f"scores {c['cheese']} cheese only if the test FAILS")
+        elif c["cheese"]:
+            bits.append(f"{c['cheese']} cheese on success")
+        if c["upgrade"]:
+            bits.append(f"success: +1 {SKILL_NAME[c['upgrade']]}")
+    else:
+        eff = c["effect"]
+        bits.append(TRICK_EFFECT_TEXT[eff["do"]].format(n=eff.get("n", 1)))
+        if c["cheese"]:
+            bits.append(f"{c['cheese']} cheese on failure")
+        if c["upgrade"]:
+            bits.append(f"failure: +1 {SKILL_NAME[c['upgrade']]}")
+    return "; ".join(bits)
+
+
+def card_name(cid: str) -> str:
+    return RESOURCE[cid]["name"]
+
+
+def card_label(cid: str) -> str:
+    kind = "Assist" if RESOURCE[cid]["kind"] == "assist" else "Trick"
+    return f"{card_name(cid)} ({kind}): {card_text(cid)}"
+
+
+_SIGNATURE = {cid: json.dumps({k: v for k, v in c.items() if k != "id"}, sort_keys=True)
+              for cid, c in RESOURCE.items()}
+
+
+def card_signature(cid: str) -> str:
+    """Cards with the same signature are identical in play (used to dedupe choices)."""
+    return _SIGNATURE[cid]
+
+
+def is_assist(cid: str) -> bool:
+    return RESOURCE[cid]["kind"] == "assist"
+
+
+def is_trick(cid: str) -> bool:
+    return RESOURCE[cid]["kind"] == "trick"

@@ -1,0 +1,89 @@
+"""Card data for Masterminds: Heist Society, loaded once at import.
+
+Every physical card gets a string id: talents ``T01``.., prep cards ``P01``.. (one
+id per copy), heist cards ``H01``.., failure cards ``F01``... The ids say nothing
+about a card beyond its deck, so public views may list public ids freely.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+_DATA = json.loads((Path(__file__).resolve().parents[3] / "data" / "masterminds" / "cards.json").read_text("utf-8"))
+
+SKILLS: list[str] = _DATA["skills"]
+COLOURS: list[str] = _DATA["colours"]
+CLEAR = "Clear"  # the colourless gems ("diamonds"), always worth 2
+ABILITIES: dict[str, dict[str, str]] = _DATA["abilities"]
+CONSEQUENCES: dict[str, str] = _DATA["consequences"]
+
+TALENTS: dict[str, dict[str, Any]] = {}
+for i, t in enumerate(_DATA["talents"], 1):
+    TALENTS[f"T{i:02d}"] = dict(t, id=f"T{i:02d}", stat=dict(zip(SKILLS, t["stats"])))
+
+PREP: dict[str, dict[str, Any]] = {}
+_n = 0
+for p in _DATA["prep"]:
+    for _ in range(p["count"]):
+        _n += 1
+        PREP[f"P{_n:02d}"] = {k: v for k, v in p.items() if k != "count"} | {"id": f"P{_n:02d}"}
+
+HEISTS: dict[str, dict[str, Any]] = {}
+for i, h in enumerate(_DATA["heists"], 1):
+    HEISTS[f"H{i:02d}"] = dict(h, id=f"H{i:02d}")
+
+FAILURES: dict[str, dict[str, Any]] = {}
+for i, f in enumerate(_DATA["failures"], 1):
+    FAILURES[f"F{i:02d}"] = dict(f, id=f"F{i:02d}")
+
+assert len(SKILLS) == 5 and len(TALENTS) == 24 and len(PREP) == 46 and len(HEISTS) == 12 and len(FAILURES) == 16
+for _t in TALENTS.values():
+    assert _t["ability"] in ABILITIES
+for _f in FAILURES.values():
+    assert _f["consequence"] in CONSEQUENCES and all(s in SKILLS for s in _f["triggers"])
+for _h in HEISTS.values():
+    assert len(_h["b"]) == 3 and all(s in SKILLS for st in [_h["a"], *_h["b"]] for s in st["skills"])
+
+
+def talent(tid: str) -> dict[str, Any]:
+    return TALENTS[tid]
+
+
+def prep(pid: str) -> dict[str, Any]:
+    return PREP[pid]
+
+
+def prep_name(pid: str) -> str:
+    return PREP[pid]["name"]
+
+
+def talent_public(tid: str) -> dict[str, Any]:
+    t = TALENTS[tid]
+    ab = ABILITIES[t["ability"]]
+    return {"id": tid, "name": t["name"], "stats": list(t["stats"]), "ability": ab["name"], "ability_text": ab["text"]}
+
+
+def prep_public(pid: str) -> dict[str, Any]:
+    p = PREP[pid]
+    out = {"id": pid, "name": p["name"], "kind": p["kind"], "text": p["text"]}
+    if p.get("gem_text"):
+        out["gem_text"] = p["gem_text"]
+    return out
+
+
+def prep_line(pid: str) -> str:
+    p = PREP[pid]
+    line = f"**{p['name']}** ({p['kind']}): {p['text']}"
+    if p.get("gem_text"):
+        line += f" 💎 {p['gem_text']}"
+    return line
+
+
+def heist_steps(a_id: str, b_id: str) -> list[dict[str, Any]]:
+    """The four steps of a heist built from card ``a_id`` (A side) and ``b_id`` (B side)."""
+    return [HEISTS[a_id]["a"], *HEISTS[b_id]["b"]]
+
+
+def step_label(step: dict[str, Any]) -> str:
+    return " or ".join(step["skills"]) + f" {step['number']}"

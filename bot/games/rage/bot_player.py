@@ -1,0 +1,408 @@
+"""The Wizard's Rage bot. It decides from ``engine.view(state, seat)`` (what that seat may know)
+plus the seat's own legal actions; it never reads hidden parts of the state."""
+from __future__ import annotations
+
+import heapq
+import random
+from typing import Any
+
+from . import cards as C
+
+
+def choose(engine, state: dict, seat: int, rng: random.Random) -> dict:
+    legal = engine.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    view = engine.view(state, seat)
+    if seat == 0:
+        action = _wizard(view, legal, rng)
+    else:
+        action = _hero(view, seat, legal, rng)
+    return action if action in legal else legal[0]
+
+
+# ---------------------------------------------------------------- geometry on the view
+def _rc(view: dict, i: int) -> tuple[int, int]:
+    return divmod(i, view["size"])
+
+
+def _manhattan(view: dict, a: int, b: int) -> int:
+    (r1, c1), (r2, c2) = _rc(view, a), _rc(view, b)
+    return abs(r1 - r2) + abs(c1 - c2)
+
+
+def _neighbours(view: dict, i: int) -> list[int]:
+    size = view["size"]
+    r, c = divmod(i, size)
+    out = []
+    for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < size and 0 <= cc < size:
+            j = rr * size + cc
+            if not view["tiles"][j]["removed"] and not view["tiles"][j]["tower"]:
+                out.append(j)
+    return out
+
+
+def _bfs(view: dict, start: int, without: int | None = None) -> dict[int, int]:
+    dist = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for i in frontier:
+            for j in _neighbours(view, i):
+                if j != without and j not in dist:
+                    dist[j] = dist[i] + 1
+                    nxt.append(j)
+        frontier = nxt
+    return dist
+
+
+def _camps(view: dict) -> list[int]:
+    return [t["i"] for t in view["tiles"] if t["camp"]]
+
+
+# ---------------------------------------------------------------- wizard
+def _card_value(card: dict) -> float:
+    if card["kind"] == "monster":
+        return 2 + card["level"] - 0.6 * card["cost"]
+    if card["kind"] == "trap":
+        return 2.0
+    return {"Dark Surge": 3.0, "Ley Tap": 3.5, "Ambush": 3.0, "Frost Bolt": 2.0, "Fireball": 2.5}.get(card["name"], 1.5)
+
+
+def _wizard(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    priv = view["private"]
+    typ = legal[0]["type"]
+    heroes = [h for h in view["heroes"] if h["alive"]]
+    hero_pos = [h["pos"] for h in heroes]
+    if typ == "tower":
+        return rng.choice(legal)
+    if typ == "entrance" and view["phase"] == "entrance":
+        camps = _camps(view)
+        def door(a):
+            ent = _step(view, view["tower"], a["dir"])
+            return min(_manhattan(view, ent, c) for c in camps) + rng.random() * 0.1
+        return max(legal, key=door)
+    if typ == "hide_key":
+        camps = _camps(view)
+        keys = priv["keys"]
+        def key_score(a):
+            i = a["tile"]
+            s = min(_manhattan(view, i, c) for c in camps)
+            if keys:
+                s += 0.7 * min(_manhattan(view, i, k) for k in keys)
+            return s + rng.random()
+        return max(legal, key=key_score)
+    if typ == "keep":
+        values = {c["id"]: _card_value(c) for c in priv["opening"]}
+        return max(legal, key=lambda a: sum(values[c] for c in a["cards"]) + rng.random() * 0.01)
+    if typ == "remove":
+        ent = view["entrance_tile"]
+        def hurt(a):
+            dist = _bfs(view, ent, without=a["tile"])
+            return sum(dist.get(p, 99) for p in hero_pos) + rng.random() * 0.1
+        return max(legal, key=hurt)
+    if typ == "place":
+        return _wizard_place(view, legal, rng, hero_pos)
+    if typ == "target":
+        return _wizard_target(view, legal, rng)
+    if typ == "entrance":  # Shifting Stones: turn the door away from the heroes
+        def away(a):
+            ent = _step(view, view["tower"], a["dir"])
+            return min((_manhattan(view, ent, p) for p in hero_pos), default=0) + rng.random() * 0.1
+        return max(legal, key=away)
+    # Playing cards: free mana first, then the most expensive useful card.
+    hand = {c["id"]: c for c in priv["hand"]}
+    plays = [a for a in legal if a["type"] == "play"]
+    discards = [a for a in legal if a["type"] == "discard"]
+
+    def finish() -> dict:
+        if discards:  # over the hand limit: drop the weakest card
+            return min(discards, key=lambda a: _card_value(hand[a["card"]]))
+        return {"type": "end_turn"}
+    if not plays:
+        return finish()
+    def play_score(a):
+        c = hand[a["card"]]
+        name = c["name"]
+        if name == "Ley Tap":
+            return 100
+        if name == "Dark Surge":
+            return 90 if len(plays) > 1 or len(hand) > 1 else -1
+        if name == "Shifting Stones":
+            near = view["keys_found"] and any(_manhattan(view, p, view["tower"]) <= 2 for p in hero_pos)
+            return 50 if near else -1
+        if name == "Scrying Pool":
+            return 5
+        if c["kind"] == "monster":
+            return 20 + c["cost"] * 3
+        if c["kind"] == "trap":
+            return 12
+        if name == "Fireball":
+            return 30 if any(h["hp"] <= 2 for h in heroes) or len(heroes) >= 2 else 15
+        if name == "Ambush":
+            return 28
+        if name == "Frost Bolt":
+            return 25 if view["keys_found"] or any(h["keys"] for h in heroes) else 8
+        return 10
+    best = max(plays, key=lambda a: play_score(a) + rng.random())
+    if play_score(best) < 0:
+        return finish()
+    return best
+
+
+def _step(view: dict, i: int, d: str) -> int:
+    size = view["size"]
+    r, c = divmod(i, size)
+    dr, dc = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}[d]
+    return (r + dr) * size + (c + dc)
+
+
+def _wizard_place(view: dict, legal: list[dict], rng: random.Random, hero_pos: list[int]) -> dict:
+    priv = view["private"]
+    keys = set(priv["keys"])
+    tower = view["tower"]
+    main = [a for a in legal if a["what"] != "blank"]
+    def nearest_hero(i):
+        return min((_manhattan(view, i, p) for p in hero_pos), default=9)
+    if main:
+        def score(a):
+            i = a["tile"]
+            t = view["tiles"][i]
+            s = 0.0
+            if a["what"] == "monster":
+                if i == tower:
+                    s += 40
+                if i in keys:
+                    s += 25
+                if view["keys_found"] and i == view["entrance_tile"]:
+                    s += 15
+            d = nearest_hero(i)
+            s += 10 - 2 * abs(d - 1.5)
+            s -= 3 * len(t["monsters"]) if a["what"] == "trap" else 0
+            return s + rng.random() * 3
+        return max(main, key=score)
+    def decoy(a):
+        i = a["tile"]
+        t = view["tiles"][i]
+        s = 10 - 2 * abs(nearest_hero(i) - 1.5)
+        if i in keys:
+            s -= 2
+        if t["hidden_tokens"] == 0:
+            s += 2
+        return s + rng.random() * 4
+    return max(legal, key=decoy)
+
+
+def _wizard_target(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    eff = view["pending"]["effect"]
+    def score(a):
+        i = a["tile"]
+        hs = [h for h in view["heroes"] if h["alive"] and h["pos"] == i]
+        if eff == "fireball":
+            return sum(3 if h["hp"] <= 2 else 1 for h in hs) + rng.random() * 0.1
+        if eff == "ambush":
+            return sum(10 - h["hp"] + (3 - h["attack"] / 3) for h in hs) + rng.random() * 0.1
+        return sum(1 + 3 * h["keys"] for h in hs) - 0.3 * _manhattan(view, i, view["tower"]) + rng.random() * 0.1
+    return max(legal, key=score)
+
+
+# ---------------------------------------------------------------- heroes
+_PROB_CACHE: dict[tuple[int, int, bool], float] = {}
+
+
+def win_prob(k: int, bonus: int, level: int, lone: bool = False) -> float:
+    """P(heroes win): best of k d20 (or 2d20 summed for a boosted lone hero) + bonus >= d20 + level."""
+    key = (k, bonus - level, lone)
+    if key in _PROB_CACHE:
+        return _PROB_CACHE[key]
+    diff = bonus - level
+    if lone:
+        dist = {a + b: 0 for a in range(1, 21) for b in range(1, 21)}
+        for a in range(1, 21):
+            for b in range(1, 21):
+                dist[a + b] += 1 / 400
+    else:
+        k = max(1, k)
+        dist = {v: (v / 20) ** k - ((v - 1) / 20) ** k for v in range(1, 21)}
+    p = 0.0
+    for h, ph in dist.items():
+        wins = sum(1 for m in range(1, 21) if h + diff >= m)
+        p += ph * wins / 20
+    _PROB_CACHE[key] = p
+    return p
+
+
+def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
+    priv = view["private"]
+    me = next(h for h in view["heroes"] if h["seat"] == seat)
+    pos = me["pos"]
+    hand = {c["id"]: c for c in priv["hand"]}
+    by_type: dict[str, list[dict]] = {}
+    for a in legal:
+        by_type.setdefault(a["type"], []).append(a)
+    # Free actions first.
+    for a in by_type.get("use", []):
+        c = hand[a["card"]]
+        if c["name"] in ("Healing Potion", "Greater Healing") and (me["hp"] <= 5 or me["hp"] <= 10 - 7):
+            return a
+        if c["name"] == "Healing Spring":
+            mates = [h for h in view["heroes"] if h["alive"] and h["pos"] == pos]
+            if sum(min(3, 10 - h["hp"]) for h in mates) >= 4 or me["hp"] <= 4:
+                return a
+    for a in by_type.get("equip", []):
+        new = hand[a["card"]]
+        if a.get("replace") is None:
+            return a
+        old = next(e for e in me["equip"] if e["id"] == a["replace"])
+        if new["attack"] + new["save"] > old["attack"] + old["save"]:
+            return a
+    mates = [h for h in view["heroes"] if h["alive"] and h["pos"] == pos and h["seat"] != seat]
+    for a in by_type.get("give_key", []):
+        other = next(h for h in mates if h["seat"] == a["to"])
+        if (other["keys"], -other["seat"]) > (me["keys"], -seat):
+            return a
+    for a in by_type.get("give", []):  # hand spare equipment to a mate who has room
+        c = hand[a["card"]]
+        other = next(h for h in mates if h["seat"] == a["to"])
+        if c["kind"] == "equipment":
+            used = sum(1 for e in other["equip"] if e["slot"] == c["slot"])
+            if used < C.SLOTS[c["slot"]]:
+                return a
+    stuck_or_frozen = not by_type.get("move") and not by_type.get("sprint") and not by_type.get("march")
+    if stuck_or_frozen:
+        here = view["tiles"][pos]
+        if here["monsters"] or here["hidden_tokens"]:
+            for a in by_type.get("banish", []):
+                if a["tile"] == pos and sum(m["level"] for m in here["monsters"]) > me["attack"] + 2:
+                    return a
+            for a in by_type.get("use", []):
+                if hand[a["card"]]["name"] == "Strength Draught":
+                    return a
+        return {"type": "stay"}
+    goal, enter = _hero_goal(view, seat, me, legal, rng)
+    if enter:
+        for a in by_type.get("use", []):
+            if hand[a["card"]]["name"] == "Strength Draught":
+                return a
+        return {"type": "move", "to": view["tower"]}
+    if goal is None or goal == pos:
+        return {"type": "stay"}
+    path = _path(view, pos, goal, me)
+    if not path:
+        return {"type": "stay"}
+    first = path[0]
+    t = view["tiles"][first]
+    # Boosts before a known fight or a suspicious room.
+    if t["monsters"]:
+        level = sum(m["level"] for m in t["monsters"])
+        allies = [h for h in view["heroes"] if h["alive"] and (
+            h["pos"] == first or _manhattan(view, h["pos"], first) == 1)]
+        bonus = sum(h["attack"] for h in allies) + (5 if any(
+            c["name"] == "Strength Draught" for c in hand.values()) else 0)
+        lone = view["options"].get("lone_hero") and len([h for h in view["heroes"] if h["alive"]]) == 1
+        p = win_prob(len(allies), bonus, level, bool(lone))
+        late = view["round"] >= view["round_limit"] - 4
+        others_coming = len([h for h in view["heroes"] if h["alive"]]) > len(allies)
+        if p < 0.4 and not late and (others_coming or me["hp"] <= len(t["monsters"]) + 1):
+            for a in by_type.get("use", []):
+                if hand[a["card"]]["name"] in ("Healing Potion", "Greater Healing", "Healing Spring") \
+                        and me["hp"] < 10:
+                    return a
+            return {"type": "stay"}
+        for a in by_type.get("banish", []):
+            if a["tile"] == first and level > me["attack"] + 5:
+                return a
+        for a in by_type.get("use", []):
+            if hand[a["card"]]["name"] == "Strength Draught":
+                return a
+    if t["hidden_tokens"] and me["hp"] <= 3:
+        for a in by_type.get("use", []):
+            if hand[a["card"]]["name"] == "Ward Charm":
+                return a
+    if len(path) >= 2 and not t["monsters"] and not t["hidden_tokens"]:
+        for a in by_type.get("march", []):
+            if a["path"] == path[:2]:
+                return a
+        for a in by_type.get("sprint", []):
+            if a["path"] == path[:2]:
+                return a
+    return {"type": "move", "to": first}
+
+
+def _hero_goal(view: dict, seat: int, me: dict, legal: list[dict], rng: random.Random) -> tuple[int | None, bool]:
+    pos = me["pos"]
+    ent = view["entrance_tile"]
+    living = [h for h in view["heroes"] if h["alive"]]
+    can_enter = {"type": "move", "to": view["tower"]} in legal
+    keys_held = sum(h["keys"] for h in living)
+    if can_enter:
+        at_door = [h for h in living if h["pos"] == ent]
+        strength = sum(h["attack"] for h in at_door)
+        late = view["round"] >= view["round_limit"] - 3
+        if len(at_door) == len(living) or late or strength >= 8 or rng.random() < 0.25:
+            return None, True
+        return ent, False
+    if view["tower_open"] or (view["keys_found"] and keys_held >= 3):
+        return ent, False
+    drops = [t["i"] for t in view["tiles"] if (t["drop"]["keys"] or t["drop"]["cards"]) and not t["removed"]]
+    dist = _bfs(view, pos)
+    guarded_keys = [t["i"] for t in view["tiles"] if t.get("key") and not t["removed"] and t["i"] in dist]
+    if guarded_keys:  # a revealed key tile still guarded: everyone gathers there
+        return min(guarded_keys, key=lambda i: dist[i]), False
+    if drops:
+        reach = [d for d in drops if d in dist]
+        if reach:
+            return min(reach, key=lambda d: dist[d]), False
+    if view["keys_found"] and keys_held < 3:
+        # Keys were lost with a fallen hero and picked up or dropped: gather at the door.
+        return ent, False
+    unknown = [t["i"] for t in view["tiles"] if not t["up"] and not t["removed"] and t["i"] in dist]
+    if not unknown:
+        unknown = [t["i"] for t in view["tiles"] if t["up"] and not t["removed"] and not t["searched"]
+                   and not t["tower"] and t["i"] in dist]
+    if not unknown:
+        return ent, False
+    others = [h["pos"] for h in living if h["seat"] != seat]
+    def score(i):
+        s = dist[i]
+        t = view["tiles"][i]
+        s += 0.4 * t["hidden_tokens"]
+        if others:  # spread out a little
+            s -= 0.15 * min(_manhattan(view, i, o) for o in others)
+        return s + rng.random() * 0.5
+    return min(unknown, key=score), False
+
+
+def _path(view: dict, start: int, goal: int, me: dict) -> list[int]:
+    """Cheapest path by a danger-weighted Dijkstra; returns tiles after ``start``."""
+    def cost(j: int) -> float:
+        t = view["tiles"][j]
+        c = 1.0
+        if t["monsters"]:
+            level = sum(m["level"] for m in t["monsters"])
+            c += max(0.0, (level - me["attack"]) / 2) + 2
+        c += 0.3 * t["hidden_tokens"] * (2 if me["hp"] <= 4 else 1)
+        return c
+    best = {start: 0.0}
+    prev: dict[int, int] = {}
+    heap = [(0.0, start)]
+    while heap:
+        d, i = heapq.heappop(heap)
+        if i == goal:
+            break
+        if d > best.get(i, 1e9):
+            continue
+        for j in _neighbours(view, i):
+            nd = d + cost(j)
+            if nd < best.get(j, 1e9):
+                best[j] = nd
+                prev[j] = i
+                heapq.heappush(heap, (nd, j))
+    if goal not in prev:
+        return []
+    path = [goal]
+    while path[-1] in prev and prev[path[-1]] != start:
+        path.append(prev[path[-1]])
+    return list(reversed(path))
