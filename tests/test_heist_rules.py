@@ -213,13 +213,15 @@ def test_empty_job_cannot_be_chosen() -> None:
 def test_assist_commit_is_simultaneous_and_hidden() -> None:
     st = new(4, seed=2)
     active = st["active"]
+    others = [s for s in range(4) if s != active]
+    first, second, third = sorted(others, key=lambda s: (s - active) % 4)
+    set_hand(st, first, ["Lookout", "Tumble"])
+    set_hand(st, second, ["Lookout", "Tumble"])
+    set_hand(st, third, ["Tumble", "Muscle"])
     for s in range(4):
-        set_hand(st, s, ["Lookout", "Muscle", "Tumble", "Brute Force", "Old Friend"])
         st["locations"][s] = "A"
     choose(st, "A")
-    others = [s for s in range(4) if s != active]
     assert sorted(E.to_act(st)) == others
-    first, second, third = sorted(others, key=lambda s: (s - active) % 4)
     ev = E.apply(st, third, {"type": "assist", "card": st["hands"][third][1]})  # Muscle
     assert texts(ev) == f"P{third} has committed."
     assert any(e.get("to") == third and "Muscle" in e["text"] for e in ev)
@@ -237,7 +239,7 @@ def test_assist_commit_is_simultaneous_and_hidden() -> None:
     # one event, clockwise from the active player
     assert text.index(f"P{first}: nothing") < text.index(f"P{second}: Lookout") < text.index(f"P{third}: Muscle")
     assert st["phase"] == "tricks" and E.total(st)["assists"] == 5
-    assert len(st["hands"][second]) == 4 and len(st["hands"][third]) == 4
+    assert len(st["hands"][second]) == 1 and len(st["hands"][third]) == 1
 
 
 def test_assist_needs_location_or_a_discard() -> None:
@@ -353,7 +355,7 @@ def test_token_distribution_helper() -> None:
 
 
 # --------------------------------------------------------------------------- tricks
-def _tricks_state(tokens: list[tuple[str, int]], hand: list[str], n: int = 1) -> tuple[dict, list[str]]:
+def _tricks_state(tokens: list[tuple[str, int]], hand: list[str], n: int = 2) -> tuple[dict, list[str]]:
     st = new(n, seed=7)
     active = st["active"]
     got = set_hand(st, active, hand)
@@ -400,13 +402,18 @@ def test_redraw_extra_lucky() -> None:
                                              ["Second Chance", "Push Your Luck", "Lucky Break"])
     a = st["active"]
     set_bag(st, green=3)
-    E.apply(st, a, {"type": "trick", "card": second, "token": 0})
-    assert st["test"]["tokens"][0]["colour"] == "green" and st["bag"]["red"] == 1
+    ev = E.apply(st, a, {"type": "trick", "card": second, "token": 0})
+    assert "puts red -4 back" in texts(ev)
+    new_token = st["test"]["tokens"][0]
+    assert st["bag"]["red"] + (new_token["colour"] == "red") == 1
+    assert st["bag"]["green"] + (new_token["colour"] == "green") == 3
     E.apply(st, a, {"type": "trick", "card": push})
     assert len(st["test"]["tokens"]) == 3
     E.apply(st, a, {"type": "trick", "card": lucky})
     toks = st["test"]["tokens"]
-    assert len(toks) == 4 and [t["ignored"] for t in toks] == [False, True, False, False]  # yellow +1 is lowest
+    assert len(toks) == 4 and sum(t["ignored"] for t in toks) == 1
+    low = next(t for t in toks if t["ignored"])
+    assert K.token_value(low) == min(K.token_value(t) for t in toks)
 
 
 def test_favour_counts_assists_and_clean_exit_once() -> None:
@@ -524,14 +531,16 @@ def test_no_upgrade_step_without_upgrade_tricks() -> None:
 
 
 def test_mandatory_obstacle_stays_on_failure() -> None:
-    st = new(1, seed=3)
-    set_skills(st, 0, "socialite")
+    st = new(2, seed=3)
+    a = st["active"]
+    set_skills(st, a, "socialite")
     st["jobs"]["A"] = ["A3", "A4", "A5", "A6", "A7"]
     st["boxed"] += ["A1", "A2"]
-    set_hand(st, 0, ["Lookout"])
+    set_hand(st, a, ["Lookout"])
     set_bag(st, red=2)
     choose(st, "A")
-    E.apply(st, 0, {"type": "resolve"})
+    no_assists(st)
+    E.apply(st, a, {"type": "resolve"})
     assert st["jobs"]["A"][0] == "A3" and "A3" not in st["boxed"]
     assert st["bag"]["red"] == 1  # failure effect: add a red token (2 drawn are out)
 
@@ -591,7 +600,8 @@ def test_success_effects_draw_and_tokens() -> None:
     st["test"]["bonus"] = 10
     hand = len(st["hands"][0])
     ev = E.apply(st, 0, {"type": "resolve"})
-    assert "draws 1 card" in texts(ev) and len(st["hands"][0]) == 5
+    # the success draw comes on top of a full hand (refilling never discards)
+    assert "draws 1 card" in texts(ev) and len(st["hands"][0]) == hand + 1 == 6
 
 
 def test_discard_random_failure_effect() -> None:
