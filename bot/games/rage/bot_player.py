@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import heapq
 import random
-from typing import Any
 
 from . import cards as C
 

@@ -32,7 +32,7 @@ TRAP_DAMAGE = 2
 FREE_LIMIT = 8  # free actions (potions, gifts, equipping) per hero per hero phase
 AMBUSH_LEVEL = 3
 
-SUMMARY = """**Wizard's Rage** - seat 1 is the **Wizard**, everyone else is a **hero** (10 hit points, starting in a corner camp).
+SUMMARY = """**Wizard's Rage** - the first seat (seat 0) is the **Wizard**, everyone else is a **hero** (10 hit points, starting in a corner camp).
 The board is a face-down grid (5x5 / 6x6 / 7x7 for 3 / 4 / 5 players) with the wizard's tower in the centre. The wizard secretly hid **3 key tiles**.
 
 **Round** = the wizard's turn, then all heroes move at once.

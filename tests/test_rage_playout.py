@@ -1,0 +1,279 @@
+"""Wizard's Rage: seeded random playouts with conservation, secrecy and rage-safety checks,
+bot games, and renderer smoke tests."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+import time
+from collections import Counter, deque
+
+import pytest
+
+from bot.games.rage import ENGINE as E
+from bot.games.rage import cards as C
+from rendering import rage as R
+from rendering.common import to_png
+from tests.playout import random_playout
+
+SECRET_NAMES = [d["name"] for d in C.WIZARD_DEFS.values() if d["kind"] in ("monster", "trap")]
+
+
+def reach(st, start):
+    """Independent BFS over existing non-tower tiles."""
+    size = st["size"]
+    seen = {start}
+    q = deque([start])
+    while q:
+        i = q.popleft()
+        r, c = divmod(i, size)
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            j = rr * size + cc
+            if 0 <= rr < size and 0 <= cc < size and j not in seen and j != st["tower"] \
+                    and not st["tiles"][j]["removed"]:
+                seen.add(j)
+                q.append(j)
+    return seen
+
+
+def scramble(st, seed, keep_seat=None):
+    """A copy that differs from ``st`` only in what the public may not know."""
+    s = copy.deepcopy(st)
+    rng = random.Random(seed)
+    hidden = [tid for t in s["tiles"] for tid in t["tokens"] if not s["tokens"][str(tid)]["up"]]
+    idents = [dict(s["tokens"][str(t)]) for t in hidden]
+    rng.shuffle(idents)
+    for tid, ident in zip(hidden, idents):
+        s["tokens"][str(tid)] = ident
+    down = [i for i, t in enumerate(s["tiles"]) if not t["up"] and not t["removed"]]
+    props = [(s["tiles"][i]["id"], s["tiles"][i]["key"], s["tiles"][i]["key_tile"]) for i in down]
+    rng.shuffle(props)
+    for i, (tid, key, kt) in zip(down, props):
+        s["tiles"][i].update(id=tid, key=key, key_tile=kt)
+    w = s["wizard"]
+    pool = w["deck"] + w["hand"] + w["discard"] + w["opening"]
+    keys = [s["wcards"][c] for c in pool]
+    rng.shuffle(keys)
+    for c, k in zip(pool, keys):
+        s["wcards"][c] = k
+    lpool = s["loot"]["deck"] + s["loot"]["discard"] + [
+        c for seat, h in enumerate(s["heroes"]) if h and seat != keep_seat for c in h["hand"]]
+    lkeys = [s["lcards"][c] for c in lpool]
+    rng.shuffle(lkeys)
+    for c, k in zip(lpool, lkeys):
+        s["lcards"][c] = k
+    s["commits"] = {k: (v if k == str(keep_seat) else {"type": "stay"}) for k, v in s["commits"].items()}
+    if s["pending"] and s["pending"]["kind"] == "place":
+        left = s["pending"]["left"]
+        total = sum(left.values())
+        main = "trap" if s["pending"]["trap"] else "monster"
+        m = rng.randint(0, total)
+        left.update({main: m, "blank": total - m})
+    return s
+
+
+def make_check(n):
+    counter = {"steps": 0}
+
+    def check(st):
+        counter["steps"] += 1
+        w = st["wizard"]
+        cards = w["deck"] + w["hand"] + w["discard"] + w["opening"]
+        if w["pending_card"] is not None:
+            cards.append(w["pending_card"])
+        assert sorted(cards) == list(range(len(st["wcards"]))), "wizard cards not conserved"
+        loot = st["loot"]["deck"] + st["loot"]["discard"]
+        for h in st["heroes"][1:]:
+            loot += h["hand"] + h["equip"]
+            if not h["alive"]:
+                assert not h["hand"] and not h["equip"] and not h["keys"] and h["hp"] == 0
+            else:
+                assert 0 < h["hp"] <= 10
+                assert not st["tiles"][h["pos"]]["removed"]
+                assert h["pos"] != st["tower"] or st["winner"] == "heroes"
+                for slot, cap in C.SLOTS.items():
+                    assert sum(1 for c in h["equip"] if C.LOOT_DEFS[st["lcards"][c]]["slot"] == slot) <= cap
+        for t in st["tiles"]:
+            loot += t["drop"]["cards"]
+        assert sorted(loot) == list(range(len(st["lcards"]))), "loot cards not conserved"
+        placed = [tid for t in st["tiles"] for tid in t["tokens"]]
+        assert len(placed) == len(set(placed)) and {str(t) for t in placed} == set(st["tokens"]), "tokens"
+        for i, t in enumerate(st["tiles"]):
+            assert len(t["tokens"]) <= n
+            if t["removed"]:
+                assert not t["tokens"] and not t["key"]
+        if st["phase"] not in ("tower", "entrance", "keys"):
+            on_tiles = sum(1 for t in st["tiles"] if t["key"])
+            held = sum(h["keys"] for h in st["heroes"][1:]) + sum(t["drop"]["keys"] for t in st["tiles"])
+            assert on_tiles + held + st["keys_used"] == 3, "keys not conserved"
+            assert st["keys_taken"] == 3 - on_tiles
+        if st["keys_found"] and st["phase"] != "over":
+            ent = E.entrance_tile(st)
+            comp = reach(st, ent)
+            for s in E.living(st):
+                assert st["heroes"][s]["pos"] in comp, "a hero was cut off from the tower"
+            for i, t in enumerate(st["tiles"]):
+                if t["drop"]["keys"]:
+                    assert i in comp, "dropped keys were cut off"
+            for i in E.ring(st):
+                assert not st["tiles"][i]["removed"]
+        pub = E.view(st, None)
+        assert "private" not in pub
+        text = json.dumps(pub)
+        for t, v in zip(st["tiles"], pub["tiles"]):
+            if not t["up"]:
+                assert "name" not in v and "key" not in v
+        if counter["steps"] % 25 == 0:
+            other = scramble(st, counter["steps"])
+            assert E.view(other, None) == pub, "public view depends on hidden information"
+            assert text == json.dumps(E.view(other, None))
+            for s in range(n):
+                json.dumps(E.view(st, s))
+
+    return check
+
+
+OPTION_SETS = [{}, {"lone_hero": True}, {"round_limit": 8}]
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.parametrize("opts", OPTION_SETS, ids=["basic", "lone", "short"])
+def test_random_playouts(n, opts):
+    seeds = range(10) if not opts.get("round_limit") else range(20)
+    winners = Counter()
+    for seed in seeds:
+        st, log = random_playout(E, n, seed, opts, check=make_check(n), check_every=2)
+        assert E.is_terminal(st)
+        winners[st["winner"]] += 1
+    assert sum(winners.values()) == len(seeds)
+
+
+def test_public_events_never_leak():
+    """Placement, play and setup events, as the public sees them, name no token and no key spot."""
+    for n in (3, 4, 5):
+        for seed in range(6):
+            st = E.setup([f"P{i}" for i in range(n)], E.meta.resolve_options({}), seed)
+            rng = random.Random(seed)
+            while not E.is_terminal(st):
+                seat = rng.choice(E.to_act(st))
+                legal = E.legal_actions(st, seat)
+                action = rng.choice(legal) if seat else E.bot_action(st, seat, rng)
+                for a in legal:
+                    assert len(E.describe_action(st, seat, a)) <= 80
+                    assert E.action_group(st, seat, a)
+                key_labels = [E.label(st, i) for i, t in enumerate(st["tiles"]) if t["key"] and not t["up"]]
+                events = E.apply(st, seat, action)
+                for e in events:
+                    if "to" in e:
+                        continue
+                    if e["type"] in ("place", "play", "setup", "discard", "draw", "commit"):
+                        for name in SECRET_NAMES + ["decoy", "monster", "trap"]:
+                            assert name not in e["text"], e
+                    if e["type"] == "setup":
+                        for lab in key_labels + [E.label(st, action.get("tile", 0))] * (action["type"] == "hide_key"):
+                            assert lab not in e["text"], e
+
+
+def test_rage_graph_search_many_games():
+    """Bot games reach the rage often: after every removal every hero still reaches the tower door
+    and every dropped key (checked with an independent BFS)."""
+    raged = 0
+    for n in (3, 4, 5):
+        for seed in range(10):
+            st = E.setup([f"P{i}" for i in range(n)], E.meta.resolve_options({"round_limit": 40}), 100 + seed)
+            rng = random.Random(seed)
+            while not E.is_terminal(st):
+                seat = E.to_act(st)[0]
+                action = E.bot_action(st, seat, rng)
+                if action["type"] == "remove":
+                    legal = E.legal_actions(st, 0)
+                    action = rng.choice(legal)  # any offered tile must be safe
+                    raged += 1
+                E.apply(st, seat, action)
+                if action["type"] == "remove":
+                    comp = reach(st, E.entrance_tile(st))
+                    assert all(st["heroes"][s]["pos"] in comp for s in E.living(st))
+                    assert all(i in comp for i, t in enumerate(st["tiles"]) if t["drop"]["keys"])
+                    assert not any(st["tiles"][i]["removed"] for i in E.ring(st))
+    assert raged > 50
+
+
+def play_bots(n, seed, opts=None, bot_seats=None):
+    st = E.setup([f"P{i}" for i in range(n)], E.meta.resolve_options(opts or {}), seed)
+    rng = random.Random(seed)
+    while not E.is_terminal(st):
+        seat = E.to_act(st)[0]
+        if bot_seats is None or seat in bot_seats:
+            action = E.bot_action(st, seat, rng)
+        else:
+            action = rng.choice(E.legal_actions(st, seat))
+        E.apply(st, seat, action)
+    return st
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_bots_play_full_games(n):
+    for seed in range(4):
+        st = play_bots(n, seed)
+        assert E.is_terminal(st)
+        assert len(E.scores(st)) == n
+
+
+def test_bot_wizard_beats_random_heroes():
+    wins = sum(play_bots(3, seed, {"round_limit": 12}, bot_seats={0}).get("winner") == "wizard" for seed in range(8))
+    assert wins >= 6
+
+
+def test_bot_heroes_beat_random_heroes():
+    bot = sum(play_bots(4, seed, {}, bot_seats={1, 2, 3}).get("winner") == "heroes" for seed in range(6))
+    rnd = sum(play_bots(4, seed, {}, bot_seats={0}).get("winner") == "heroes" for seed in range(6))
+    assert bot > rnd
+
+
+def test_bot_uses_only_its_view():
+    """The hero bot's choice does not change when hidden information changes."""
+    for seed in range(3):
+        st = E.setup(["A", "B", "C", "D"], E.meta.resolve_options({}), seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not E.is_terminal(st) and steps < 400:
+            seat = E.to_act(st)[0]
+            if seat:
+                other = scramble(st, steps, keep_seat=seat)
+                a1 = E.bot_action(st, seat, random.Random(steps))
+                a2 = E.bot_action(other, seat, random.Random(steps))
+                assert a1 == a2
+            E.apply(st, seat, E.bot_action(st, seat, rng))
+            steps += 1
+
+
+def test_render_smoke_and_budget():
+    for n in (3, 4, 5):
+        st = E.setup([f"Player {i}" for i in range(n)], E.meta.resolve_options({}), 7)
+        rng = random.Random(7)
+        shots = 0
+        step = 0
+        while True:
+            if step % 60 == 0 or E.is_terminal(st):
+                pub = E.view(st, None)
+                t0 = time.perf_counter()
+                img = R.render_board(pub)
+                elapsed = time.perf_counter() - t0
+                png = to_png(img)
+                assert len(png) < 400_000 and 1000 <= img.width <= 1400
+                assert elapsed < 0.3
+                wiz = R.render_private(E.view(st, 0))
+                assert wiz is not None and len(to_png(wiz)) < 400_000
+                assert R.render_private(E.view(st, 1)) is None
+                # the public image is the same whatever the hidden information
+                other = scramble(st, step)
+                assert to_png(R.render_board(E.view(other, None))) == png
+                shots += 1
+            if E.is_terminal(st):
+                break
+            seat = E.to_act(st)[0]
+            E.apply(st, seat, E.bot_action(st, seat, rng))
+            step += 1
+        final = R.render_final(E.view(st, None), E.scores(st))
+        assert len(to_png(final)) < 400_000
+        assert shots >= 3
