@@ -1,0 +1,66 @@
+"""Sleeping Wizard end to end: a 4-player game through the fake Discord server,
+proving no player is ever shown their own unpeeked cards (by DM or ephemerally)
+and that the public channel never shows a hand card."""
+from __future__ import annotations
+
+from bot.games.sleeping.cards import CARDS
+from tests.conftest import ADMIN, CHANNEL
+from tests.e2e_helpers import callback_text, latest_board, open_and_start, play_to_end
+
+USERS = [ADMIN, 101, 102, 103]
+
+
+def unpeeked_names(state, seat) -> set[str]:
+    return {CARDS[c]["name"] for c in state["hands"][seat] if c is not None and c not in state["known"][seat]}
+
+
+def hand_names(state) -> set[str]:
+    return {CARDS[c]["name"] for hand in state["hands"] for c in hand if c is not None}
+
+
+async def test_four_player_game_keeps_each_hand_from_its_owner(harness):
+    h, fake = harness, harness.fake
+    game = await open_and_start(h, "sleeping", USERS)
+    dm_seen = {uid: 0 for uid in USERS}
+    checks = {"dms": 0, "hand": 0}
+
+    async def check(current):
+        game = await h.bot.tables.get(current.id)
+        if game.status != "running":
+            return
+        state = game.state
+        for seat, uid in enumerate(USERS):
+            secret = unpeeked_names(state, seat)
+            new_dms = fake.dms(uid)[dm_seen[uid]:]
+            dm_seen[uid] += len(new_dms)
+            for message in new_dms:
+                checks["dms"] += 1
+                assert not any(name in message.content for name in secret), "a DM showed a player their own card"
+        # Someone asks for their hand: they see the others' cards, never their own unpeeked ones.
+        seat = game.version % len(USERS)
+        board = latest_board(h)
+        if game.version % 3:
+            return
+        rec = await h.click(USERS[seat], board, fake.find_component(board, label="Show my hand")["custom_id"])
+        text = callback_text(rec)
+        checks["hand"] += 1
+        assert rec.callback["data"]["flags"] & 64
+        assert not any(name in text for name in unpeeked_names(state, seat))
+        others = {CARDS[c]["name"] for s, hand in enumerate(state["hands"]) if s != seat for c in hand if c is not None}
+        assert all(name in text for name in others), "a player must see every other hand"
+        # New channel messages never name a card that sits in a hand now, except in the sentences that
+        # report a hire or a push to the market: that card left the hand face up, and after the
+        # end-of-round reshuffle it may be dealt again.
+        messages = fake.public_messages(CHANNEL)
+        lines = [line for m in messages[public_seen[0]:] for line in (m.content + m.embed_texts).splitlines()
+                 if " hires " not in line and " to the market" not in line]
+        public_seen[0] = len(messages)
+        leaked = [name for name in hand_names(state) if any(name in line for line in lines)]
+        assert not leaked, (leaked, [l for l in lines if leaked[0] in l])
+
+    public_seen = [0]
+
+    game = await play_to_end(h, after_move=check)
+    assert game.status == "finished"
+    assert checks["dms"] > 100 and checks["hand"] > 10
+    assert fake.unhandled == []
