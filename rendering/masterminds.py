@@ -86,11 +86,11 @@ def _talent_card(d, x: int, y: int, w: int, h: int, t: dict[str, Any], tapped: b
     fill = (40, 42, 52) if tapped else PANEL2
     d.rounded_rectangle([x, y, x + w, y + h], radius=10, fill=fill, outline=RED if injured else None, width=2)
     size = 19 if small else 22
-    _text(d, (x + 10, y + 8), t["name"], size, bold=True, fill=MUTED if tapped else INK,
-          width=w - 20 - (90 if (tapped or injured) else 0))
+    _text(d, (x + 10, y + 8), t["name"], size, bold=True, fill=MUTED if tapped else INK, width=w - 20)
     _stats(d, x + 6, y + 8 + size + 6, t["stats"], w - 12, 17 if small else 19)
     ay = y + 8 + size + 6 + 44
-    _text(d, (x + 10, ay), t["ability"], 17, bold=True, fill=GOLD, width=w - 20, condensed=True)
+    _text(d, (x + 10, ay), t["ability"], 17, bold=True, fill=GOLD, width=w - 20 - (95 if tapped or injured else 0),
+          condensed=True)
     if not small:
         lines = wrap_text(d, t["ability_text"], font(17, condensed=True), w - 20, 2)
         for i, line in enumerate(lines):
@@ -105,8 +105,9 @@ def _talent_card(d, x: int, y: int, w: int, h: int, t: dict[str, Any], tapped: b
         label = "INJURED" if injured else "TAPPED"
         f = font(17, bold=True)
         tw = d.textlength(label, font=f)
-        d.rounded_rectangle([x + w - tw - 22, y + 6, x + w - 6, y + 30], radius=6, fill=RED if injured else (90, 90, 100))
-        d.text((x + w - tw - 14, y + 8), label, font=f, fill=INK)
+        ly = ay - 3
+        d.rounded_rectangle([x + w - tw - 22, ly, x + w - 6, ly + 24], radius=6, fill=RED if injured else (90, 90, 100))
+        d.text((x + w - tw - 14, ly + 2), label, font=f, fill=INK)
 
 
 def _player_panel(d, x: int, y: int, w: int, h: int, p: dict[str, Any], turn: bool, colours: list[str]) -> None:

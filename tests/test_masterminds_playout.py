@@ -1,8 +1,6 @@
 """Seeded random playouts, bot games and renderer smoke tests for Masterminds."""
 from __future__ import annotations
 
-import io
-import json
 import random
 import time
 
@@ -25,7 +23,7 @@ def test_registered():
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("opt", range(len(OPTION_SETS)))
 def test_random_playouts(players, opt):
-    seeds = range(14) if opt == 0 else range(6)
+    seeds = range(30) if opt == 0 else range(15)
     reasons = set()
     for seed in seeds:
         state, log = random_playout(E, players, seed, OPTION_SETS[opt], check=check, check_every=3)
@@ -61,12 +59,12 @@ def _bot_game(players, seed, bots=None, options=None):
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_bots_play_full_games(players):
     reasons = []
-    for seed in range(12):
+    for seed in range(20):
         state, events = _bot_game(players, seed)
         check(state)
         reasons.append(state["final"]["reason"])
     # Bots make real progress: most games end by completed heists, not by the round limit.
-    assert reasons.count("heists") + reasons.count("bag") >= 10
+    assert reasons.count("heists") + reasons.count("bag") >= 17
 
 
 def test_bot_beats_random():

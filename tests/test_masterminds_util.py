@@ -6,7 +6,7 @@ import json
 from collections import Counter
 
 from bot.games.masterminds import ENGINE
-from bot.games.masterminds.cards import CLEAR, FAILURES, HEISTS, PREP, TALENTS
+from bot.games.masterminds.cards import FAILURES, HEISTS, PREP, TALENTS
 from bot.rng import Rng
 
 E = ENGINE
@@ -103,24 +103,31 @@ def clear_hands(state) -> None:
 
 def set_heist(state, slot: int, a: str, b: str, dice=None) -> None:
     """Put heist ``a`` (A side) + ``b`` (B side) in ``slot``; dice = list of (seat, value) or None."""
-    old = state["heists"][slot]
-    if old:
-        for d in old["dice"]:
-            if d:
-                state["dice"][d["seat"]] += 1
-        state["heist_deck"][:0] = [old["a"], old["b"]]
-    for h in (a, b):
-        for s in (0, 1):
-            other = state["heists"][s]
-            if other and h in (other["a"], other["b"]):
-                set_heist(state, s, *[x for x in state["heist_deck"] if x not in (a, b)][-2:])
-        if h in state["heist_deck"]:
-            state["heist_deck"].remove(h)
+    deck = state["heist_deck"]
+
+    def free(i):
+        h = state["heists"][i]
+        if h:
+            for d in h["dice"]:
+                if d:
+                    state["dice"][d["seat"]] += 1
+            deck[:0] = [h["a"], h["b"]]
+            state["heists"][i] = None
+
+    free(slot)
+    other = state["heists"][1 - slot]
+    if other and {a, b} & {other["a"], other["b"]}:
+        free(1 - slot)
+    deck.remove(a)
+    deck.remove(b)
     dice = list(dice or []) + [None] * (4 - len(dice or []))
     for d in dice:
         if d:
             state["dice"][d[0]] -= 1
     state["heists"][slot] = {"a": a, "b": b, "dice": [{"seat": d[0], "value": d[1]} if d else None for d in dice]}
+    if state["heists"][1 - slot] is None:
+        x, y = deck.pop(), deck.pop()
+        state["heists"][1 - slot] = {"a": x, "b": y, "dice": [None] * 4}
 
 
 def top_failure(state, name: str) -> None:

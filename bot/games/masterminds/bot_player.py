@@ -10,7 +10,12 @@ import random
 from collections import Counter
 from typing import Any
 
-from .cards import CLEAR, PREP, SKILLS, TALENTS
+from .cards import CLEAR, PREP, TALENTS
+
+
+def recruit_value(entry: dict[str, Any], skill: str) -> int:
+    from .engine import recruit_value as value  # late import: engine imports this module
+    return value(entry, skill)
 
 
 def talent_worth(tid: str) -> float:
@@ -173,9 +178,8 @@ def choose(engine, state, seat: int, rng: random.Random) -> dict[str, Any]:
         cards = {PREP[a["card"]]["effect"]: a for a in legal if a["type"] == "interrupt"}
         if w["kind"] == "test":
             te = state["test"]
-            if seat == actor or seat != actor and False:
+            if seat == actor:  # help our own recruit; never waste cards on a rival's test
                 _, e = engine._entry(state, te["recruit"])
-                from .engine import recruit_value
                 v = recruit_value(e, te["skill"]) + (3 if TALENTS[te["recruit"]]["ability"] == "slippery" else 0)
                 if p_success(v, te["number"]) < 0.7:
                     if "plus2" in cards:

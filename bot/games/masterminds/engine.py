@@ -30,8 +30,8 @@ from bot.engine import Engine, GameMeta, Option, RuleError
 from bot.rng import Rng
 
 from . import bot_player
-from .cards import (ABILITIES, CLEAR, COLOURS, CONSEQUENCES, FAILURES, HEISTS, PREP, SKILLS, TALENTS,
-                    heist_steps, prep_line, prep_name, prep_public, step_label, talent_public)
+from .cards import (CLEAR, COLOURS, FAILURES, HEISTS, PREP, TALENTS,
+                    heist_steps, prep_name, prep_public, step_label, talent_public)
 
 HAND_LIMIT = 6
 TEAM_LIMIT = 4
@@ -313,7 +313,7 @@ class MastermindsEngine(Engine):
         geared = [e["card"] for e in team if e["gear"]]
         for a in geared:
             for e in team:
-                if e["card"] != a and not (e["gear"] and e["card"] in geared and e["card"] < a):
+                if e["card"] != a:
                     out.append({"type": "trade", "from": a, "to": e["card"]})
         out.append({"type": "end_plan"})
         return out
@@ -620,9 +620,9 @@ class MastermindsEngine(Engine):
         if gem:
             state["gems"][seat][gem] -= 1
             state["bag"][gem] += 1
-            text += f", spending a {gem} gem ({p['gem_text']})"
+            text += f", spending a {gem} gem ({p['gem_text'].rstrip('.')})"
         else:
-            text += f" ({p['text']})"
+            text += f" ({p['text'].rstrip('.')})"
         events.append({"type": "action", "text": text + "."})
         eff = p["effect"]
         targets = self._action_targets(state, seat, pid, gem)
@@ -678,7 +678,7 @@ class MastermindsEngine(Engine):
         state["hands"][seat].remove(pid)
         _, e = self._entry(state, tid)
         e["gear"] = pid
-        events.append({"type": "gear", "text": f"{self._name(state, seat)} equips {self._tname(tid)} with {prep_name(pid)} ({PREP[pid]['text']})."})
+        events.append({"type": "gear", "text": f"{self._name(state, seat)} equips {self._tname(tid)} with {prep_name(pid)} ({PREP[pid]['text'].rstrip('.')})."})
 
     def _trade(self, state, seat: int, a: str, b: str, events) -> None:
         _, ea = self._entry(state, a)
@@ -1243,7 +1243,7 @@ class MastermindsEngine(Engine):
             k = self._next_step(h)
             step = self._steps(h)[k]
             total, _ = self.attempt_total(state, seat, action["skill"], action["recruits"])
-            who = "+".join(tn(x).split()[0] for x in action["recruits"])
+            who = " + ".join(tn(x) for x in action["recruits"])
             return f"{STEP_LETTERS[k]} {action['skill']} {step['number']}: {who} (total {total})"[:80]
         if t == "hold":
             return "Hold: end the run here"
