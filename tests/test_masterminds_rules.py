@@ -592,6 +592,16 @@ def test_window_closes_when_all_pass():
     assert len(s["hands"][1]) == 1 and len(s["hands"][2]) == 1
 
 
+def test_window_has_its_own_short_deadline():
+    s = heist_state(n=3, team=("Ghost",))
+    set_hand(s, 1, ["Jammed Radio"])
+    options = E.meta.resolve_options({"interrupt_seconds": "12"})
+    assert E.window_seconds(s, options) is None  # an ordinary turn: the table's turn timer applies
+    attempt(s, [tid("Ghost")])
+    assert s["phase"] == "window" and E.window_seconds(s, options) == 12
+    assert E.window_seconds(s, E.meta.resolve_options({})) == 30
+
+
 def test_interrupt_adrenaline_and_lucky_break():
     s = heist_state(team=("Byte",))
     set_hand(s, 0, ["Adrenaline"])

@@ -84,6 +84,9 @@ class MastermindsEngine(Engine):
                    minimum=8, maximum=60),
             Option("gems_per_colour", "Gems per colour", 5, "Gems of each mastermind colour put in the bag.",
                    minimum=3, maximum=10),
+            Option("interrupt_seconds", "Interrupt window (seconds)", 30,
+                   "How long players holding an interrupt get to play one or pass before a roll.",
+                   minimum=5, maximum=300),
         ),
         hidden_information=True,
         simultaneous=True,
@@ -241,6 +244,12 @@ class MastermindsEngine(Engine):
 
     def is_terminal(self, state) -> bool:
         return state["phase"] == "over"
+
+    def window_seconds(self, state, options: dict[str, Any]) -> int | None:
+        """The interrupt window is real-time: a short deadline of its own, then "pass"."""
+        if state["phase"] == "window":
+            return int(options.get("interrupt_seconds", 30))
+        return None
 
     def timeout_action(self, state, seat: int, rng: random.Random) -> dict[str, Any]:
         if state["phase"] == "window":
