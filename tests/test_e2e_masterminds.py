@@ -1,0 +1,59 @@
+"""Masterminds end to end: a 3-player game through the fake Discord server in
+which a player who is not taking the turn plays an interrupt in a real-time
+window; a window survives a restart, and one closes by its deadline."""
+from __future__ import annotations
+
+from tests.conftest import ADMIN, CHANNEL
+from tests.e2e_helpers import open_and_start, play_to_end
+
+USERS = [ADMIN, 101, 102]
+
+
+async def test_three_player_game_with_an_interrupt_from_another_player(harness):
+    h, fake = harness, harness.fake
+    game = await open_and_start(h, "masterminds", USERS, options="interrupt_seconds=20")
+    interrupts: list[tuple[int, int]] = []  # (who played, whose turn it was)
+    windows = {"seen": 0, "restarted": False, "timed_out": False}
+
+    def choose(engine, state, seat, rng):
+        if state["phase"] == "window" and seat != state["turn"]:
+            for action in engine.legal_actions(state, seat):
+                if action["type"] == "interrupt":
+                    interrupts.append((seat, state["turn"]))
+                    return action
+        return engine.bot_action(state, seat, rng)
+
+    async def after(current):
+        g = await h.bot.tables.get(current.id)
+        if g.status != "running" or g.state["phase"] != "window":
+            return
+        windows["seen"] += 1
+        waiting = h.bot.tables.engine(g).to_act(g.state)
+        board = fake.public_messages(CHANNEL)[-1]
+        assert "Waiting for" in board.content and all(f"<@{USERS[s]}>" in board.content for s in waiting)
+        assert g.deadline_at == h.clock.now + 20 and g.reminder_at is None
+        if not windows["restarted"]:
+            windows["restarted"] = True
+            await h.restart()  # the open window survives a restart
+            again = await h.bot.tables.get(g.id)
+            assert again.state["phase"] == "window" and again.deadline_at == g.deadline_at
+        elif not windows["timed_out"] and interrupts:
+            windows["timed_out"] = True
+            before = g.version
+            h.clock.now += 21
+            h.bot.wake_timers()
+            await fake.wait_for(lambda: any("Time ran out" in m.content for m in fake.public_messages(CHANNEL)),
+                                timeout=5)
+            await h.settle()
+            after_timeout = await h.bot.tables.get(g.id)
+            assert after_timeout.version > before
+            log = await h.bot.storage.actions(g.id)
+            assert [e["action"] for e in log[before:before + len(waiting)]] == [{"type": "pass"}] * len(waiting)
+
+    game = await play_to_end(h, choose=choose, after_move=after)
+    assert game.status == "finished"
+    assert any(who != turn for who, turn in interrupts), "no interrupt was played by a non-active player"
+    assert windows["restarted"] and windows["timed_out"]
+    played = [m.content for m in fake.public_messages(CHANNEL) if " plays " in m.content]
+    assert played, "the interrupt must be revealed in the channel"
+    assert fake.unhandled == []
