@@ -136,3 +136,14 @@ def test_timeout_is_no_assist() -> None:
     ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
     for other in ENGINE.to_act(state):
         assert ENGINE.timeout_action(state, other, random.Random(0)) == {"type": "no_assist"}
+
+
+def test_timeout_in_tricks_resolves_and_upgrade_is_legal() -> None:
+    state = ENGINE.setup(["A", "B"], {}, 5)
+    seat = state["active"]
+    ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
+    ENGINE.apply(state, 1 - seat, {"type": "no_assist"})
+    assert ENGINE.timeout_action(state, seat, random.Random(0)) == {"type": "resolve"}
+    ENGINE.apply(state, seat, {"type": "resolve"})
+    if state["phase"] == "upgrade":
+        assert ENGINE.timeout_action(state, seat, random.Random(0)) in ENGINE.legal_actions(state, seat)

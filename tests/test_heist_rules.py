@@ -468,7 +468,6 @@ def test_success_scores_obstacle_assists_and_upgrades() -> None:
     assert brute in st["discard"]
     assert st["bag"]["red"] == 0  # no failure effect
     assert len(st["hands"][a]) == 5  # refilled
-    assert st["unassisted"][a] == 0
     assert st["phase"] == "choose" and st["active"] == (a + 1) % 3
     pub = E.view(st, None)
     assert pub["players"][x]["skills"]["agility"] == E.skill(st, x, "agility")
@@ -780,18 +779,22 @@ def test_solo_comparison_secrets_need_three() -> None:
 
 @pytest.mark.parametrize("sid,setup_fn,expected", [
     ("jack_of_all_trades", lambda st: st["identities"].__setitem__(0, "fixer"), False),
-    ("well_trained", lambda st: st["upgrades"][0].extend(["t01", "t02", "t03"]), True),
+    ("well_trained", lambda st: st["upgrades"][0].extend(["t01", "t02", "t03", "t04"]), True),
+    ("well_trained", lambda st: st["upgrades"][0].extend(["t01", "t02", "t03"]), False),
     ("collector", lambda st: st["piles"][0].extend(["A1", "B1", "C1"]), True),
     ("collector", lambda st: st["piles"][0].extend(["A1", "A2", "C1"]), False),
     ("specialist", lambda st: st["piles"][0].extend(["A1", "A2", "A3"]), True),
     ("specialist", lambda st: st["piles"][0].extend(["A1", "A2", "B3"]), False),
     ("ringleader", lambda st: (st["piles"][0].extend(["A1", "A2"]), st["piles"][1].append("B1")), True),
     ("ringleader", lambda st: (st["piles"][0].extend(["A1"]), st["piles"][1].append("B1")), False),
-    ("team_player", lambda st: (st["piles"][0].extend(["a25", "a26"]), st["upgrades"][0].append("a01")), True),
-    ("lone_wolf", lambda st: st["unassisted"].__setitem__(0, 2), True),
-    ("lone_wolf", lambda st: st["unassisted"].__setitem__(0, 1), False),
-    ("saboteur", lambda st: st["boxed"].extend(["A1", "A2", "B1", "B2"]), True),
-    ("saboteur", lambda st: st["boxed"].extend(["A1", "A2", "B1"]), False),
+    ("team_player", lambda st: (st["piles"][0].extend(["a25", "a26", "a27"]), st["upgrades"][0].append("a01")), True),
+    ("team_player", lambda st: (st["piles"][0].extend(["a25", "a26"]), st["upgrades"][0].append("a01")), False),
+    ("sore_loser", lambda st: st["piles"][0].extend(["t30", "t31"]), True),
+    ("sore_loser", lambda st: st["piles"][0].extend(["t30", "a25"]), False),
+    ("jack_of_all_trades", lambda st: (st["identities"].__setitem__(0, "fixer"),
+                                       st["upgrades"][0].extend(["a01", "a04", "a07"])), True),
+    ("saboteur", lambda st: st["boxed"].extend(["A1", "A2", "B1", "B2", "C1", "C2"]), True),
+    ("saboteur", lambda st: st["boxed"].extend(["A1", "A2", "B1", "B2", "C1"]), False),
     ("big_score", lambda st: st["completed"].append("C"), True),
     ("big_score", lambda st: None, False),
 ])
@@ -842,7 +845,7 @@ def test_secret_checked_after_last_heat_tokens() -> None:
 def test_scores_and_tiebreaks() -> None:
     st = _final_state(3)
     for s in range(3):
-        _with_secret(st, s, ["big_score", "saboteur", "lone_wolf"][s])
+        _with_secret(st, s, ["big_score", "saboteur", "specialist"][s])
     st["piles"][0] = ["A1", "A2"]      # 2 cheese, 2 obstacles
     st["piles"][1] = ["B1"]            # 2 cheese, 1 obstacle
     st["piles"][2] = ["A3"]            # 2 cheese, 1 obstacle
@@ -853,9 +856,9 @@ def test_scores_and_tiebreaks() -> None:
     st["piles"][1] = ["B1", "C1"]
     rows = {r["seat"]: r for r in E._final(st)}
     assert rows[1]["score"] == 3 and rows[1]["won"] and not rows[0]["won"]
-    st["piles"][2] = ["A3", "a25"]  # a Lookout (1 cheese) -> tie 3/3 on 2 obstacles? no: 1 obstacle
+    st["piles"][2] = ["A3", ids_named("Lookout")[0]]  # 3 cheese too, but only 1 obstacle
     rows = {r["seat"]: r for r in E._final(st)}
-    assert rows[1]["won"] and not rows[2]["won"]
+    assert rows[2]["score"] == 3 and rows[1]["won"] and not rows[2]["won"] and rows[2]["rank"] == 2
 
 
 def test_full_tie_is_shared() -> None:

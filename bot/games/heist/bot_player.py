@@ -87,6 +87,9 @@ def _choose(engine, state, seat, legal, rng):
     hand = state["hands"][seat]
     tricks = sum(1 for c in hand if K.is_trick(c))
     helpers = 1.2 * (state["n"] - 1) + 0.8 * min(tricks, 2)
+    secret = K.SECRET[state["secrets"][seat]]["check"]["kind"]
+    mine = [o for o in state["piles"][seat] if o in OBSTACLE]
+    have_jobs = {OBSTACLE[o]["job"] for o in mine}
     best, best_score = legal[0], -1e9
     for action in legal:
         ob = OBSTACLE[state["jobs"][action["job"]][0]]
@@ -95,7 +98,14 @@ def _choose(engine, state, seat, legal, rng):
         penalty = 1.0 if ob["failure"] else 0.0
         if ob["mandatory"]:
             penalty += 0.5
-        score = p * (ob["cheese"] + 1.0) - (1 - p) * penalty + rng.random() * 0.05
+        value = ob["cheese"] + 1.0
+        if secret == "distinct_jobs" and ob["job"] not in have_jobs:
+            value += 1.5
+        if secret == "same_job":
+            value += 0.8 * sum(1 for o in mine if OBSTACLE[o]["job"] == ob["job"])
+        if secret == "jobs_completed":
+            value += 0.3 * (7 - len(state["jobs"][ob["job"]]))
+        score = p * value - (1 - p) * penalty + rng.random() * 0.05
         if score > best_score:
             best, best_score = action, score
     return best
@@ -186,6 +196,7 @@ def _tricks(engine, state, seat, legal):
         if gain > 0:
             return action
     # Hopeless: play cheese tricks (they score on a failure); keep upgrade tricks.
+    # (Sore Loser wants trick cards in the score pile anyway.)
     for gain, action in sorted(scored, key=lambda x: -x[0]):
         c = RESOURCE[action["card"]]
         if c["cheese"] and not c["upgrade"] and c["effect"]["do"] != "clean_exit":
@@ -202,7 +213,10 @@ def _upgrade(engine, state, seat, legal):
     secret = K.SECRET[state["secrets"][seat]]["check"]
     wanted = list(option["skills"])
     if secret["kind"] == "top_skill":
-        wanted.insert(0, secret["skill"])
+        wanted = [secret["skill"]]
+    if secret["kind"] == "all_skills":
+        skills = engine.skills(state, seat)
+        wanted = [s for s in skills if skills[s] < secret["n"]] or wanted
     best, best_score = {"type": "no_upgrade"}, 0.0
     for action in legal:
         if action["type"] != "upgrade":

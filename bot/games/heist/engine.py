@@ -104,7 +104,6 @@ class HeistEngine(Engine):
         state["upgrades"] = [[] for _ in range(n)]
         state["piles"] = [[] for _ in range(n)]
         state["locations"] = [None] * n  # None = the hideout (no job yet)
-        state["unassisted"] = [0] * n
         state["start"] = rng.below(n)
         state["active"] = state["start"]
         state["round"] = 1
@@ -498,8 +497,6 @@ class HeistEngine(Engine):
                     events.append({"type": "score", "text": f"{owner} banks {c['name']} ({c['cheese']} cheese)."})
                 else:
                     state["discard"].append(a["card"])
-            if not test["assists"]:
-                state["unassisted"][active] += 1
             state["discard"].extend(test["tricks"])
             self._finish_turn(state, events)
             return events
@@ -651,8 +648,8 @@ class HeistEngine(Engine):
             kept = [c for c in pile + state["upgrades"][seat]
                     if c in K.ASSISTS and RESOURCE[c]["special"] != "double_cross"]
             return len(kept) >= check["n"]
-        if kind == "unassisted":
-            return state["unassisted"][seat] >= check["n"]
+        if kind == "tricks_kept":
+            return sum(1 for c in pile if c in K.TRICKS) >= check["n"]
         if kind == "boxed":
             return len(state["boxed"]) >= check["n"]
         if kind == "jobs_completed":
