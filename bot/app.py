@@ -92,13 +92,25 @@ class HeistBot(commands.Bot):
         await super().close()
         await self.storage.close()
 
+    @staticmethod
+    def handler_tasks() -> list[asyncio.Task]:
+        """Commands, events and button callbacks being handled right now."""
+        current = asyncio.current_task()
+        return [t for t in asyncio.all_tasks() if t is not current and not t.done()
+                and t.get_name().startswith(HANDLER_TASK_PREFIXES)]
+
     async def _drain_handlers(self) -> None:
         """Let moves already being handled finish (and be stored) before shutting down."""
-        current = asyncio.current_task()
-        pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
-                   and t.get_name().startswith(HANDLER_TASK_PREFIXES)]
+        pending = self.handler_tasks()
         if pending:
             await asyncio.wait(pending, timeout=DRAIN_SECONDS)
+
+    async def idle(self, timeout: float = 30.0) -> None:
+        """Wait until every interaction being handled is done (boards posted, DMs sent)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (pending := self.handler_tasks()) and loop.time() < deadline:
+            await asyncio.wait(pending, timeout=max(0.0, deadline - loop.time()))
 
     def is_manager(self, interaction: discord.Interaction) -> bool:
         """Manage Server permission, or the role the server configured."""

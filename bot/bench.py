@@ -24,11 +24,12 @@ import tempfile
 import time
 from typing import Any
 
+from bot.coalesce import Coalescer
 from bot.engine import Engine
 from bot.games import registry
 from bot.storage import Storage
 from bot.tables import TableService, bot_rng
-from rendering import render
+from rendering import render, render_async
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -94,8 +95,13 @@ def bench_bots(games: int) -> None:
 
 
 async def bench_load(tables: int, guilds: int, seconds: float, with_render: bool) -> None:
-    print(f"\n## load: {tables} tables in {guilds} guilds, concurrent moves for {seconds:.0f} s"
-          f" ({'engine + storage + board render' if with_render else 'engine + storage'} per move)")
+    """Players on ``tables`` tables move concurrently (each waits 0-2 s between moves,
+    like people clicking). A move's latency is what the player waits for: engine,
+    storage and the reply. With ``with_render``, every move also asks for a new
+    board, drawn off the player's path and coalesced per table as the bot does
+    (bot.coalesce): we report boards drawn per second and how stale a board gets."""
+    what = "engine + storage; boards drawn and coalesced as the bot does" if with_render else "engine + storage"
+    print(f"\n## load: {tables} tables in {guilds} guilds, moves arriving concurrently for {seconds:.0f} s ({what})")
     with tempfile.TemporaryDirectory() as tmp:
         storage = await Storage(os.path.join(tmp, "load.db")).open()
         service = TableService(storage, seed_source=iter(range(1, 10**9)).__next__)
@@ -111,12 +117,25 @@ async def bench_load(tables: int, guilds: int, seconds: float, with_render: bool
             await service.start(row.id, 1)
             games.append(row.id)
         latencies: list[float] = []
+        lags: list[float] = []
+        asked: dict[int, list[float]] = {}
+
+        async def draw(game_id, stamps):
+            game = await service.get(game_id)
+            view = service.engine(game).view(game.state, None)
+            await render_async(game.game_key, "board", view)
+            now = time.perf_counter()
+            lags.extend((now - t) * 1000 for t in stamps)
+
+        boards = Coalescer(draw)
+        pending: set[asyncio.Task] = set()
         stop_at = time.perf_counter() + seconds
         finished = 0
 
         async def player(game_id: int) -> None:
             nonlocal finished
             rng = random.Random(game_id)
+            await asyncio.sleep(rng.random() * 2)
             while time.perf_counter() < stop_at:
                 game = await service.get(game_id)
                 if game.status != "running":
@@ -127,18 +146,26 @@ async def bench_load(tables: int, guilds: int, seconds: float, with_render: bool
                 action = engine.bot_action(game.state, seat, bot_rng(game, game.version))
                 start = time.perf_counter()
                 await service.act(game_id, game.seats[seat]["user_id"], action)
-                if with_render:
-                    await asyncio.to_thread(render, game.game_key, "board", engine.view(game.state, None))
                 latencies.append((time.perf_counter() - start) * 1000)
-                await asyncio.sleep(rng.random() * 0.05)
+                if with_render:
+                    task = asyncio.create_task(boards.submit(game_id, [start]))
+                    pending.add(task)
+                    task.add_done_callback(pending.discard)
+                await asyncio.sleep(rng.random() * 2)
 
         began = time.perf_counter()
         await asyncio.gather(*(player(g) for g in games))
         elapsed = time.perf_counter() - began
+        if pending:
+            await asyncio.gather(*pending)
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"moves: {len(latencies)} in {elapsed:.1f} s = {len(latencies) / elapsed:.0f} moves/s;"
-              f" latency p50 {percentile(latencies, 50):.1f} ms, p99 {percentile(latencies, 99):.1f} ms;"
+              f" move latency p50 {percentile(latencies, 50):.1f} ms, p99 {percentile(latencies, 99):.1f} ms;"
               f" games finished {finished}; peak RSS {rss:.0f} MB")
+        if with_render:
+            print(f"boards: {boards.runs} drawn for {len(latencies)} moves ({boards.runs / elapsed:.0f}/s);"
+                  f" a move is on a posted board after p50 {percentile(lags, 50):.0f} ms,"
+                  f" p99 {percentile(lags, 99):.0f} ms")
         start = time.perf_counter()
         mismatches = 0
         for game_id in games:
@@ -194,7 +221,7 @@ def main() -> None:
     bench_render(5 if q else 30)
     bench_bots(2 if q else 20)
     asyncio.run(bench_load(20 if q else 500, 5 if q else 50, 3 if q else 20, with_render=False))
-    asyncio.run(bench_load(20 if q else 100, 5 if q else 20, 3 if q else 15, with_render=True))
+    asyncio.run(bench_load(20 if q else 500, 5 if q else 50, 3 if q else 20, with_render=True))
     asyncio.run(bench_restart(200 if q else 10_000))
 
 

@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.coalesce import Coalescer
 from bot.engine import Engine
 from bot.storage import GameRow
 from bot.tables import Outcome, TableError, TableService, seat_of
-from rendering import render
+from rendering import render_async
 
 if TYPE_CHECKING:
     from bot.app import HeistBot
@@ -116,7 +117,7 @@ def board_content(game: GameRow, engine: Engine, events: list[dict[str, Any]] | 
 
 async def render_file(game: GameRow, kind: str, view: dict[str, Any], *extra: Any,
                       filename: str = "board.png") -> discord.File | None:
-    png = await asyncio.to_thread(render, game.game_key, kind, view, *extra)
+    png = await render_async(game.game_key, kind, view, *extra)
     return None if png is None else discord.File(io.BytesIO(png), filename=filename)
 
 
@@ -191,6 +192,7 @@ class TableUI:
 
     def __init__(self, bot: "HeistBot") -> None:
         self.bot = bot
+        self.boards = Coalescer(self._post_latest_board)
 
     @property
     def tables(self) -> TableService:
@@ -230,12 +232,19 @@ class TableUI:
         """Post the new board in the channel, then deliver private views."""
         game = outcome.game
         engine = self.tables.engine(game)
-        channel = await self.channel(game.channel_id)
-        if channel is not None:
-            await self.post_board(channel, game, engine, outcome.events)
-            if outcome.finished and outcome.results is not None:
+        await self.boards.submit(game.id, outcome.events)
+        if outcome.finished and outcome.results is not None:
+            channel = await self.channel(game.channel_id)
+            if channel is not None:
                 await self.post_final(channel, game, engine, outcome.results)
         await self.deliver_private(game, engine, outcome)
+
+    async def _post_latest_board(self, game_id: int, events: list[dict[str, Any]]) -> None:
+        """One board for the table's latest state, with every event queued since the last one."""
+        game = await self.tables.get(game_id)
+        channel = await self.channel(game.channel_id)
+        if channel is not None:
+            await self.post_board(channel, game, self.tables.engine(game), events)
 
     async def post_board(self, channel: discord.abc.Messageable, game: GameRow, engine: Engine,
                          events: list[dict[str, Any]] | None = None) -> discord.Message | None:

@@ -7,7 +7,11 @@ A renderer module provides ``render_board(view) -> Image`` and may provide
 """
 from __future__ import annotations
 
+import asyncio
 import importlib
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import lru_cache
 from types import ModuleType
 from typing import Any
@@ -33,3 +37,26 @@ def render(key: str, kind: str, view: dict[str, Any], *extra: Any) -> bytes | No
         return None
     image = func(view, *extra)
     return None if image is None else to_png(image)
+
+
+# Drawing runs in a worker process by default: Pillow work then never competes with
+# the event loop for the interpreter, so clicks stay fast while boards are drawn
+# (measured by ``python -m bot.bench``). HEISTCORD_RENDER_WORKERS=0 draws on one
+# thread of the bot's own process instead.
+_executor: Executor | None = None
+
+
+def render_executor() -> Executor:
+    global _executor
+    if _executor is None:
+        workers = int(os.environ.get("HEISTCORD_RENDER_WORKERS", "1"))
+        if workers > 0:
+            _executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        else:
+            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="heistcord-render")
+    return _executor
+
+
+async def render_async(key: str, kind: str, view: dict[str, Any], *extra: Any) -> bytes | None:
+    """``render`` off the event loop, in the drawing worker."""
+    return await asyncio.get_running_loop().run_in_executor(render_executor(), render, key, kind, view, *extra)

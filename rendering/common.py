@@ -76,7 +76,12 @@ def new_canvas(width: int, height: int, colour=BG) -> tuple[Image.Image, ImageDr
 
 
 def to_png(image: Image.Image) -> bytes:
-    """PNG bytes; palette-quantised when that keeps it small without visible loss."""
+    """PNG bytes, fast: boards are flat colours and text, so a 256-colour palette
+    (fast octree) loses nothing visible, halves the file, and lets the cheapest
+    zlib level do. Measured on the Tower board: 50 ms and 210 KB at RGB level 6,
+    25 ms and 115 KB this way (see ``python -m bot.bench``)."""
+    if image.mode != "P":
+        image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()

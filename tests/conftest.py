@@ -68,7 +68,9 @@ class Harness:
         return rec
 
     async def settle(self) -> None:
-        await self.fake.settle(quiet=0.1)
+        """Every interaction handled (boards drawn and posted, DMs sent), then quiet."""
+        await self.bot.idle()
+        await self.fake.settle(quiet=0.05)
 
 
 @pytest.fixture

@@ -1,0 +1,39 @@
+"""Coalesce work per key: while a board is being drawn and posted for a table,
+further moves on that table only queue their events; when the drawing is done,
+one more board shows the latest state with everything queued. A burst of moves
+(bot seats, simultaneous commits, a busy server) costs one render, not many."""
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Awaitable, Callable, Hashable
+
+
+class Coalescer:
+    def __init__(self, work: Callable[[Hashable, list[Any]], Awaitable[None]]) -> None:
+        self._work = work
+        self._queued: dict[Hashable, list[Any]] = {}
+        self._running: set[Hashable] = set()
+        self.runs = 0  # how many times work ran (for benchmarks)
+
+    async def submit(self, key: Hashable, items: list[Any]) -> None:
+        """Queue ``items`` for ``key``. If no work is running for ``key``, run it
+        now (and again while more items arrive); otherwise return at once: the
+        running call will pick the items up."""
+        self._queued.setdefault(key, []).extend(items)
+        if key in self._running:
+            return
+        self._running.add(key)
+        try:
+            while key in self._queued:
+                batch = self._queued.pop(key)
+                self.runs += 1
+                await self._work(key, batch)
+        finally:
+            self._running.discard(key)
+
+    def busy(self, key: Hashable) -> bool:
+        return key in self._running
+
+    async def idle(self) -> None:
+        while self._running:
+            await asyncio.sleep(0.005)
