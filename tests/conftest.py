@@ -13,8 +13,6 @@ from tests.dummy_game import ENGINE as DUMMY
 from tests.fakediscord import DiscordErrorCollector, FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_client, stop_client  # noqa: F401
 
-register(DUMMY)
-
 GUILD = 5000
 CHANNEL = 5001
 OTHER_CHANNEL = 5002
@@ -71,6 +69,12 @@ class Harness:
         """Every interaction handled (boards drawn and posted, DMs sent), then quiet."""
         await self.bot.idle()
         await self.fake.settle(quiet=0.05)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def dummy_game():
+    """The small Coin Pile game used by the platform tests."""
+    register(DUMMY)
 
 
 @pytest.fixture
