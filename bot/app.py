@@ -60,6 +60,7 @@ class HeistBot(commands.Bot):
         self.ui = TableUI(self)
         self._timer_task: asyncio.Task | None = None
         self._timer_wakeup = asyncio.Event()
+        self._stopping = False
 
     async def setup_hook(self) -> None:
         await self.storage.open()
@@ -82,6 +83,7 @@ class HeistBot(commands.Bot):
         self._timer_task = asyncio.create_task(self._timer_loop(), name="heistcord-timers")
 
     async def close(self) -> None:
+        self._stopping = True
         if self._timer_task is not None:
             self._timer_task.cancel()
             try:
@@ -135,7 +137,7 @@ class HeistBot(commands.Bot):
         """Fire reminders and deadlines; sleeps until the next one (they are stored,
         so they fire correctly after a restart)."""
         await self.wait_until_ready()
-        while not self.is_closed():
+        while not self._stopping and not self.is_closed():
             try:
                 for kind, outcome in await self.tables.fire_timers():
                     await self.ui.timer_fired(kind, outcome)
@@ -145,9 +147,10 @@ class HeistBot(commands.Bot):
             clock = self.tables.clock
             delay = TIMER_MAX_SLEEP if next_at is None else max(0.05, min(TIMER_MAX_SLEEP, next_at - clock()))
             self._timer_wakeup.clear()
-            try:
-                await asyncio.wait_for(self._timer_wakeup.wait(), timeout=delay)
-            except asyncio.TimeoutError:
+            try:  # asyncio.timeout, unlike wait_for, never swallows our own cancellation
+                async with asyncio.timeout(delay):
+                    await self._timer_wakeup.wait()
+            except TimeoutError:
                 pass
 
 

@@ -263,7 +263,7 @@ class TableService:
         action at ``version`` (what a panel button carries)."""
         game = await self.get(game_id)
         async with self.lock(game.id):
-            seat = self._require_seat_in_play(game, user_id)
+            seat = self.require_seat(game, user_id)
             engine = self.engine(game)
             if version is not None and version != game.version:
                 raise TableError("That panel is out of date: the game has moved on. Here is a fresh one.")
@@ -519,7 +519,7 @@ class TableService:
         if user_id != game.host_id:
             raise TableError(f"Only the host (<@{game.host_id}>) can do that.")
 
-    def _require_seat_in_play(self, game: GameRow, user_id: int) -> int:
+    def require_seat(self, game: GameRow, user_id: int) -> int:
         if game.status == "lobby":
             raise TableError("The game hasn't started yet.")
         if game.status != "running":

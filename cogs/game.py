@@ -165,9 +165,7 @@ class GameCog(commands.Cog):
         if sep and version.isdigit() and index.isdigit():
             return int(version), int(index)
         # Typed without autocomplete: match the label.
-        seat = seat_of(row, user_id)
-        if seat is None or row.status != "running":
-            raise TableError("You're not playing in a running game here.")
+        seat = self.tables.require_seat(row, user_id)
         engine = self.tables.engine(row)
         legal = engine.legal_actions(row.state, seat) if seat in engine.to_act(row.state) else []
         wanted = text.strip().lower()

@@ -12,6 +12,7 @@ import importlib
 import multiprocessing
 import os
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
 from types import ModuleType
 from typing import Any
@@ -58,5 +59,11 @@ def render_executor() -> Executor:
 
 
 async def render_async(key: str, kind: str, view: dict[str, Any], *extra: Any) -> bytes | None:
-    """``render`` off the event loop, in the drawing worker."""
-    return await asyncio.get_running_loop().run_in_executor(render_executor(), render, key, kind, view, *extra)
+    """``render`` off the event loop, in the drawing worker (restarted once if it died)."""
+    global _executor
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(render_executor(), render, key, kind, view, *extra)
+    except BrokenProcessPool:
+        _executor = None
+        return await loop.run_in_executor(render_executor(), render, key, kind, view, *extra)

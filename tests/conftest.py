@@ -43,17 +43,18 @@ class Harness:
     def bot(self) -> HeistBot:
         return self.bots[-1]
 
-    async def launch(self) -> HeistBot:
-        seeds = iter(range(self.seed, self.seed + 10_000))
-        bot = HeistBot(Config(token="fake-token", db_path=self.db_path, dev_guild_id=GUILD),
+    async def launch(self, members_intent: bool = False) -> HeistBot:
+        seeds = iter(range(self.seed + 100 * len(self.bots), self.seed + 100 * len(self.bots) + 10_000))
+        bot = HeistBot(Config(token="fake-token", db_path=self.db_path, dev_guild_id=GUILD,
+                              members_intent=members_intent),
                        seed_source=lambda: next(seeds), clock=self.clock)
         await start_client(bot, self.fake)
         self.bots.append(bot)
         return bot
 
-    async def restart(self) -> HeistBot:
+    async def restart(self, members_intent: bool = False) -> HeistBot:
         await stop_client(self.bot)
-        return await self.launch()
+        return await self.launch(members_intent)
 
     async def slash(self, user: int, command: str, options: dict | None = None, channel: int = CHANNEL):
         rec = await self.fake.slash(user, channel, command, options or {})

@@ -10,8 +10,12 @@ from tests.conftest import CHANNEL, Harness
 
 
 def callback_text(rec) -> str:
-    data = rec.callback["data"] if rec.callback else {}
-    return (data.get("content") or "") + "".join(str(e) for e in data.get("embeds") or [])
+    """What the user saw: the reply, or the message a deferred reply was filled with."""
+    data = (rec.callback or {}).get("data") or {}
+    text = (data.get("content") or "") + "".join(str(e) for e in data.get("embeds") or [])
+    if rec.message is not None:
+        text += "\n" + (rec.message.content or "") + rec.message.embed_texts
+    return text
 
 
 def latest_board(h: Harness):

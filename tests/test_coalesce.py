@@ -34,3 +34,4 @@ async def test_keys_are_independent_and_failures_do_not_wedge_a_key():
         pass
     await c.submit("a", [3])  # the key works again
     assert calls[-1] == "a" and not c.busy("a")
+

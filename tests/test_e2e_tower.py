@@ -1,7 +1,7 @@
 """The Wizard's Tower end to end through the fake Discord server."""
 from __future__ import annotations
 
-from tests.conftest import ADMIN, CHANNEL
+from tests.conftest import ADMIN, CHANNEL, OUTSIDER
 from tests.e2e_helpers import callback_text, latest_board, open_and_start, play_to_end
 
 BOB, CID = 101, 102
@@ -49,6 +49,10 @@ async def test_three_player_game(harness):
     assert len(final) == 1 and {name for name, _ in final[0].files} >= {"final.png"}
     results = await h.bot.storage.user_stats(5000, ADMIN, "tower")
     assert results[0]["played"] == 1
+    # Anyone can re-draw the finished game at any move, rebuilt from its log.
+    rec = await h.slash(OUTSIDER, "game replay", {"id": game.id, "move": 5})
+    assert "after move 5 of" in rec.message.content
+    assert [name for name, _ in rec.message.files] == [f"replay-{game.id}-5.png"]
     assert fake.unhandled == []
 
 
