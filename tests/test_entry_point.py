@@ -1,0 +1,30 @@
+"""``python -m bot`` without a token says how to set one up, in one line."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.config import Config
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_without_a_token_the_bot_explains_and_exits(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "HEISTCORD_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 2
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and ".env" in lines[0]
+    assert result.stdout == ""
+
+
+def test_config_reads_env_file_and_environment(tmp_path):
+    env_file = tmp_path / ".env"
+    env_file.write_text("# comment\nDISCORD_TOKEN='abc'\nHEISTCORD_DB=games.db\nHEISTCORD_DEV_GUILD_ID=42\n")
+    config = Config.from_env({"HEISTCORD_LOG_LEVEL": "debug", "HEISTCORD_MEMBERS_INTENT": "1"}, env_file)
+    assert (config.token, config.db_path, config.dev_guild_id, config.log_level, config.members_intent) == (
+        "abc", "games.db", 42, "DEBUG", True)
+    default = Config.from_env({}, tmp_path / "missing.env")
+    assert default.token is None and default.db_path == "heistcord.sqlite3" and default.dev_guild_id is None
