@@ -26,6 +26,12 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 
+def competition_ranks(keys: list[Any]) -> list[int]:
+    """Ranks as in sport ("1, 2, 2, 4"): 1 + how many keys are strictly better.
+    Smaller keys are better, so pass e.g. ``(-score, curses)`` per seat."""
+    return [1 + sum(1 for other in keys if other < key) for key in keys]
+
+
 class RuleError(Exception):
     """An illegal move. ``str(error)`` is a sentence a player can read."""
 

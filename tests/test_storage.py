@@ -70,3 +70,4 @@ async def test_settings_round_trip(storage):
     await storage.save_settings(s)
     again = await storage.settings(7)
     assert (again.maintenance, again.allowed_channels, again.turn_minutes, again.manager_role_id) == (True, [3, 4], 10, 99)
+

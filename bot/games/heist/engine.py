@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine import Engine, GameMeta, Option, RuleError
+from bot.engine import Engine, GameMeta, Option, RuleError, competition_ranks
 from bot.rng import Rng
 
 from . import cards as K
@@ -676,10 +676,9 @@ class HeistEngine(Engine):
                       f"job bonus {bonus}, secret {sec['name']} {secret}")
             rows.append({"seat": seat, "score": score, "obstacles": len(obstacles), "secret_met": met,
                          "secret": sec["id"], "detail": detail})
-        for r in rows:
-            better = sum(1 for o in rows if (o["score"], o["obstacles"]) > (r["score"], r["obstacles"]))
-            r["rank"] = better + 1
-            r["won"] = r["rank"] == 1
+        for r, rank in zip(rows, competition_ranks([(-r["score"], -r["obstacles"]) for r in rows])):
+            r["rank"] = rank
+            r["won"] = rank == 1
         return rows
 
     def scores(self, state: dict[str, Any]) -> list[dict[str, Any]]:

@@ -26,7 +26,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from bot.engine import Engine, GameMeta, Option, RuleError
+from bot.engine import Engine, GameMeta, Option, RuleError, competition_ranks
 from bot.rng import Rng
 
 from . import bot_player
@@ -1059,10 +1059,9 @@ class MastermindsEngine(Engine):
         for s in range(len(state["names"])):
             pts = sum(state["gems"][s][c] * values[c] for c in values)
             rows.append({"seat": s, "score": pts, "clear": state["gems"][s][CLEAR], "heists": len(state["mementos"][s])})
-        key = lambda r: (r["score"], r["clear"], r["heists"])
-        for r in rows:
-            r["rank"] = 1 + sum(1 for o in rows if key(o) > key(r))
-            r["won"] = r["rank"] == 1
+        for r, rank in zip(rows, competition_ranks([(-r["score"], -r["clear"], -r["heists"]) for r in rows])):
+            r["rank"] = rank
+            r["won"] = rank == 1
         state["final"] = {"values": values, "reason": state["end_reason"], "rows": rows}
         events.append({"type": "values", "text": "Gem values: " + ", ".join(
             f"{self._name(state, s)}'s {c} = {values[c]}" for s, c in enumerate(state["colours"])) + f", Clear = 2."})

@@ -5,7 +5,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from bot.engine import Engine, GameMeta, Option, RuleError
+from bot.engine import Engine, GameMeta, Option, RuleError, competition_ranks
 from bot.games.sleeping import scoring
 from bot.games.sleeping.cards import (
     BANDS, CARDS, DECK_SIZE, FLOORS, HAND_SIZE, RANDOM_KEYS, ROUNDS, TEAM_SIZE, WAKE_AT,
@@ -391,9 +391,9 @@ class SleepingEngine(Engine):
                           "eligible": state["noise"][s] < WAKE_AT})
         key = lambda f: (not f["eligible"], -f["total"], f["noise"])  # noqa: E731
         ordered = sorted(final, key=key)
-        for f in final:
-            f["rank"] = 1 + sum(1 for g in final if key(g) < key(f))
-            f["won"] = f["eligible"] and f["rank"] == 1
+        for f, rank in zip(final, competition_ranks([key(f) for f in final])):
+            f["rank"] = rank
+            f["won"] = f["eligible"] and rank == 1
         state["final"] = final
         winners = [names[f["seat"]] for f in ordered if f["won"]]
         bonus_text = ", ".join(f"{names[f['seat']]} +{f['bonus']}" for f in final)
@@ -526,8 +526,8 @@ class SleepingEngine(Engine):
         if not final:  # not over yet: provisional standing by treasure
             final = [{"seat": s, "treasure": state["treasure"][s], "bonus": 0, "total": state["treasure"][s],
                       "noise": state["noise"][s], "eligible": True, "rank": 0, "won": False} for s in range(n)]
-            for f in final:
-                f["rank"] = 1 + sum(1 for g in final if (-g["total"], g["noise"]) < (-f["total"], f["noise"]))
+            for f, rank in zip(final, competition_ranks([(-f["total"], f["noise"]) for f in final])):
+                f["rank"] = rank
         out = []
         for f in final:
             detail = f"{f['treasure']} treasure + {f['bonus']} tracker bonus, noise {f['noise']}"

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any, Iterable
 
+from bot.engine import competition_ranks
+
 _DATA = json.loads((Path(__file__).resolve().parents[3] / "data" / "tower" / "cards.json").read_text("utf-8"))
 
 SUITS: list[str] = _DATA["suits"]
@@ -138,6 +140,6 @@ def final_scores(hauls: list[list[int]], sand_target: int | None, exits: list[in
             tile_points[a["seat"]] += a["prestige"]
     totals = [tile_points[s] + stats[s]["card_prestige"] for s in range(n)]
     keys = [(-totals[s], stats[s]["curses"], -len(tiles_won[s])) for s in range(n)]
-    ranks = [1 + sum(1 for o in range(n) if keys[o] < keys[s]) for s in range(n)]
+    ranks = competition_ranks(keys)
     return {"stats": stats, "awards": awards, "tiles": tiles_won, "tile_points": tile_points,
             "totals": totals, "ranks": ranks}
