@@ -308,7 +308,11 @@ class TableUI:
                                    allowed_mentions=discord.AllowedMentions(users=True))
 
     async def send_private(self, game: GameRow, engine: Engine, seat: int, notes: list[str]) -> bool:
-        user_id = game.seats[seat]["user_id"]
+        """Keep one DM per player per game up to date (edited in place, so a hand
+        that changes every turn doesn't flood their DMs); anything that happened
+        to them personally (``notes``) arrives as a new message, which notifies."""
+        info = game.seats[seat]
+        user_id = info["user_id"]
         view = engine.view(game.state, seat)
         text = engine.private_text(view)
         if notes:
@@ -317,18 +321,23 @@ class TableUI:
         file = await render_file(game, "private", view, filename="hand.png")
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            if file is not None:
-                await user.send(content, file=file)
-            else:
-                await user.send(content)
+            if info.get("dm") and not notes:
+                try:
+                    channel = user.dm_channel or await user.create_dm()
+                    await channel.get_partial_message(info["dm"]).edit(
+                        content=content, attachments=[file] if file is not None else [])
+                    return True
+                except discord.NotFound:  # they deleted it: send a new one
+                    pass
+            message = await (user.send(content, file=file) if file is not None else user.send(content))
         except discord.Forbidden:
             return False
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", user_id, exc)
             return False
-        if game.seats[seat].get("dm_closed"):
-            game.seats[seat]["dm_closed"] = False
-            await self.tables.storage.update_game(game.id, seats=game.seats)
+        info["dm"] = message.id
+        info["dm_closed"] = False
+        await self.tables.storage.update_game(game.id, seats=game.seats)
         return True
 
     async def show_hand(self, interaction: discord.Interaction, game: GameRow) -> None:

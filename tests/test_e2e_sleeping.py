@@ -21,7 +21,7 @@ def hand_names(state) -> set[str]:
 async def test_four_player_game_keeps_each_hand_from_its_owner(harness):
     h, fake = harness, harness.fake
     game = await open_and_start(h, "sleeping", USERS)
-    dm_seen = {uid: 0 for uid in USERS}
+    dm_bodies_seen: dict[int, int] = {}  # DM message id -> how many of its bodies (send + edits) were checked
     checks = {"dms": 0, "hand": 0}
 
     async def check(current):
@@ -31,11 +31,13 @@ async def test_four_player_game_keeps_each_hand_from_its_owner(harness):
         state = game.state
         for seat, uid in enumerate(USERS):
             secret = unpeeked_names(state, seat)
-            new_dms = fake.dms(uid)[dm_seen[uid]:]
-            dm_seen[uid] += len(new_dms)
-            for message in new_dms:
-                checks["dms"] += 1
-                assert not any(name in message.content for name in secret), "a DM showed a player their own card"
+            for message in fake.dms(uid):
+                bodies = message.history[dm_bodies_seen.get(message.id, 0):]
+                dm_bodies_seen[message.id] = len(message.history)
+                for body in bodies:
+                    checks["dms"] += 1
+                    text = str(body.get("content") or "")
+                    assert not any(name in text for name in secret), "a DM showed a player their own card"
         # Someone asks for their hand: they see the others' cards, never their own unpeeked ones.
         seat = game.version % len(USERS)
         board = latest_board(h)
@@ -63,4 +65,7 @@ async def test_four_player_game_keeps_each_hand_from_its_owner(harness):
     game = await play_to_end(h, after_move=check)
     assert game.status == "finished"
     assert checks["dms"] > 100 and checks["hand"] > 10
+    # The hand DM is edited in place as it changes, not sent again every turn.
+    messages = sum(len(fake.dms(uid)) for uid in USERS)
+    assert messages * 3 < checks["dms"], (messages, checks["dms"])
     assert fake.unhandled == []
