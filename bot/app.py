@@ -61,6 +61,7 @@ class HeistBot(commands.Bot):
         self._timer_task: asyncio.Task | None = None
         self._timer_wakeup = asyncio.Event()
         self._stopping = False
+        self._manager_roles: dict[int, int | None] = {}
 
     async def setup_hook(self) -> None:
         await self.storage.open()
@@ -120,15 +121,12 @@ class HeistBot(commands.Bot):
         perms = getattr(interaction, "permissions", None)
         if perms is not None and (perms.manage_guild or perms.administrator):
             return True
-        role_id = getattr(self, "_manager_roles", {}).get(interaction.guild_id)
+        role_id = self._manager_roles.get(interaction.guild_id)
         roles = getattr(member, "roles", [])
         return bool(role_id and any(r.id == role_id for r in roles))
 
     async def refresh_manager_role(self, guild_id: int) -> None:
-        settings = await self.storage.settings(guild_id)
-        if not hasattr(self, "_manager_roles"):
-            self._manager_roles: dict[int, int | None] = {}
-        self._manager_roles[guild_id] = settings.manager_role_id
+        self._manager_roles[guild_id] = (await self.storage.settings(guild_id)).manager_role_id
 
     def wake_timers(self) -> None:
         self._timer_wakeup.set()

@@ -55,6 +55,10 @@ class GameCog(commands.Cog):
     def ui(self):
         return self.bot.ui
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        await self.bot.refresh_manager_role(interaction.guild_id)  # so is_manager knows the server's role
+        return True
+
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
         if isinstance(original, TableError):

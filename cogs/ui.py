@@ -380,6 +380,8 @@ class TableUI:
     async def handle_component(self, interaction: discord.Interaction, kind: str, game_id: int, rest: str,
                                values: list[str]) -> None:
         try:
+            if interaction.guild_id:
+                await self.bot.refresh_manager_role(interaction.guild_id)
             await self._handle_component(interaction, kind, game_id, rest, values)
         except TableError as exc:
             await self.error(interaction, str(exc))

@@ -184,6 +184,13 @@ async def test_admin_commands(harness):
     fake.add_role(GUILD, 777, "Game Master")
     rec = await h.slash(ADMIN, "gameadmin settings", {"manager_role": 777, "turn_minutes": 5})
     assert "<@&777>" in text_of(rec) and "5 min" in text_of(rec)
+    # After a restart, a member with that role (and no Manage Server) may end someone else's game.
+    await h.restart()
+    fake.add_member(GUILD, 106, permissions=None, roles=[777])
+    rec = await h.slash(106, "game end")
+    assert "End Coin Pile" in text_of(rec)
+    rec = await h.slash(CID, "game end")
+    assert "Only the host or a game manager" in text_of(rec)
     rec = await h.slash(ADMIN, "gameadmin end", {"game_id": game.id})
     assert f"Game #{game.id} ended" in text_of(rec)
     assert await h.bot.tables.in_channel(CHANNEL) is None
