@@ -13,7 +13,9 @@ generic bot and one generic replay for all games.
 
 Events returned by ``apply`` are dicts ``{"type": ..., "text": ...}``. ``text`` is
 a public sentence safe for the channel. An event with ``"to": seat`` is private:
-its text goes only to that seat and never to the channel.
+its text goes only to that seat and never to the channel. A public event may ask
+for an extra picture with ``"image": kind``: the board message then also carries
+``render_<kind>(public view)`` from the game's renderer (e.g. a round summary).
 """
 from __future__ import annotations
 

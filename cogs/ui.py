@@ -249,10 +249,16 @@ class TableUI:
     async def post_board(self, channel: discord.abc.Messageable, game: GameRow, engine: Engine,
                          events: list[dict[str, Any]] | None = None) -> discord.Message | None:
         public = engine.view(game.state, None) if game.state else None
-        file = await render_file(game, "board", public) if public is not None else None
+        files = []
+        if public is not None:
+            extras = dict.fromkeys(e["image"] for e in events or [] if "to" not in e and e.get("image"))
+            for kind in ["board", *extras]:
+                file = await render_file(game, kind, public, filename=f"{kind}.png")
+                if file is not None:
+                    files.append(file)
         kwargs: dict[str, Any] = {"content": board_content(game, engine, events)}
-        if file is not None:
-            kwargs["file"] = file
+        if files:
+            kwargs["files"] = files
         view = board_view(game)
         if view is not None:
             kwargs["view"] = view

@@ -65,6 +65,9 @@ async def test_four_player_game_keeps_each_hand_from_its_owner(harness):
     game = await play_to_end(h, after_move=check)
     assert game.status == "finished"
     assert checks["dms"] > 100 and checks["hand"] > 10
+    # Each scored round is shown as its own summary picture under the board.
+    round_posts = [m for m in fake.public_messages(CHANNEL) if any(n == "round.png" for n, _ in m.files)]
+    assert len(round_posts) >= 4 and all(m.files[0][0] == "board.png" for m in round_posts)
     # The hand DM is edited in place as it changes, not sent again every turn.
     messages = sum(len(fake.dms(uid)) for uid in USERS)
     assert messages * 3 < checks["dms"], (messages, checks["dms"])

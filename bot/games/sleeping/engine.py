@@ -363,7 +363,7 @@ class SleepingEngine(Engine):
         state["last_round"] = summary
         quiet = [names[s] for s in range(n) if teams[s]["noise"] == low]
         parts = ", ".join(f"{names[s]} {teams[s]['noise']}" for s in range(n))
-        events = [{"type": "score", "text": f"Round {state['round']} noise: {parts}. Quietest: {', '.join(quiet)} (+{reward} treasure each)."}]
+        events = [{"type": "score", "image": "round", "text": f"Round {state['round']} noise: {parts}. Quietest: {', '.join(quiet)} (+{reward} treasure each)."}]
         bonus = [f"{names[s]} +{teams[s]['bonus']}" for s in range(n) if teams[s]["bonus"]]
         if bonus:
             events.append({"type": "bonus", "text": f"{floor['name']} pays: {', '.join(bonus)}."})
