@@ -131,6 +131,32 @@ def results_text(game: GameRow, results: list[dict[str, Any]]) -> str:
 
 
 # --- action panel --------------------------------------------------------------------------------
+def pack_menus(groups: list[tuple[str, list[int]]], total: int) -> list[tuple[str, list[int]]]:
+    """Fit grouped action indexes into at most five select menus of at most 25
+    options (Discord's limits): split big groups, merge the smallest pairs that
+    fit; if the groups still need more than five menus, page all moves in order."""
+    menus: list[tuple[str, list[int]]] = []
+    for name, idxs in groups:
+        chunks = [idxs[k:k + SELECT_LIMIT] for k in range(0, len(idxs), SELECT_LIMIT)]
+        for n, chunk in enumerate(chunks):
+            menus.append((name if len(chunks) == 1 else f"{name} ({n + 1}/{len(chunks)})", chunk))
+    while len(menus) > 5:
+        pairs = [(len(menus[i][1]) + len(menus[j][1]), i, j)
+                 for i in range(len(menus)) for j in range(i + 1, len(menus))]
+        fitting = [p for p in pairs if p[0] <= SELECT_LIMIT]
+        if not fitting:
+            break
+        _, i, j = min(fitting)
+        merged = (f"{menus[i][0]} / {menus[j][0]}", sorted(menus[i][1] + menus[j][1]))
+        menus[i] = merged
+        del menus[j]
+    if len(menus) > 5:
+        order = sorted(i for _, idxs in menus for i in idxs)
+        menus = [(f"Moves {k + 1}-{min(k + SELECT_LIMIT, total)}", order[k:k + SELECT_LIMIT])
+                 for k in range(0, len(order), SELECT_LIMIT)]
+    return menus[:5]
+
+
 def build_panel(game: GameRow, engine: Engine, seat: int) -> tuple[str, discord.ui.View | None]:
     """The ephemeral panel: buttons for a few moves, select menus (grouped) for many."""
     state = game.state
@@ -150,23 +176,14 @@ def build_panel(game: GameRow, engine: Engine, seat: int) -> tuple[str, discord.
     groups: dict[str, list[int]] = {}
     for i, action in enumerate(legal):
         groups.setdefault(clip(engine.action_group(state, seat, action), 60), []).append(i)
-    menus: list[tuple[str, list[int]]] = []
-    for name, idxs in groups.items():
-        chunks = [idxs[k:k + SELECT_LIMIT] for k in range(0, len(idxs), SELECT_LIMIT)]
-        for n, chunk in enumerate(chunks):
-            menus.append((name if len(chunks) == 1 else f"{name} ({n + 1}/{len(chunks)})", chunk))
-    while len(menus) > 5:  # Discord allows five rows: merge the smallest neighbours
-        menus.sort(key=lambda m: len(m[1]))
-        a, b = menus.pop(0), menus.pop(0)
-        if len(a[1]) + len(b[1]) > SELECT_LIMIT:
-            menus.append(a)
-            menus.append((b[0], b[1]))
-            break
-        menus.append((f"{a[0]} / {b[0]}", a[1] + b[1]))
-    for n, (name, idxs) in enumerate(menus[:5]):
+    menus = pack_menus(list(groups.items()), len(legal))
+    for n, (name, idxs) in enumerate(menus):
         select = discord.ui.Select(placeholder=clip(name, 150), custom_id=f"hc:sel:{game.id}:{game.version}:{n}",
                                    options=[discord.SelectOption(label=labels[i], value=str(i)) for i in idxs])
         view.add_item(select)
+    shown = sum(len(idxs) for _, idxs in menus)
+    if shown < len(legal):
+        status += f"\n({len(legal) - shown} more moves: type `/game move` to search them all.)"
     return f"**Your move.** {status}", view
 
 
