@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -110,7 +109,6 @@ def test_renderer_smoke():
     from rendering import masterminds as R
     from rendering.common import to_png
 
-    timings = []
     for players in (2, 5):
         state = E.setup([f"Player {i + 1}" for i in range(players)], E.meta.resolve_options({}), 7)
         rng = random.Random(3)
@@ -118,9 +116,7 @@ def test_renderer_smoke():
         while True:
             if step % 40 == 0 or E.is_terminal(state):
                 view = E.view(state, None)
-                t = time.perf_counter()
                 png = to_png(R.render_board(view))
-                timings.append(time.perf_counter() - t)
                 assert len(png) < 400_000
                 priv = R.render_private(E.view(state, 0))
                 assert priv is None or len(to_png(priv)) < 400_000
@@ -132,4 +128,3 @@ def test_renderer_smoke():
         view = E.view(state, None)
         final = R.render_final(view, E.scores(state))
         assert len(to_png(final)) < 400_000
-    assert sorted(timings)[len(timings) // 2] < 0.25

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 from rendering import sleeping as R
 from rendering.common import to_png
@@ -26,13 +25,10 @@ def snapshots(players: int, seed: int) -> list[dict]:
 
 
 def test_render_board_private_and_final():
-    slowest = 0.0
     for players in (2, 5, 8):
         shots, state = snapshots(players, seed=players)
         for i, view in enumerate(shots):
-            start = time.perf_counter()
             board = R.render_board(view)
-            slowest = max(slowest, time.perf_counter() - start)
             assert 1000 <= board.size[0] <= 1400
             if i % 5 == 0:
                 assert len(to_png(board)) < 400_000
@@ -47,7 +43,6 @@ def test_render_board_private_and_final():
         assert len(to_png(final)) < 400_000
         summary = R.render_round(shots[-1])
         assert summary is not None and len(to_png(summary)) < 400_000
-    assert slowest < 0.25  # generous for a loaded CI box; about 20 ms normally
 
 
 def test_render_first_view_has_no_last_round():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import time
 
 import pytest
 
@@ -164,7 +163,6 @@ def test_bot_does_not_read_hidden_state():
 
 
 def test_renderer_smoke():
-    timings = []
     for players, options in [(2, {}), (3, {"special_set": "B"}), (5, {"master_thief": True}), (4, {})]:
         st = E.setup([f"Thief number {i + 1}" for i in range(players)], E.meta.resolve_options(options), players)
         rng = random.Random(players)
@@ -172,9 +170,7 @@ def test_renderer_smoke():
         while True:
             if step % 9 == 0 or E.is_terminal(st):
                 view = E.view(st, None)
-                t = time.perf_counter()
                 png = to_png(R.render_board(view))
-                timings.append(time.perf_counter() - t)
                 assert len(png) < 400_000
                 for s in range(players):
                     img = R.render_private(E.view(st, s))
@@ -186,4 +182,3 @@ def test_renderer_smoke():
             step += 1
         final = R.render_final(E.view(st, None), E.scores(st))
         assert len(to_png(final)) < 400_000 and final.size[0] >= 1000
-    assert sorted(timings)[len(timings) // 2] < 0.2
