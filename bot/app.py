@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import pkgutil
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
@@ -46,10 +46,27 @@ def discover_cogs() -> list[str]:
     return names
 
 
+class HeistTree(app_commands.CommandTree):
+    """One place where every slash command's failure is turned into a reply."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        from bot.tables import TableError
+
+        original = getattr(error, "original", error)
+        if isinstance(original, TableError):
+            await interaction.client.ui.error(interaction, str(original))  # type: ignore[attr-defined]
+        elif isinstance(error, app_commands.CheckFailure):
+            return  # the check already answered
+        else:
+            log.error("command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=original)
+            await interaction.client.ui.error(  # type: ignore[attr-defined]
+                interaction, "Something went wrong on our side; the game is unchanged. Please try again.")
+
+
 class HeistBot(commands.Bot):
     def __init__(self, config: Config, *, seed_source=None, clock=None, **kwargs: Any) -> None:
         kwargs.setdefault("intents", intents(config.members_intent))
-        super().__init__(command_prefix=commands.when_mentioned, help_command=None, **kwargs)
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None, tree_cls=HeistTree, **kwargs)
         self.config = config
         self.storage = Storage(config.db_path)
         self._seed_source = seed_source

@@ -118,7 +118,6 @@ async def bench_load(tables: int, guilds: int, seconds: float, with_render: bool
             games.append(row.id)
         latencies: list[float] = []
         lags: list[float] = []
-        asked: dict[int, list[float]] = {}
 
         async def draw(game_id, stamps):
             game = await service.get(game_id)

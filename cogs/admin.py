@@ -34,15 +34,6 @@ class AdminCog(commands.Cog):
             return False
         return True
 
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, TableError):
-            await self.bot.ui.error(interaction, str(original))
-        elif isinstance(error, app_commands.CheckFailure):
-            return
-        else:
-            raise error
-
     @admin.command(name="list", description="The games open or running on this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
         games = await self.bot.storage.active_games(interaction.guild_id)

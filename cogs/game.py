@@ -59,13 +59,6 @@ class GameCog(commands.Cog):
         await self.bot.refresh_manager_role(interaction.guild_id)  # so is_manager knows the server's role
         return True
 
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, TableError):
-            await self.ui.error(interaction, str(original))
-        else:
-            raise error
-
     # --- lobby ----------------------------------------------------------------------------
     @game.command(name="new", description="Open a table for a game in this channel")
     @app_commands.describe(game="Which game", options="Table options as name=value, e.g. special_set=B")

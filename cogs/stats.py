@@ -25,13 +25,6 @@ class StatsCog(commands.Cog):
     def __init__(self, bot: "HeistBot") -> None:
         self.bot = bot
 
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, TableError):
-            await self.bot.ui.error(interaction, str(original))
-        else:
-            raise error
-
     @app_commands.command(name="stats", description="Games played, wins and average score on this server")
     @app_commands.guild_only()
     @app_commands.autocomplete(game=game_autocomplete)

@@ -11,7 +11,6 @@ Custom ids (at most 100 characters):
 """
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re

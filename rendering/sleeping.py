@@ -148,7 +148,6 @@ def _tracker(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: in
         d.line((bx0, top + 32, bx0, top + 56), fill=MUTED, width=2)
         d.text(((bx0 + bx1) / 2, top + 46), f"+{band['treasure']}", font=font(18, bold=True), fill=GOLD, anchor="mm")
     d.text((x + wake * cw + cw / 2, top + 46), "Zz!", font=font(16, bold=True), fill=RED, anchor="mm")
-    names = view["names"]
     for space, seats in tokens.items():
         for i, seat in enumerate(seats):
             cx = x + space * cw + cw / 2

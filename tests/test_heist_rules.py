@@ -909,7 +909,6 @@ def test_public_view_contents() -> None:
 def test_public_events_hide_commits() -> None:
     for seed in range(10):
         st = new(3, seed=seed)
-        a = st["active"]
         choose(st, "A")
         for s in E.to_act(st):
             legal = E.legal_actions(st, s)

@@ -65,7 +65,7 @@ def test_recruit_then_two_plan_actions_then_next_player():
     s = fresh(2)
     clear_hands(s)
     t = s["pool"][0]
-    ev = play(s, 0, {"type": "recruit", "card": t, "replace": None})
+    play(s, 0, {"type": "recruit", "card": t, "replace": None})
     assert s["teams"][0][-1]["card"] == t and s["phase"] == "plan" and s["plan_left"] == 2
     assert t not in s["pool"]
     play(s, 0, {"type": "draw"})
@@ -255,7 +255,7 @@ def test_double_cross_base_and_instead():
     s = fresh(2)
     set_team(s, 1, ["Ghost", "Byte"], {"Ghost": "Shadow Suit", "Byte": "Laptop Rig"})
     set_heist(s, 0, hid("Casino Vault"), hid("Server Farm"), [(1, 4), (1, 4)])
-    cards = _plan_with(s, ["Double-Cross", "Double-Cross"])
+    _plan_with(s, ["Double-Cross", "Double-Cross"])
     dc = [p for p in s["hands"][0] if PREP[p]["name"] == "Double-Cross"]
     play(s, 0, {"type": "action", "card": dc[0], "gem": None})
     assert s["phase"] == "target"
@@ -757,7 +757,7 @@ def test_game_ends_when_bag_empties():
     s["bag"]["Blue"] = 1
     s["gems"][1]["Blue"] -= 1
     top_prep(s, "Windfall")
-    ev = play(s, 0, {"type": "draw_prep"})
+    play(s, 0, {"type": "draw_prep"})
     assert E.is_terminal(s) and s["final"]["reason"] == "bag"
     check(s)
 

@@ -912,8 +912,6 @@ class MastermindsEngine(Engine):
 
     def _suffer(self, state, tid: str, events) -> None:
         at = state["attempt"]
-        seat = at["seat"]
-        name = self._name(state, seat)
         fid = self._draw_from(state, "failure_deck", "failure_discard", events, "Failure")
         state["failure_discard"].append(fid)
         f = FAILURES[fid]
@@ -942,7 +940,7 @@ class MastermindsEngine(Engine):
         die, dtext = self._roll(state, te["two_dice"], ability == "lucky")
         final = value + bonus + te["mods"] + die
         ok = final > te["number"]
-        extra = f" + Slippery 3" if bonus else ""
+        extra = " + Slippery 3" if bonus else ""
         extra += f" {'+' if te['mods'] >= 0 else '-'} {abs(te['mods'])}" if te["mods"] else ""
         text = (f"{self._tname(tid)} rolls {dtext} for the {te['skill']} {te['number']} test: "
                 f"{te['skill']} {value}{extra} + {die} = {final}: {'safe' if ok else 'caught'}.")
@@ -1064,7 +1062,7 @@ class MastermindsEngine(Engine):
             r["won"] = rank == 1
         state["final"] = {"values": values, "reason": state["end_reason"], "rows": rows}
         events.append({"type": "values", "text": "Gem values: " + ", ".join(
-            f"{self._name(state, s)}'s {c} = {values[c]}" for s, c in enumerate(state["colours"])) + f", Clear = 2."})
+            f"{self._name(state, s)}'s {c} = {values[c]}" for s, c in enumerate(state["colours"])) + ", Clear = 2."})
         ranked = sorted(rows, key=lambda r: r["rank"])
         events.append({"type": "over", "text": "Final scores: " + "; ".join(
             f"{self._name(state, r['seat'])} {r['score']}" for r in ranked) + ". "
