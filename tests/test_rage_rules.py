@@ -724,7 +724,7 @@ def test_round_limit_wizard_wins():
 
 
 def test_auto_round_limit_by_players():
-    assert fresh(3)["round_limit"] == 26 and fresh(4)["round_limit"] == 30 and fresh(5)["round_limit"] == 30
+    assert fresh(3)["round_limit"] == 22 and fresh(4)["round_limit"] == 22 and fresh(5)["round_limit"] == 20
 
 
 # ------------------------------------------------------------------ views and texts

@@ -208,6 +208,7 @@ def _wizard_target(view: dict, legal: list[dict], rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------- heroes
+FAR_WEIGHT = 1.2  # tuned with the balance script (see docs/rules/rage.md)
 _PROB_CACHE: dict[tuple[int, int, bool], float] = {}
 
 
@@ -364,8 +365,11 @@ def _hero_goal(view: dict, seat: int, me: dict, legal: list[dict], rng: random.R
     if not unknown:
         return ent, False
     others = [h["pos"] for h in living if h["seat"] != seat]
+    camps = _camps(view)
     def score(i):
         s = dist[i]
+        # The wizard hides keys away from the camps: search the far rooms first.
+        s -= FAR_WEIGHT * min(_manhattan(view, i, c) for c in camps)
         t = view["tiles"][i]
         s += 0.4 * t["hidden_tokens"]
         if others:  # spread out a little

@@ -25,7 +25,7 @@ from . import cards as C
 DIRS = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 DIR_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 GRID = {3: 5, 4: 6, 5: 7}
-AUTO_ROUNDS = {3: 26, 4: 30, 5: 30}
+AUTO_ROUNDS = {3: 22, 4: 22, 5: 20}
 HERO_HP = 10
 TRAP_SAVE = 10
 TRAP_DAMAGE = 2
@@ -68,7 +68,7 @@ class RageEngine(Engine):
                    "When only one hero is alive, that hero rolls two d20 in combat and adds them (playtest suggestion)."),
             Option("round_limit", "Round limit", 0,
                    "After this many rounds the world collapses and the wizard wins "
-                   "(0 = automatic: 26 / 30 / 30 rounds for 3 / 4 / 5 players).", minimum=0, maximum=60),
+                   "(0 = automatic: 22 / 22 / 20 rounds for 3 / 4 / 5 players).", minimum=0, maximum=60),
         ),
         hidden_information=True,
         simultaneous=True,
@@ -491,7 +491,6 @@ class RageEngine(Engine):
 
     # ------------------------------------------------------------------ apply
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
-        typ = action["type"]
         phase = state["phase"]
         ev: list[dict] = []
         if phase == "tower":
