@@ -55,12 +55,25 @@ def seat_of(game: GameRow, user_id: int) -> int | None:
     return None
 
 
-TURN_OPTION = "turn_minutes"  # a table option of the platform, not of any game
+TURN_OPTION = "turn_minutes"  # table options of the platform, not of any game
+LEAVE_OPTION = "on_leave"  # "bot": a bot takes a leaver's seat; "end": the game ends
+PLATFORM_OPTIONS = (TURN_OPTION, LEAVE_OPTION)
 
 
 def engine_options(game: GameRow) -> dict[str, Any]:
     """The game's own options (the platform keeps its own under a leading ``_``)."""
     return {k: v for k, v in game.options.items() if not k.startswith("_")}
+
+
+def parse_on_leave(value: Any) -> str:
+    text = str(value).strip().lower()
+    if text not in ("bot", "end"):
+        raise TableError("When a player leaves, either a bot takes the seat (`bot`) or the game ends (`end`).")
+    return text
+
+
+def parse_platform_option(key: str, value: Any) -> Any:
+    return parse_turn_minutes(value) if key == TURN_OPTION else parse_on_leave(value)
 
 
 def parse_turn_minutes(value: Any) -> int:
@@ -149,13 +162,13 @@ class TableService:
             raise TableError(f"There is no game called '{game_key}'. Pick one from the list.")
         engine = get_engine(game_key)
         raw_options = dict(raw_options or {})
-        timer = raw_options.pop(TURN_OPTION, None)
+        platform = {key: parse_platform_option(key, raw_options.pop(key))
+                    for key in PLATFORM_OPTIONS if key in raw_options}
         try:
             options = engine.meta.resolve_options(raw_options)
         except RuleError as exc:
             raise TableError(str(exc)) from None
-        if timer is not None:
-            options["_" + TURN_OPTION] = parse_turn_minutes(timer)
+        options.update({"_" + key: value for key, value in platform.items()})
         try:
             game_id = await self.storage.create_game(
                 guild_id, channel_id, game_key, host_id, options, self.seed_source(),
@@ -176,8 +189,8 @@ class TableService:
             self._require_lobby(game)
             self._require_host(game, user_id)
             try:
-                if key == TURN_OPTION:
-                    game.options["_" + key] = parse_turn_minutes(value)
+                if key in PLATFORM_OPTIONS:
+                    game.options["_" + key] = parse_platform_option(key, value)
                 else:
                     game.options[key] = self.engine(game).meta.option(key).parse(value)
             except RuleError as exc:
@@ -434,7 +447,8 @@ class TableService:
             engine = self.engine(game)
             name = game.seats[seat]["name"]
             state = copy.deepcopy(game.state)
-            events = engine.remove_seat(state, seat) if settings.on_leave == "bot" else None
+            on_leave = game.options.get("_" + LEAVE_OPTION, settings.on_leave)  # the host's choice, else the server's
+            events = engine.remove_seat(state, seat) if on_leave == "bot" else None
             if events is None:
                 outcome = Outcome(game=game)
                 await self._finish_ended(game, f"{name} left, so the game ended.")

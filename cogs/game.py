@@ -83,6 +83,8 @@ class GameCog(commands.Cog):
             choices.append(app_commands.Choice(name=clip(f"{hint} — {opt.label}", 100), value=hint))
         choices.append(app_commands.Choice(name="turn_minutes=10 — minutes per move before the bot plays it",
                                            value="turn_minutes=10"))
+        choices.append(app_commands.Choice(name="on_leave=bot — if a player leaves: bot (takes the seat) or end",
+                                           value="on_leave=bot"))
         return [c for c in choices if current.lower() in c.value.lower()][:25] or choices[:25]
 
     @game.command(name="option", description="Change a table option before the game starts (host)")
@@ -100,6 +102,7 @@ class GameCog(commands.Cog):
             return []
         names = [(o.key, o.label) for o in self.tables.engine(row).meta.options]
         names.append(("turn_minutes", "Minutes per move before the bot plays it (0 = none)"))
+        names.append(("on_leave", "If a player leaves: bot (a bot takes the seat) or end (the game ends)"))
         return [app_commands.Choice(name=clip(f"{key} — {label}", 100), value=key)
                 for key, label in names if current.lower() in key.lower()][:25]
 

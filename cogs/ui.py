@@ -64,6 +64,9 @@ def lobby_embed(game: GameRow, engine: Engine) -> discord.Embed:
     minutes = game.options.get("_turn_minutes")
     embed.add_field(name="Turn timer", value=f"{minutes} minutes per move" if minutes else
                     "server default (`/game option turn_minutes 10` to set one)", inline=False)
+    leave = game.options.get("_on_leave")
+    embed.add_field(name="If a player leaves", value={"bot": "a bot takes their seat", "end": "the game ends"}.get(
+        leave, "server default (`/game option on_leave bot` or `end`)"), inline=False)
     if game.status == "lobby":
         embed.set_footer(text="Join to take a seat. The host starts the game when everyone is in.")
     elif game.status == "running":

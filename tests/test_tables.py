@@ -184,6 +184,24 @@ async def test_maintenance_and_allowed_channels(service):
     await service.open(1, 55, "dummy", 100, "Ann")
 
 
+async def test_the_host_chooses_what_happens_when_someone_leaves(service):
+    with pytest.raises(TableError, match="either a bot takes the seat"):
+        await service.open(1, 10, "dummy", 100, "Ann", {"on_leave": "explode"})
+    game = await open_three(service, pile=30, on_leave="end")
+    assert game.options["_on_leave"] == "end"
+    await service.start(game.id, 100)
+    outcome = await service.remove_player(game.id, 101)  # the server default would hand the seat to a bot
+    assert outcome.game.status == "ended"
+    game = await open_three(service, channel=11, pile=30)
+    await service.set_option(11, 100, "on_leave", "BOT")
+    s = await service.storage.settings(1)
+    s.on_leave = "end"
+    await service.storage.save_settings(s)
+    await service.start(game.id, 100)
+    outcome = await service.remove_player(game.id, 101)  # the host's choice beats the server's
+    assert outcome.game.status == "running" and outcome.game.seats[1]["bot"]
+
+
 async def test_leaving_a_running_game_hands_the_seat_to_a_bot_or_ends_it(service):
     game = await open_three(service, pile=30)
     await service.start(game.id, 100)
