@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.games import get_engine, registry
 from bot.tables import TableError, seat_of
-from cogs.ui import board_content, clip, lobby_embed, lobby_view, render_file
+from cogs.ui import board_content, board_view, clip, lobby_embed, lobby_view, render_file
 
 if TYPE_CHECKING:
     from bot.app import HeistBot
@@ -210,8 +210,6 @@ class GameCog(commands.Cog):
         await interaction.response.defer(thinking=True)
         public = engine.view(row.state, None)
         file = await render_file(row, "board", public)
-        from cogs.ui import board_view
-
         kwargs: dict[str, Any] = {"content": board_content(row, engine)}
         if file is not None:
             kwargs["file"] = file
