@@ -255,8 +255,8 @@ class GameCog(commands.Cog):
     @app_commands.describe(lines="How many moves (default 15)")
     async def log(self, interaction: discord.Interaction, lines: app_commands.Range[int, 1, 50] = LOG_LINES) -> None:
         row = await self.tables.require_in_channel(interaction.channel_id)
-        text = await self.ui.log_text(row, lines)
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a long game takes a moment to replay
+        await interaction.followup.send(await self.ui.log_text(row, lines), ephemeral=True)
 
     @game.command(name="replay", description="Re-draw a finished game's board at any move")
     @app_commands.describe(id="The table number", move="After how many moves (0 = the start)")

@@ -7,6 +7,7 @@ import asyncio
 
 
 from tests.conftest import ADMIN, CHANNEL, GUILD, OUTSIDER
+from tests.e2e_helpers import callback_text
 
 BOB, CID = 101, 102
 
@@ -16,11 +17,7 @@ def component(fake, message, label):
 
 
 def text_of(rec) -> str:
-    data = rec.callback["data"] if rec.callback else {}
-    parts = [data.get("content") or ""]
-    for embed in data.get("embeds") or []:
-        parts.append(str(embed))
-    return "\n".join(parts)
+    return callback_text(rec)
 
 
 async def open_table(h, options="pile=9"):
