@@ -537,7 +537,9 @@ def test_sprint_and_march(monkeypatch):
     to_heroes(st)
     a2, a3 = idx(st, "A2"), idx(st, "A3")
     cid = give_card(st, 1, "sprint")
-    assert not any(a["type"] == "march" for a in E.legal_actions(st, 1))  # nothing face up yet
+    # quick march: the first room may be face down, as long as it holds no tokens
+    assert {"type": "march", "path": [a2, a3]} in E.legal_actions(st, 1)
+    assert not any(a["type"] == "march" and len(a["path"]) == 3 for a in E.legal_actions(st, 1))
     E.apply(st, 1, {"type": "sprint", "card": cid, "path": [a2, a3]})
     stay(st, 2)
     h = st["heroes"][1]
@@ -548,11 +550,56 @@ def test_sprint_and_march(monkeypatch):
     E.apply(st, 0, {"type": "end_turn"})
     assert {"type": "march", "path": [a2, idx(st, "B2")]} in E.legal_actions(st, 1)
     token(st, a2, "blank")
-    assert {"type": "march", "path": [a2, idx(st, "B2")]} not in E.legal_actions(st, 1)
+    assert not any(a["type"] == "march" and a["path"][0] == a2 for a in E.legal_actions(st, 1))
+
+
+def test_long_march_through_known_safe_rooms():
+    st = ready(keys=[4, 14, 22])  # E1, E3, C5: column A holds no key
+    to_heroes(st)
+    a2, a3, a4, b1, c1 = (idx(st, x) for x in ("A2", "A3", "A4", "B1", "C1"))
+    E.apply(st, 1, {"type": "march", "path": [a2, a3]})
+    stay(st, 2)
+    assert st["heroes"][1]["pos"] == a3 and st["tiles"][a2]["searched"] and st["tiles"][a3]["up"]
+    del st["wizard"]["hand"][3:]  # keep the wizard under the hand limit
+    E.apply(st, 0, {"type": "end_turn"})
+    E.apply(st, 1, {"type": "move", "to": a2})
+    stay(st, 2)
+    del st["wizard"]["hand"][3:]  # keep the wizard under the hand limit
+    E.apply(st, 0, {"type": "end_turn"})
+    # three steps only when the first two rooms are face up with no tokens
+    assert {"type": "march", "path": [a3, a4, idx(st, "A5")]} not in E.legal_actions(st, 1)  # A4 face down
+    back = {"type": "march", "path": [idx(st, "A1"), b1, c1]}
+    assert back not in E.legal_actions(st, 1)  # B1 still face down
+    st["tiles"][b1]["up"] = True
+    assert back in E.legal_actions(st, 1)
+    tid = token(st, b1, "blank")
+    assert back not in E.legal_actions(st, 1)
+    st["tiles"][b1]["tokens"].remove(tid)
+    E.apply(st, 1, back)
+    stay(st, 2)
+    assert st["heroes"][1]["pos"] == c1 and st["tiles"][c1]["up"] and st["tiles"][c1]["searched"]
+
+
+def test_scouting_reveals_near_key_vaults():
+    st = ready(keys=[4, 14, 22])  # E1, E3, C5
+    to_heroes(st)
+    ev = E._flip(st, idx(st, "C1"))  # E1 is 2 steps away, E3 and C5 farther
+    assert st["tiles"][4]["up"] and "key vault glints on E1" in " ".join(e["text"] for e in ev)
+    assert not st["tiles"][14]["up"] and not st["tiles"][22]["up"]
+    assert E.view(st, 2)["tiles"][4]["key_tile"]  # public: every hero can head for it
+    # a hero walking in by a normal move flips the next room and scouts from there
+    E.apply(st, 1, {"type": "move", "to": idx(st, "A2")})
+    stay(st, 2)
+    assert not st["tiles"][14]["up"]
+    # 5 players (7x7, 4 heroes): no scouting
+    st5 = ready(n=5, keys=[8, 20, 40])  # B2, G3, F6
+    to_heroes(st5)
+    E._flip(st5, 1)  # B1, next to the B2 vault
+    assert not st5["tiles"][8]["up"]
 
 
 def test_sprint_stops_at_monsters(monkeypatch):
-    st = ready()
+    st = ready(keys=[4, 14, 22])  # no key vault near A2 to scout
     to_heroes(st)
     a2, a3 = idx(st, "A2"), idx(st, "A3")
     token(st, a2, "monster", level=1)
@@ -724,7 +771,7 @@ def test_round_limit_wizard_wins():
 
 
 def test_auto_round_limit_by_players():
-    assert fresh(3)["round_limit"] == 22 and fresh(4)["round_limit"] == 22 and fresh(5)["round_limit"] == 20
+    assert fresh(3)["round_limit"] == 16 and fresh(4)["round_limit"] == 16 and fresh(5)["round_limit"] == 15
 
 
 # ------------------------------------------------------------------ views and texts

@@ -322,8 +322,8 @@ def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
             if hand[a["card"]]["name"] == "Ward Charm":
                 return a
     if len(path) >= 2 and not t["monsters"] and not t["hidden_tokens"]:
-        for a in by_type.get("march", []):
-            if a["path"] == path[:2]:
+        for a in sorted(by_type.get("march", []), key=lambda a: -len(a["path"])):
+            if a["path"] == path[:len(a["path"])]:
                 return a
         for a in by_type.get("sprint", []):
             if a["path"] == path[:2]:

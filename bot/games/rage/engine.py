@@ -25,12 +25,13 @@ from . import cards as C
 DIRS = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 DIR_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 GRID = {3: 5, 4: 6, 5: 7}
-AUTO_ROUNDS = {3: 22, 4: 22, 5: 20}
+AUTO_ROUNDS = {3: 16, 4: 16, 5: 15}
 HERO_HP = 10
 TRAP_SAVE = 10
 TRAP_DAMAGE = 2
 FREE_LIMIT = 8  # free actions (potions, gifts, equipping) per hero per hero phase
 AMBUSH_LEVEL = 3
+SCOUT_RANGE = {3: 2, 4: 2, 5: 0}  # scouting: key vaults this many steps from a revealed room are glimpsed
 
 SUMMARY = """**Wizard's Rage** - the first seat (seat 0) is the **Wizard**, everyone else is a **hero** (10 hit points, starting in a corner camp).
 The board is a face-down grid (5x5 / 6x6 / 7x7 for 3 / 4 / 5 players) with the wizard's tower in the centre. The wizard secretly hid **3 key tiles**.
@@ -41,6 +42,7 @@ The board is a face-down grid (5x5 / 6x6 / 7x7 for 3 / 4 / 5 players) with the w
 - Entering a face-down tile flips it: its card-draw and mana values apply to the wizard.
 - Tokens on your tile flip: decoys vanish; **traps**: d20 + save bonus 10+ or take 2 damage; **monsters** fight.
 - An empty room you enter for the first time gives 1 loot card.
+- Scouting: revealing a room also reveals hidden key vaults within 2 steps of it (3-4 players).
 - **Combat:** wizard rolls d20 + all monster levels; heroes roll d20 each, keep the best, add all their equipment. Ties go to the heroes. Win: monsters removed, 1 loot (2 on the room's first victory). Lose: step back and take 1 damage per monster.
 - Standing on tokens at the start of your turn (Ambush!) means you can't move: you fight where you are.
 - Equipment: 2 swords, 1 boots, 1 shield. A dead hero drops everything on the tile.
@@ -68,7 +70,7 @@ class RageEngine(Engine):
                    "When only one hero is alive, that hero rolls two d20 in combat and adds them (playtest suggestion)."),
             Option("round_limit", "Round limit", 0,
                    "After this many rounds the world collapses and the wizard wins "
-                   "(0 = automatic: 22 / 22 / 20 rounds for 3 / 4 / 5 players).", minimum=0, maximum=60),
+                   "(0 = automatic: 16 / 16 / 15 rounds for 3 / 4 / 5 players).", minimum=0, maximum=60),
         ),
         hidden_information=True,
         simultaneous=True,
@@ -413,16 +415,25 @@ class RageEngine(Engine):
         return paths
 
     def march_paths(self, state: dict, seat: int) -> list[list[int]]:
-        """Quick march: two steps when the first is a face-up room with no tokens."""
+        """Quick march: two steps when the first room has no tokens (face up or down); three steps
+        when the first two rooms are both face up with no tokens (known safe ground)."""
         h = state["heroes"][seat]
+        tower = state["tower"]
         paths = []
         for a in self.move_targets(state, seat):
-            t = state["tiles"][a]
-            if a == state["tower"] or not t["up"] or t["tokens"]:
+            ta = state["tiles"][a]
+            if a == tower or ta["tokens"]:
                 continue
             for b in self.adjacent(state, a):
-                if b != h["pos"] and b != state["tower"]:
-                    paths.append([a, b])
+                if b == h["pos"] or b == tower:
+                    continue
+                paths.append([a, b])
+                tb = state["tiles"][b]
+                if not (ta["up"] and tb["up"]) or tb["tokens"]:
+                    continue
+                for c in self.adjacent(state, b):
+                    if c not in (h["pos"], a, tower):
+                        paths.append([a, b, c])
         return paths
 
     def _hero_actions(self, state: dict, seat: int) -> list[dict]:
@@ -941,6 +952,7 @@ class RageEngine(Engine):
                 ev.append(self._e("mana", "The Mana Wheel is already full."))
             elif d["mana"]:
                 ev.extend(self._spin(state, d["mana"]))
+            ev.extend(self._scout(state, i))
         hidden = self.hidden_tokens(state, i)
         if hidden:
             names = [self._token_name(state, tid) for tid in hidden]
@@ -970,6 +982,22 @@ class RageEngine(Engine):
                             ev.extend(self._damage(state, s, TRAP_DAMAGE))
                 t["tokens"].remove(tid)
                 state["tokens"].pop(str(tid))
+        return ev
+
+    def _scout(self, state: dict, i: int) -> list[dict]:
+        """Scouting (house rule): a hero revealing room i glimpses the key vaults near it.
+        Each face-down key tile within SCOUT_RANGE steps turns face up (no card/mana effect, its tokens stay face down)."""
+        ev = []
+        r0, c0 = self.rc(state, i)
+        for j in range(len(state["tiles"])):
+            r1, c1 = self.rc(state, j)
+            if abs(r1 - r0) + abs(c1 - c0) > SCOUT_RANGE[state["n"]]:
+                continue
+            t = state["tiles"][j]
+            if t["key_tile"] and not t["up"] and not t["removed"]:
+                t["up"] = True
+                ev.append(self._e("flip", f"Scouting from {self.label(state, i)}: a key vault glints on "
+                                          f"{self.label(state, j)}!"))
         return ev
 
     def _collect(self, state: dict, i: int, visitors: list[int]) -> list[dict]:
@@ -1115,22 +1143,25 @@ class RageEngine(Engine):
                 touched.append(start[s])
         for i in touched:
             ev.extend(self._flip(state, i))
-        # 4. sprinters' second step
-        second = []
-        for s in order:
-            if s in paths and len(paths[s]) == 2 and state["heroes"][s]["alive"]:
-                a, b = paths[s]
-                if self.face_up_monsters(state, a):
-                    ev.append(self._e("move", f"{state['names'][s]} is stopped by monsters on {self.label(state, a)}."))
-                    continue
-                ev.extend(self._collect(state, a, [s]))
-                state["heroes"][s]["pos"] = b
-                came_from[s] = a
-                visited.setdefault(b, []).append(s)
-                if b not in second:
-                    second.append(b)
-        for i in second:
-            ev.extend(self._flip(state, i))
+        # 4. sprinters' and marchers' further steps (stopped by monsters on the tile they stand on)
+        for k in (1, 2):
+            step = []
+            for s in order:
+                if s in paths and len(paths[s]) > k and state["heroes"][s]["alive"]:
+                    a, b = paths[s][k - 1], paths[s][k]
+                    if state["heroes"][s]["pos"] != a:
+                        continue
+                    if self.face_up_monsters(state, a):
+                        ev.append(self._e("move", f"{state['names'][s]} is stopped by monsters on {self.label(state, a)}."))
+                        continue
+                    ev.extend(self._collect(state, a, [s]))
+                    state["heroes"][s]["pos"] = b
+                    came_from[s] = a
+                    visited.setdefault(b, []).append(s)
+                    if b not in step:
+                        step.append(b)
+            for i in step:
+                ev.extend(self._flip(state, i))
         # 5. looting empty rooms, keys and dropped items
         for i in sorted(visited):
             here = [s for s in visited[i] if state["heroes"][s]["alive"] and state["heroes"][s]["pos"] == i]
