@@ -231,6 +231,11 @@ class RageEngine(Engine):
         h = state["heroes"][seat]
         return sum(self.ldef(state, c)["attack"] for c in h["equip"]) + h["strength"]
 
+    def _save(self, state: dict, seat: int, rng: Rng) -> tuple[int, int, bool]:
+        """A save against a trap or a blast: d20 + the hero's save bonus, TRAP_SAVE or more is safe."""
+        roll, bonus = rng.die(20), self.save_bonus(state, seat)
+        return roll, bonus, roll + bonus >= TRAP_SAVE
+
     def save_bonus(self, state: dict, seat: int) -> int:
         h = state["heroes"][seat]
         return sum(self.ldef(state, c)["save"] for c in h["equip"])
@@ -719,9 +724,8 @@ class RageEngine(Engine):
         elif eff == "fireball":
             rng = Rng(state)
             for s in victims:
-                roll = rng.die(20)
-                bonus = self.save_bonus(state, s)
-                if roll + bonus >= TRAP_SAVE:
+                roll, bonus, safe = self._save(state, s, rng)
+                if safe:
                     ev.append(self._e("save", f"Fireball on {lab}: {state['names'][s]} rolls {roll}+{bonus} and dodges."))
                 else:
                     ev.append(self._e("save", f"Fireball on {lab}: {state['names'][s]} rolls {roll}+{bonus} "
@@ -972,9 +976,8 @@ class RageEngine(Engine):
                         if hh["ward"]:
                             ev.append(self._e("save", f"{state['names'][s]}'s ward charm turns the trap aside."))
                             continue
-                        roll = rng.die(20)
-                        bonus = self.save_bonus(state, s)
-                        if roll + bonus >= TRAP_SAVE:
+                        roll, bonus, safe = self._save(state, s, rng)
+                        if safe:
                             ev.append(self._e("save", f"Trap! {state['names'][s]} rolls {roll}+{bonus}: safe."))
                         else:
                             ev.append(self._e("save", f"Trap! {state['names'][s]} rolls {roll}+{bonus}: "
