@@ -95,6 +95,11 @@ class GameMeta:
     simultaneous: bool = False
     seat_roles: tuple[str, ...] = field(default=())  # optional names for seats, e.g. ("Wizard",)
 
+    def check_players(self, count: int) -> None:
+        """Every engine's setup starts here: the seat count must fit the game."""
+        if not self.min_players <= count <= self.max_players:
+            raise RuleError(f"{self.name} is for {self.min_players} to {self.max_players} players, not {count}.")
+
     def option(self, key: str) -> Option:
         for opt in self.options:
             if opt.key == key:

@@ -14,6 +14,7 @@ class DummyEngine(Engine):
                     options=(Option("pile", "Coins in the pile", 7, minimum=3, maximum=30),))
 
     def setup(self, names, options, seed):
+        self.meta.check_players(len(names))
         state = {"names": names, "rng": Rng.seed_state(seed), "pile": options["pile"], "turn": 0, "winner": None}
         words = list(WORDS)
         Rng(state).shuffle(words)

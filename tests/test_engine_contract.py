@@ -57,3 +57,11 @@ def test_the_registry_finds_the_five_games():
         meta = engine.meta
         assert meta.key == key and 1 <= meta.min_players <= meta.max_players and meta.summary
         assert len(meta.summary) < 3500, f"{key}: /game rules shows the summary in one embed"
+
+
+def test_every_game_refuses_a_seat_count_it_cannot_seat():
+    for engine in registry().values():
+        meta = engine.meta
+        for count in (meta.min_players - 1, meta.max_players + 1):
+            with pytest.raises(RuleError, match=f"is for {meta.min_players} to {meta.max_players} players, not {count}"):
+                engine.setup([f"P{i}" for i in range(count)], meta.resolve_options({}), 1)

@@ -59,8 +59,7 @@ class HeistEngine(Engine):
     # ------------------------------------------------------------------ setup
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> dict[str, Any]:
         n = len(names)
-        if not self.meta.min_players <= n <= self.meta.max_players:
-            raise RuleError("HEIST needs 1 to 6 players.")
+        self.meta.check_players(n)
         opts = self.meta.resolve_options(options)
         state: dict[str, Any] = {"names": list(names), "rng": Rng.seed_state(seed), "options": opts, "n": n}
         rng = Rng(state)

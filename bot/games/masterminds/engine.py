@@ -95,8 +95,7 @@ class MastermindsEngine(Engine):
     # ------------------------------------------------------------------ setup
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> dict[str, Any]:
         n = len(names)
-        if not self.meta.min_players <= n <= self.meta.max_players:
-            raise RuleError("Masterminds: Heist Society needs 2 to 5 players.")
+        self.meta.check_players(n)
         opts = self.meta.resolve_options(options)
         state: dict[str, Any] = {
             "names": list(names),

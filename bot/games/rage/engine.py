@@ -80,8 +80,7 @@ class RageEngine(Engine):
     # ------------------------------------------------------------------ setup
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> dict:
         n = len(names)
-        if n not in GRID:
-            raise RuleError("Wizard's Rage needs 3 to 5 players.")
+        self.meta.check_players(n)
         opts = self.meta.resolve_options(options)
         size = GRID[n]
         state: dict[str, Any] = {
@@ -172,19 +171,7 @@ class RageEngine(Engine):
 
     def component(self, state: dict, start: int, without: int | None = None) -> set[int]:
         """Tiles reachable from ``start`` over existing non-tower tiles (``without`` treated as removed)."""
-        tiles = state["tiles"]
-        tower = state["tower"]
-        seen = {start}
-        queue = deque([start])
-        while queue:
-            i = queue.popleft()
-            for d in "NESW":
-                j = self._step(state, i, d)
-                if j is None or j in seen or j == tower or j == without or tiles[j]["removed"]:
-                    continue
-                seen.add(j)
-                queue.append(j)
-        return seen
+        return set(self.distances(state, start, without))
 
     def distances(self, state: dict, start: int, without: int | None = None) -> dict[int, int]:
         tiles = state["tiles"]

@@ -59,8 +59,7 @@ class SleepingEngine(Engine):
         from bot.rng import Rng
 
         n = len(names)
-        if not self.meta.min_players <= n <= self.meta.max_players:
-            raise RuleError(f"Sleeping Wizard needs 2 to 8 players, not {n}.")
+        self.meta.check_players(n)
         state: dict[str, Any] = {
             "names": list(names),
             "rng": Rng.seed_state(seed),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.engine import Engine, GameMeta, Option, RuleError
+from bot.engine import Engine, GameMeta, Option
 from bot.rng import Rng
 
 from . import cards as C
@@ -75,8 +75,7 @@ class TowerEngine(Engine):
     # ------------------------------------------------------------------ setup
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> dict:
         n = len(names)
-        if not self.meta.min_players <= n <= self.meta.max_players:
-            raise RuleError("The Wizard's Tower is for 2 to 5 players.")
+        self.meta.check_players(n)
         opts = self.meta.resolve_options(options)
         state: dict[str, Any] = {
             "names": list(names), "rng": Rng.seed_state(seed), "n": n,
