@@ -186,6 +186,21 @@ class Engine:
         waiting = [names[s] if s < len(names) else f"Seat {s + 1}" for s in self.to_act(state)]
         return "Waiting for " + ", ".join(waiting) if waiting else ""
 
+    def balance_tally(self, state: State, trace: list[dict[str, Any]]) -> dict[str, Any]:
+        """Facts about one finished game for the balance report (``python -m bot.balance``).
+
+        ``trace`` has one entry per decision taken: ``{"seat", "action", "options"
+        (how many legal actions there were), "acting" (how many seats could act)}``.
+        Return any of these keys (all optional):
+
+        - ``"end"``: how the game ended, a short label ("round limit", "vault opened").
+        - ``"roles"``: each seat's role, for win share by role (e.g. "wizard", "hero").
+        - ``"available"``: names of cards/secrets/mechanics some seat could have used this game.
+        - ``"used"``: the names among those that were used at least once.
+        - ``"goals"``: each secret goal dealt this game -> whether it was met.
+        """
+        return {}
+
     def remove_seat(self, state: State, seat: int) -> list[Event] | None:
         """A player left. Return events if the game can go on without any change
         (the platform then hands the seat to the bot), or None to end the game."""
