@@ -63,11 +63,7 @@ def scramble(st, seed, keep_seat=None):
         s["lcards"][c] = k
     s["commits"] = {k: (v if k == str(keep_seat) else {"type": "stay"}) for k, v in s["commits"].items()}
     if s["pending"] and s["pending"]["kind"] == "place":
-        left = s["pending"]["left"]
-        total = sum(left.values())
-        main = "trap" if s["pending"]["trap"] else "monster"
-        m = rng.randint(0, total)
-        left.update({main: m, "blank": total - m})
+        s["pending"]["trap"] = rng.random() < 0.5  # which kind of card is being placed is the wizard's secret
     return s
 
 

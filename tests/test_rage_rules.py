@@ -150,15 +150,15 @@ def test_monster_card_places_monster_and_decoys():
     E.apply(st, 0, {"type": "play", "card": cid})
     assert st["wizard"]["spent"] == 3
     legal = E.legal_actions(st, 0)
-    assert {a["what"] for a in legal} == {"monster", "blank"}
     hero_tiles = {st["heroes"][s]["pos"] for s in E.living(st)}
     assert not any(a["tile"] in hero_tiles for a in legal)  # never on a hero
     assert not any(a["tile"] == st["tower"] for a in legal)  # tower closed before all keys are found
-    ev = E.apply(st, 0, {"type": "place", "what": "monster", "tile": 6})
-    assert "face-down token on B2" in ev[0]["text"] and "Orc" not in ev[0]["text"]
-    E.apply(st, 0, {"type": "place", "what": "blank", "tile": 7})
-    E.apply(st, 0, {"type": "place", "what": "blank", "tile": 8})
+    ev = E.apply(st, 0, {"type": "place", "tile": 6})
+    assert "B2" in ev[0]["text"] and "Orc" not in ev[0]["text"]
     assert st["pending"] is None and cid in st["wizard"]["discard"]
+    kinds = sorted(st["tokens"][str(tid)]["kind"] for t in st["tiles"] for tid in t["tokens"])
+    assert kinds == ["blank", "blank", "monster"]
+    assert [st["tokens"][str(tid)]["kind"] for tid in st["tiles"][6]["tokens"]] == ["monster"]
     assert E.view(st, None)["tiles"][6]["hidden_tokens"] == 1
 
 
@@ -618,7 +618,7 @@ def test_frost_bolt_and_thaw(monkeypatch):
     E.apply(st, 0, {"type": "play", "card": cid})
     E.apply(st, 0, {"type": "target", "tile": 0})
     E.apply(st, 0, {"type": "end_turn"})
-    assert E.legal_actions(st, 1) == [{"type": "stay"}]
+    assert E.legal_actions(st, 1) == [{"type": "stay"}]  # no items in hand: only stay
     assert "frozen" in assert_rejects(E, st, 1, {"type": "move", "to": idx(st, "A2")})
     stay(st, 1)
     stay(st, 2)

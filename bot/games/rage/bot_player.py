@@ -159,39 +159,31 @@ def _step(view: dict, i: int, d: str) -> int:
 
 
 def _wizard_place(view: dict, legal: list[dict], rng: random.Random, hero_pos: list[int]) -> dict:
+    """Where the card's real token goes (its decoys scatter by themselves)."""
     priv = view["private"]
     keys = set(priv["keys"])
     tower = view["tower"]
-    main = [a for a in legal if a["what"] != "blank"]
+    trap = (priv.get("playing") or {}).get("kind") == "trap"
+
     def nearest_hero(i):
         return min((_manhattan(view, i, p) for p in hero_pos), default=9)
-    if main:
-        def score(a):
-            i = a["tile"]
-            t = view["tiles"][i]
-            s = 0.0
-            if a["what"] == "monster":
-                if i == tower:
-                    s += 40
-                if i in keys:
-                    s += 25
-                if view["keys_found"] and i == view["entrance_tile"]:
-                    s += 15
-            d = nearest_hero(i)
-            s += 10 - 2 * abs(d - 1.5)
-            s -= 3 * len(t["monsters"]) if a["what"] == "trap" else 0
-            return s + rng.random() * 3
-        return max(main, key=score)
-    def decoy(a):
+
+    def score(a):
         i = a["tile"]
         t = view["tiles"][i]
-        s = 10 - 2 * abs(nearest_hero(i) - 1.5)
-        if i in keys:
-            s -= 2
-        if t["hidden_tokens"] == 0:
-            s += 2
-        return s + rng.random() * 4
-    return max(legal, key=decoy)
+        s = 0.0
+        if not trap:
+            if i == tower:
+                s += 40
+            if i in keys:
+                s += 25
+            if view["keys_found"] and i == view["entrance_tile"]:
+                s += 15
+        d = nearest_hero(i)
+        s += 10 - 2 * abs(d - 1.5)
+        s -= 3 * len(t["monsters"]) if trap else 0
+        return s + rng.random() * 3
+    return max(legal, key=score)
 
 
 def _wizard_target(view: dict, legal: list[dict], rng: random.Random) -> dict:

@@ -2,7 +2,8 @@
 
 State layout (plain JSON):
   tiles[i]      one dict per grid square i = row * size + col (see _new_tile)
-  tokens        {"<id>": {"kind": monster|trap|blank, "up": bool, "card": key, "level": int}}
+  tokens        {"<id>": {"kind": monster|trap|blank, "up": bool, "card": key, "level": int, "count": int}}
+                (a monster token is the card's whole gang: ``count`` monsters of ``level`` each)
   wcards/lcards card id -> card key, for the wizard deck and the loot deck
   wizard        deck / hand / discard (wizard card ids), mana (the wheel), spent (this turn)
   loot          deck / discard (loot card ids)
@@ -88,7 +89,7 @@ class RageEngine(Engine):
             "phase": "tower", "round": 0, "round_limit": opts["round_limit"] or AUTO_ROUNDS[n], "tower": None, "entrance": None, "tower_open": False,
             "keys_found": False, "keys_taken": 0, "keys_hidden": 0, "keys_used": 0,
             "tokens": {}, "next_token": 1, "commits": {}, "pending": None,
-            "winner": None, "end_reason": "",
+            "winner": None, "end_reason": "", "end": "", "held": {"w": [], "l": []},
         }
         rng = Rng(state)
         tiles = [_new_tile(None) for _ in range(size * size)]
@@ -211,6 +212,11 @@ class RageEngine(Engine):
         return [tid for tid in state["tiles"][i]["tokens"] if self.tok(state, tid)["up"]
                 and self.tok(state, tid)["kind"] == "monster"]
 
+    def monster_power(self, state: dict, mons: list[int]) -> tuple[int, int]:
+        """(total level, damage on a win) of monster tokens: a gang token counts each of its monsters."""
+        toks = [self.tok(state, m) for m in mons]
+        return (sum(t["level"] * t.get("count", 1) for t in toks), sum(t.get("count", 1) for t in toks))
+
     def hidden_tokens(self, state: dict, i: int) -> list[int]:
         return [tid for tid in state["tiles"][i]["tokens"] if not self.tok(state, tid)["up"]]
 
@@ -301,13 +307,8 @@ class RageEngine(Engine):
             if kind == "rage":
                 return [{"type": "remove", "tile": i} for i in self.safe_removals(state)]
             if kind == "place":
-                trap = p["trap"]
-                tiles = [i for i in range(len(state["tiles"])) if self.can_place(state, i, trap)]
-                out = []
-                for what in ("trap" if trap else "monster", "blank"):
-                    if p["left"][what] > 0:
-                        out.extend({"type": "place", "what": what, "tile": i} for i in tiles)
-                return out
+                return [{"type": "place", "tile": i} for i in range(len(state["tiles"]))
+                        if self.can_place(state, i, p["trap"])]
             if kind == "target":
                 return [{"type": "target", "tile": i} for i in self.spell_targets(state, p["effect"])]
             if kind == "turn_tower":
@@ -342,7 +343,7 @@ class RageEngine(Engine):
             trap = d["kind"] == "trap"
             room = sum(self.cap(state) - len(t["tokens"]) for i, t in enumerate(state["tiles"])
                        if self.can_place(state, i, trap))
-            return room >= d.get("monsters", 1) + d["decoys"]
+            return room >= 1 + d["decoys"]
         eff = d["effect"]
         if eff in ("frost", "fireball", "ambush"):
             return bool(self.spell_targets(state, eff))
@@ -430,8 +431,8 @@ class RageEngine(Engine):
 
     def _hero_actions(self, state: dict, seat: int) -> list[dict]:
         h = state["heroes"][seat]
-        if h["frozen"]:
-            return [{"type": "stay"}]
+        if h["frozen"]:  # no move, but items are still usable ("consumables can be played at any time")
+            return [{"type": "stay"}] + (self._free_actions(state, seat) if h["free"] < FREE_LIMIT else [])
         out: list[dict] = []
         stuck = self.stuck(state, seat)
         if not stuck:
@@ -520,6 +521,8 @@ class RageEngine(Engine):
             keep = action["cards"]
             back = [c for c in w["opening"] if c not in keep]
             w["hand"] = list(keep)
+            for c in keep:
+                self._note_held(state, "w", state["wcards"][c])
             w["deck"].extend(back)
             w["opening"] = []
             Rng(state).shuffle(w["deck"])
@@ -580,7 +583,15 @@ class RageEngine(Engine):
             cid = w["deck"].pop()
             w["hand"].append(cid)
             drawn.append(cid)
+            self._note_held(state, "w", state["wcards"][cid])
         return drawn
+
+    @staticmethod
+    def _note_held(state: dict, side: str, key: str) -> None:
+        """Card keys that reached a hand this game (for the balance report's "available")."""
+        held = state.setdefault("held", {"w": [], "l": []})[side]
+        if key not in held:
+            held.append(key)
 
     def _apply_wizard(self, state: dict, action: dict) -> list[dict]:
         typ = action["type"]
@@ -613,17 +624,13 @@ class RageEngine(Engine):
             w["spent"] += d["cost"]
             w["pending_card"] = cid
             if d["kind"] in ("monster", "trap"):
-                main = "trap" if d["kind"] == "trap" else "monster"
-                k = d.get("monsters", 1)
-                left = {"monster": 0, "trap": 0, "blank": d["decoys"]}
-                left[main] = k
-                total = k + d["decoys"]
-                state["pending"] = {"kind": "place", "trap": d["kind"] == "trap", "left": left, "total": total}
-                ev.append(self._e("play", f"The wizard plays a card ({d['cost']} mana) and will place "
-                                          f"{total} face-down tokens."))
-                what = f"{k} {main}s" if k > 1 else f"the {main}"
-                ev.append(self._e("play", f"You play {d['name']}: place {what} and {d['decoys']} "
-                                          f"decoy{'s' if d['decoys'] != 1 else ''}.", to=0))
+                total = 1 + d["decoys"]
+                state["pending"] = {"kind": "place", "trap": d["kind"] == "trap", "total": total}
+                ev.append(self._e("play", f"The wizard plays a card ({d['cost']} mana): {total} face-down "
+                                          "tokens will appear."))
+                ev.append(self._e("play", f"You play {d['name']}: pick the tile for the {self._real_word(d)}; "
+                                          f"its {d['decoys']} decoy{'s' if d['decoys'] != 1 else ''} land on "
+                                          "random tiles just as far from the nearest hero.", to=0))
                 return ev
             ev.append(self._e("spell", f"The wizard casts **{d['name']}** ({d['cost']} mana): {d['text']}"))
             eff = d["effect"]
@@ -647,21 +654,8 @@ class RageEngine(Engine):
             self._finish_card(state)
             return ev
         if typ == "place":
-            i = action["tile"]
-            what = action["what"]
-            cid = w["pending_card"]
-            d = self.wdef(state, cid)
-            tid = state["next_token"]
-            state["next_token"] += 1
-            state["tokens"][str(tid)] = {"kind": what, "up": False, "card": d["key"] if what != "blank" else "blank",
-                                         "level": d.get("level", 0) if what == "monster" else 0}
-            state["tiles"][i]["tokens"].append(tid)
-            p["left"][what] -= 1
-            ev.append(self._e("place", f"The wizard places a face-down token on {self.label(state, i)}."))
-            ev.append(self._e("place", f"You place the {'decoy' if what == 'blank' else d['name']} on "
-                                       f"{self.label(state, i)}.", to=0))
-            if sum(p["left"].values()) == 0:
-                self._finish_card(state)
+            ev.extend(self._place_card(state, action["tile"]))
+            self._finish_card(state)
             return ev
         if typ == "target":
             i = action["tile"]
@@ -669,6 +663,8 @@ class RageEngine(Engine):
             ev.extend(self._cast(state, eff, i))
             self._finish_card(state)
             ev.extend(self._check_wizard_win(state))
+            if state["phase"] != "over":
+                ev.extend(self._settle_drops(state))
             return ev
         if typ == "entrance":
             state["entrance"] = action["dir"]
@@ -677,6 +673,75 @@ class RageEngine(Engine):
             self._finish_card(state)
             return ev
         raise RuleError("That move isn't allowed right now.")
+
+    @staticmethod
+    def _real_word(d: dict) -> str:
+        if d["kind"] == "trap":
+            return "trap"
+        return "monsters" if d.get("monsters", 1) > 1 else "monster"
+
+    def _new_token(self, state: dict, i: int, token: dict) -> int:
+        tid = state["next_token"]
+        state["next_token"] += 1
+        state["tokens"][str(tid)] = token
+        state["tiles"][i]["tokens"].append(tid)
+        return tid
+
+    def hero_distance(self, state: dict, i: int) -> int:
+        """Steps (Manhattan, public geometry) from tile i to the nearest living hero."""
+        r0, c0 = self.rc(state, i)
+        return min((abs(r0 - r) + abs(c0 - c) for r, c in (self.rc(state, state["heroes"][s]["pos"])
+                                                          for s in self.living(state))), default=0)
+
+    def decoy_tiles(self, state: dict, real: int, count: int, trap: bool) -> list[int]:
+        """Where a card's decoys go once the wizard put its real token on ``real``: random legal tiles
+        (game RNG), each as far from the nearest hero as ``real`` is (else as close to that as possible),
+        different tiles while there are enough. So the set of tiles says nothing about which one is real."""
+        rng = Rng(state)
+        want = self.hero_distance(state, real)
+        room = {i: self.cap(state) - len(t["tokens"]) for i, t in enumerate(state["tiles"])
+                if self.can_place(state, i, trap)}
+        room[real] = room.get(real, 1) - 1
+        out: list[int] = []
+        for _ in range(count):
+            cands = [i for i, r in room.items() if r > 0 and i != real and i not in out]
+            if not cands:
+                cands = [i for i, r in room.items() if r > 0]
+            if not cands:
+                break
+            best = min(abs(self.hero_distance(state, i) - want) for i in cands)
+            pool = [i for i in cands if abs(self.hero_distance(state, i) - want) == best]
+            pick = pool[rng.below(len(pool))]
+            room[pick] -= 1
+            out.append(pick)
+        return out
+
+    def _place_card(self, state: dict, real: int) -> list[dict]:
+        """One decision: the card's real token (a monster gang or a trap) on ``real``, its decoys scattered.
+        The public learns only the set of tiles, listed in board order."""
+        d = self.wdef(state, state["wizard"]["pending_card"])
+        trap = d["kind"] == "trap"
+        if trap:
+            token = {"kind": "trap", "up": False, "card": d["key"], "level": 0}
+        else:
+            token = {"kind": "monster", "up": False, "card": d["key"], "level": d["level"],
+                     "count": d.get("monsters", 1)}
+        decoys = self.decoy_tiles(state, real, d["decoys"], trap)
+        self._new_token(state, real, token)
+        for i in decoys:
+            self._new_token(state, i, {"kind": "blank", "up": False, "card": "blank", "level": 0})
+        spots = sorted([real] + decoys)
+        counted = []
+        for i in sorted(set(spots)):
+            k = spots.count(i)
+            counted.append(self.label(state, i) + (f" (x{k})" if k > 1 else ""))
+        where = ", ".join(counted[:-1]) + " and " + counted[-1] if len(counted) > 1 else counted[0]
+        ev = [self._e("place", f"The wizard places {len(spots)} face-down token{'s' if len(spots) != 1 else ''}"
+                               f" on {where}.")]
+        decoy_text = ", ".join(self.label(state, i) for i in decoys) or "nowhere (no room)"
+        ev.append(self._e("place", f"You place {d['name']} on {self.label(state, real)}; decoys on "
+                                   f"{decoy_text}.", to=0))
+        return ev
 
     def _finish_card(self, state: dict) -> None:
         w = state["wizard"]
@@ -719,10 +784,7 @@ class RageEngine(Engine):
                                               f"and takes {TRAP_DAMAGE} damage."))
                     ev.extend(self._damage(state, s, TRAP_DAMAGE))
         elif eff == "ambush":
-            tid = state["next_token"]
-            state["next_token"] += 1
-            state["tokens"][str(tid)] = {"kind": "monster", "up": True, "card": "ambush", "level": AMBUSH_LEVEL}
-            state["tiles"][i]["tokens"].append(tid)
+            self._new_token(state, i, {"kind": "monster", "up": True, "card": "ambush", "level": AMBUSH_LEVEL})
             ev.append(self._e("spell", f"Ambush! A level {AMBUSH_LEVEL} monster leaps onto {lab}: "
                                        f"{names} can't move and must fight."))
         return ev
@@ -831,6 +893,8 @@ class RageEngine(Engine):
             return "a decoy"
         if t["kind"] == "trap":
             return "a trap"
+        if t.get("count", 1) > 1:
+            return f"{self._monster_name(t)} ({t['count']} x level {t['level']})"
         return f"{self._monster_name(t)} (level {t['level']})"
 
     @staticmethod
@@ -843,6 +907,7 @@ class RageEngine(Engine):
         """A hero receives a loot card; equipment goes straight on when its slot is free."""
         h = state["heroes"][seat]
         d = self.ldef(state, cid)
+        self._note_held(state, "l", d["key"])
         if d["kind"] == "equipment" and self.slot_count(state, seat, d["slot"]) < C.SLOTS[d["slot"]]:
             h["equip"].append(cid)
             return "equipped"
@@ -986,6 +1051,7 @@ class RageEngine(Engine):
             t = state["tiles"][j]
             if t["key_tile"] and not t["up"] and not t["removed"]:
                 t["up"] = True
+                state["scouted"] = state.get("scouted", 0) + 1
                 ev.append(self._e("flip", f"Scouting from {self.label(state, i)}: a key vault glints on "
                                           f"{self.label(state, j)}!"))
         return ev
@@ -1035,11 +1101,21 @@ class RageEngine(Engine):
                 ev.append(self._e("loot", f"{state['names'][s]} picks up {self.ldef(state, cid)['name']} on {lab}."))
         return ev
 
+    def _settle_drops(self, state: dict) -> list[dict]:
+        """Dropped items go to the next hero who stands on their tile with no monsters -- also a hero who
+        was already there when their friend fell (e.g. to a fireball), or who stays there."""
+        ev = []
+        for i, t in enumerate(state["tiles"]):
+            if (t["drop"]["cards"] or t["drop"]["keys"]) and not t["removed"] and i != state["tower"] \
+                    and not self.face_up_monsters(state, i) and self.heroes_on(state, i):
+                ev.extend(self._pickup(state, i, self.heroes_on(state, i)))
+        return ev
+
     def _combat(self, state: dict, i: int, fighters: list[int], movers: dict[int, int]) -> list[dict]:
         ev = []
         rng = Rng(state)
         mons = self.face_up_monsters(state, i)
-        level = sum(self.tok(state, m)["level"] for m in mons)
+        level, hits = self.monster_power(state, mons)
         lab = "the tower" if i == state["tower"] else self.label(state, i)
         wroll = rng.die(20)
         bonus = sum(self.attack(state, s) for s in fighters)
@@ -1068,6 +1144,7 @@ class RageEngine(Engine):
             if i == state["tower"]:
                 state["phase"] = "over"
                 state["winner"] = "heroes"
+                state["end"] = "heroes stormed the tower"
                 state["end_reason"] = "The heroes defeat the tower's guardians and cut down the wizard!"
                 ev.append(self._e("win", state["end_reason"]))
                 return ev
@@ -1081,9 +1158,9 @@ class RageEngine(Engine):
                 if s in movers:
                     state["heroes"][s]["pos"] = movers[s]
                 ev.append(self._e("damage", f"{state['names'][s]} is driven back to "
-                                            f"{self.label(state, state['heroes'][s]['pos'])} and takes {len(mons)} "
+                                            f"{self.label(state, state['heroes'][s]['pos'])} and takes {hits} "
                                             f"damage."))
-                ev.extend(self._damage(state, s, len(mons)))
+                ev.extend(self._damage(state, s, hits))
         return ev
 
     def _resolve(self, state: dict) -> list[dict]:
@@ -1165,11 +1242,13 @@ class RageEngine(Engine):
                 ev.extend(self._combat(state, i, fighters, {s: came_from[s] for s in fighters if s in came_from}))
                 if state["phase"] == "over":
                     return ev
+        ev.extend(self._settle_drops(state))
         # 7. tower with no monster left inside
         inside = self.heroes_on(state, tower)
         if inside:
             state["phase"] = "over"
             state["winner"] = "heroes"
+            state["end"] = "heroes stormed the tower"
             state["end_reason"] = "The heroes storm the empty tower and cut down the wizard!"
             ev.append(self._e("win", state["end_reason"]))
             return ev
@@ -1187,6 +1266,7 @@ class RageEngine(Engine):
         if state["round"] >= state["round_limit"]:
             state["phase"] = "over"
             state["winner"] = "wizard"
+            state["end"] = "round limit"
             state["end_reason"] = (f"Round {state['round']} ends and the world collapses: "
                                    "the heroes ran out of time and the wizard wins.")
             ev.append(self._e("win", state["end_reason"]))
@@ -1199,6 +1279,7 @@ class RageEngine(Engine):
         if state["phase"] != "over" and not self.living(state):
             state["phase"] = "over"
             state["winner"] = "wizard"
+            state["end"] = "all heroes dead"
             state["end_reason"] = "Every hero has fallen: the wizard wins!"
             state["pending"] = None
             w = state["wizard"]
@@ -1227,7 +1308,8 @@ class RageEngine(Engine):
                                  "hidden_tokens": len(self.hidden_tokens(state, i)),
                                  "monsters": [{"name": self._monster_name(self.tok(state, m)),
                                                "level": self.tok(state, m)["level"]}
-                                              for m in self.face_up_monsters(state, i)],
+                                              for m in self.face_up_monsters(state, i)
+                                              for _ in range(self.tok(state, m).get("count", 1))],
                                  "searched": t["searched"], "conquered": t["conquered"],
                                  "drop": {"cards": [self.ldef(state, c)["name"] for c in t["drop"]["cards"]],
                                           "keys": t["drop"]["keys"]}}
@@ -1249,7 +1331,7 @@ class RageEngine(Engine):
         pub_pending = None
         if p:
             if p["kind"] == "place":
-                pub_pending = {"kind": "place", "left": sum(p["left"].values())}
+                pub_pending = {"kind": "place", "left": p["total"]}
             elif p["kind"] == "rage":
                 pub_pending = {"kind": "rage", "left": p["left"]}
             elif p["kind"] == "target":
@@ -1317,7 +1399,7 @@ class RageEngine(Engine):
     def _token_private(self, state: dict, tid: int) -> dict:
         t = self.tok(state, tid)
         if t["kind"] == "monster":
-            return {"kind": "monster", "name": self._monster_name(t), "level": t["level"]}
+            return {"kind": "monster", "name": self._monster_name(t), "level": t["level"], "count": t.get("count", 1)}
         return {"kind": t["kind"]}
 
     # ------------------------------------------------------------------ text
@@ -1341,7 +1423,7 @@ class RageEngine(Engine):
             if p and p["kind"] == "rage":
                 return f"{base} removes tiles in a rage ({p['left']} left)."
             if p and p["kind"] == "place":
-                return f"{base} places face-down tokens ({sum(p['left'].values())} left)."
+                return f"{base} places {p['total']} face-down tokens."
             if p:
                 return f"{base} picks a target."
             return f"{base} plays cards ({self.mana_left(state)} mana left)."
@@ -1371,8 +1453,9 @@ class RageEngine(Engine):
             d = self.wdef(state, action["card"])
             return f"Play {d['name']} ({d['cost']} mana)"[:80]
         if typ == "place":
-            what = {"monster": "the monster", "trap": "the trap", "blank": "a decoy"}[action["what"]]
-            return f"Place {what} on {lab(action['tile'])}"
+            cid = state["wizard"]["pending_card"]
+            name = self.wdef(state, cid)["name"] if cid is not None else "the card"
+            return f"Put {name} on {lab(action['tile'])} (decoys scatter)"[:80]
         if typ == "target":
             return f"Target {lab(action['tile'])}"
         if typ == "move":
@@ -1411,8 +1494,7 @@ class RageEngine(Engine):
     def action_group(self, state: dict, seat: int, action: dict) -> str:
         typ = action["type"]
         if typ == "place":
-            return "Place the monster" if action["what"] == "monster" else (
-                "Place the trap" if action["what"] == "trap" else "Place a decoy")
+            return "Place the card's real token"
         return {"tower": "Tower", "entrance": "Door", "hide_key": "Hide a key", "keep": "Opening hand",
                 "remove": "Rage: crumble a tile", "discard": "Discard", "end_turn": "Turn", "play": "Play a card",
                 "target": "Target", "move": "Move", "stay": "Move", "sprint": "Sprint", "march": "Quick march", "use": "Items",
@@ -1424,7 +1506,7 @@ class RageEngine(Engine):
         if phase == "heroes" and seat:
             h = state["heroes"][seat]
             if h["frozen"] and typ != "stay":
-                return "You are frozen by a Frost Bolt: you can only stay this turn."
+                return "You are frozen by a Frost Bolt: you can't move this turn (items still work)."
             if typ in ("move", "sprint", "march") and self.stuck(state, seat):
                 return "You can't move: there are tokens on your tile, so you fight where you stand."
             if typ == "move" and action.get("to") == state["tower"]:
@@ -1496,6 +1578,39 @@ class RageEngine(Engine):
                 detail = f"Hero - {'alive, ' + str(h['hp']) + ' HP' if h['alive'] else 'fallen'}"
             out.append({"seat": s, "score": 1 if won else 0, "rank": 1 if won else 2, "won": won, "detail": detail})
         return out
+
+    # ------------------------------------------------------------------ balance report
+    def balance_tally(self, state: dict, trace: list[dict]) -> dict:
+        """Roles, how the game ended, and which cards and mechanics were available / used.
+        A card is available once it reached a hand; Wizard's Rage has no secret goals."""
+        held = state.get("held", {"w": [], "l": []})
+        available = {C.WIZARD_DEFS[k]["name"] for k in held["w"]}
+        available |= {C.LOOT_DEFS[k]["name"] for k in held["l"] if C.LOOT_DEFS[k]["kind"] == "consumable"}
+        available.add("quick march")
+        if SCOUT_RANGE[state["n"]]:
+            available.add("scouting")
+        if state["keys_found"]:
+            available.add("rage")
+        if state["n"] > 2:
+            available.add("give")
+        used: set[str] = set()
+        for step in trace:
+            a = step["action"]
+            typ = a.get("type")
+            if typ == "play":
+                used.add(C.WIZARD_DEFS[state["wcards"][a["card"]]]["name"])
+            elif typ in ("use", "banish", "sprint"):
+                used.add(C.LOOT_DEFS[state["lcards"][a["card"]]]["name"])
+            if typ == "march":
+                used.add("quick march")
+            elif typ == "remove":
+                used.add("rage")
+            elif typ in ("give", "give_key"):
+                used.add("give")
+        if state.get("scouted"):
+            used.add("scouting")
+        return {"end": state.get("end") or "unfinished", "roles": ["wizard"] + ["hero"] * (state["n"] - 1),
+                "available": sorted(available), "used": sorted(used & available), "goals": {}}
 
     # ------------------------------------------------------------------ bot
     def bot_action(self, state: dict, seat: int, rng: random.Random) -> dict:
