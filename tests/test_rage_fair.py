@@ -71,7 +71,7 @@ def test_placing_a_card_is_one_decision_and_public_text_names_the_tiles_in_board
     tiles = sorted(i for i, t in enumerate(st["tiles"]) if t["tokens"])
     assert len(tiles) == 3 and b3 in tiles
     labels = [E.label(st, i) for i in tiles]
-    assert public == [f"The wizard places 3 face-down tokens on {labels[0]}, {labels[1]} and {labels[2]}."]
+    assert public[0] == f"The wizard places 3 face-down tokens on {labels[0]}, {labels[1]} and {labels[2]}."
     # the decoys are exactly as far from the nearest hero as the real token: distance tells nothing
     assert {E.hero_distance(st, i) for i in tiles} == {E.hero_distance(st, b3)}
     view = E.view(st, None)
@@ -87,7 +87,7 @@ def test_gang_is_one_token_fighting_as_all_its_monsters(monkeypatch):
     a2 = idx(st, "A2")
     E.apply(st, 0, {"type": "place", "tile": a2})
     assert len(st["tiles"][a2]["tokens"]) == 1
-    E.apply(st, 0, {"type": "end_turn"})
+    to_heroes(st)
     dice(monkeypatch, [10, 1])  # the wizard rolls 10 + 2 x 2; the hero 1 + 0
     move(st, 1, "A2")
     stay(st, 2)
@@ -149,3 +149,18 @@ def test_frozen_hero_can_still_drink_a_potion():
     stay(st, 1)
     stay(st, 2)
     assert not st["heroes"][1]["frozen"]
+
+
+def test_wizard_turn_ends_by_itself_when_nothing_can_be_played():
+    """No empty decision: with no playable card (and no discard due) the wizard's turn ends."""
+    st = ready()
+    w = st["wizard"]
+    w["deck"].extend(w["hand"])
+    w["hand"] = []
+    cid = wizard_card(st, "goblins")
+    w["mana"] = 2
+    assert E.legal_actions(st, 0) == [{"type": "play", "card": cid}, {"type": "end_turn"}]
+    ev = E.apply(st, 0, {"type": "play", "card": cid})
+    E.apply(st, 0, {"type": "place", "tile": idx(st, "C1")})
+    assert st["phase"] == "heroes"
+    assert E.to_act(st) == [1, 2]

@@ -535,6 +535,11 @@ class RageEngine(Engine):
             ev.extend(self._apply_wizard(state, action))
         elif phase == "heroes":
             ev.extend(self._apply_hero(state, seat, action))
+        if state["phase"] == "wizard" and not state["pending"] and \
+                self._wizard_actions(state) == [{"type": "end_turn"}]:
+            # Nothing left to play or discard: the turn ends by itself (no empty decision for the wizard).
+            ev.append(self._e("end", "The wizard ends the turn. Heroes, commit your moves!"))
+            ev.extend(self._start_hero_phase(state))
         return ev
 
     @staticmethod
