@@ -3,7 +3,7 @@
 State layout (plain JSON):
   tiles[i]      one dict per grid square i = row * size + col (see _new_tile)
   tokens        {"<id>": {"kind": monster|trap|blank, "up": bool, "card": key, "level": int, "count": int}}
-                (a monster token is the card's whole gang: ``count`` monsters of ``level`` each)
+                (a monster token is the card's whole gang: ``count`` monsters of ``level``, ``damage`` each)
   wcards/lcards card id -> card key, for the wizard deck and the loot deck
   wizard        deck / hand / discard (wizard card ids), mana (the wheel), spent (this turn)
   loot          deck / discard (loot card ids)
@@ -32,7 +32,8 @@ TRAP_SAVE = 10
 TRAP_DAMAGE = 2
 FREE_LIMIT = 8  # free actions (potions, gifts, equipping) per hero per hero phase
 AMBUSH_LEVEL = 3
-SCOUT_RANGE = {3: 2, 4: 2, 5: 0}  # scouting: key vaults this many steps from a revealed room are glimpsed
+SCOUT_RANGE = {3: 2, 4: 2, 5: 2}  # scouting: a revealed room senses how many key vaults lie this many steps away
+SPRINT_STEPS = 3  # a Sprint card runs up to this many tiles
 
 SUMMARY = """**Wizard's Rage** - the first seat (seat 0) is the **Wizard**, everyone else is a **hero** (10 hit points, starting in a corner camp).
 The board is a face-down grid (5x5 / 6x6 / 7x7 for 3 / 4 / 5 players) with the wizard's tower in the centre. The wizard secretly hid **3 key tiles**.
@@ -215,7 +216,8 @@ class RageEngine(Engine):
     def monster_power(self, state: dict, mons: list[int]) -> tuple[int, int]:
         """(total level, damage on a win) of monster tokens: a gang token counts each of its monsters."""
         toks = [self.tok(state, m) for m in mons]
-        return (sum(t["level"] * t.get("count", 1) for t in toks), sum(t.get("count", 1) for t in toks))
+        return (sum(t["level"] * t.get("count", 1) for t in toks),
+                sum(t.get("damage", 1) * t.get("count", 1) for t in toks))
 
     def hidden_tokens(self, state: dict, i: int) -> list[int]:
         return [tid for tid in state["tiles"][i]["tokens"] if not self.tok(state, tid)["up"]]
@@ -394,17 +396,24 @@ class RageEngine(Engine):
         return out
 
     def sprint_paths(self, state: dict, seat: int) -> list[list[int]]:
+        """A Sprint card: 2 or up to SPRINT_STEPS tiles through anything but a room with known monsters
+        (the run may end on one) and the tower."""
         h = state["heroes"][seat]
-        paths = []
-        for a in self.move_targets(state, seat):
-            if a == state["tower"] or self.face_up_monsters(state, a):
-                continue  # can't move past a room with known monsters (nor through the tower)
-            for b in self.adjacent(state, a):
-                if b == h["pos"]:
-                    continue
-                if b == state["tower"]:
-                    continue  # the tower door needs the key holders standing at it
-                paths.append([a, b])
+        tower = state["tower"]
+        paths: list[list[int]] = []
+
+        def extend(path: list[int]) -> None:
+            if len(path) >= 2:
+                paths.append(list(path))
+            if len(path) == SPRINT_STEPS or self.face_up_monsters(state, path[-1]):
+                return
+            for nxt in self.adjacent(state, path[-1]):
+                if nxt != tower and nxt != h["pos"] and nxt not in path:
+                    extend(path + [nxt])
+
+        for a in self.adjacent(state, h["pos"]):
+            if a != tower and not self.face_up_monsters(state, a):
+                extend([a])
         return paths
 
     def march_paths(self, state: dict, seat: int) -> list[list[int]]:
@@ -431,26 +440,29 @@ class RageEngine(Engine):
 
     def _hero_actions(self, state: dict, seat: int) -> list[dict]:
         h = state["heroes"][seat]
-        if h["frozen"]:  # no move, but items are still usable ("consumables can be played at any time")
-            return [{"type": "stay"}] + (self._free_actions(state, seat) if h["free"] < FREE_LIMIT else [])
         out: list[dict] = []
         stuck = self.stuck(state, seat)
+        if h["frozen"]:  # no move; items still work ("consumables can be played at any time"): a Sprint breaks free
+            out.append({"type": "stay"})
+            if not stuck:
+                out.extend(self._sprints(state, seat))
+            return out + (self._free_actions(state, seat) if h["free"] < FREE_LIMIT else [])
         if not stuck:
             out.extend({"type": "move", "to": j} for j in self.move_targets(state, seat))
             out.extend({"type": "march", "path": p} for p in self.march_paths(state, seat))
         out.append({"type": "stay"})
-        hand = sorted(h["hand"])
-        keys_seen: set[str] = set()
-        for cid in hand:
-            d = self.ldef(state, cid)
-            if d["key"] in keys_seen:
-                continue
-            keys_seen.add(d["key"])
-            if d["kind"] == "consumable" and d["effect"] == "sprint" and not stuck:
-                out.extend({"type": "sprint", "card": cid, "path": p} for p in self.sprint_paths(state, seat))
+        if not stuck:
+            out.extend(self._sprints(state, seat))
         if h["free"] < FREE_LIMIT:
             out.extend(self._free_actions(state, seat))
         return out
+
+    def _sprints(self, state: dict, seat: int) -> list[dict]:
+        cid = next((c for c in sorted(state["heroes"][seat]["hand"]) if self.ldef(state, c)["kind"] == "consumable"
+                    and self.ldef(state, c)["effect"] == "sprint"), None)
+        if cid is None:
+            return []
+        return [{"type": "sprint", "card": cid, "path": p} for p in self.sprint_paths(state, seat)]
 
     def _free_actions(self, state: dict, seat: int) -> list[dict]:
         h = state["heroes"][seat]
@@ -604,12 +616,21 @@ class RageEngine(Engine):
         p = state["pending"]
         ev: list[dict] = []
         if typ == "remove":
+            # One decision: the wizard picks where the world breaks; the crack spreads to the safe
+            # tiles nearest to it (ties by the game's dice) until as many tiles as players are gone.
             i = action["tile"]
             ev.extend(self._remove_tile(state, i))
-            p["left"] -= 1
-            if p["left"] <= 0 or not self.safe_removals(state):
-                state["pending"] = None
-                ev.extend(self._wizard_draw(state))
+            rng = Rng(state)
+            r0, c0 = self.rc(state, i)
+            for _ in range(p["left"] - 1):
+                safe = self.safe_removals(state)
+                if not safe:
+                    break
+                dist = {j: abs(self.rc(state, j)[0] - r0) + abs(self.rc(state, j)[1] - c0) for j in safe}
+                near = [j for j in safe if dist[j] == min(dist.values())]
+                ev.extend(self._remove_tile(state, near[rng.below(len(near))]))
+            state["pending"] = None
+            ev.extend(self._wizard_draw(state))
             return ev
         if typ == "discard":
             cid = action["card"]
@@ -730,7 +751,7 @@ class RageEngine(Engine):
             token = {"kind": "trap", "up": False, "card": d["key"], "level": 0}
         else:
             token = {"kind": "monster", "up": False, "card": d["key"], "level": d["level"],
-                     "count": d.get("monsters", 1)}
+                     "count": d.get("monsters", 1), "damage": d.get("damage", 1)}
         decoys = self.decoy_tiles(state, real, d["decoys"], trap)
         self._new_token(state, real, token)
         for i in decoys:
@@ -1045,21 +1066,21 @@ class RageEngine(Engine):
         return ev
 
     def _scout(self, state: dict, i: int) -> list[dict]:
-        """Scouting (house rule): a hero revealing room i glimpses the key vaults near it.
-        Each face-down key tile within SCOUT_RANGE steps turns face up (no card/mana effect, its tokens stay face down)."""
-        ev = []
+        """Scouting (house rule): a revealed room senses how many key vaults (found or not) lie within
+        SCOUT_RANGE steps of it. The number is public and stays on the room; which tiles they are is not."""
+        t = state["tiles"][i]
+        rng_ = SCOUT_RANGE[state["n"]]
+        if not rng_ or t["key_tile"]:
+            return []
         r0, c0 = self.rc(state, i)
-        for j in range(len(state["tiles"])):
-            r1, c1 = self.rc(state, j)
-            if abs(r1 - r0) + abs(c1 - c0) > SCOUT_RANGE[state["n"]]:
-                continue
-            t = state["tiles"][j]
-            if t["key_tile"] and not t["up"] and not t["removed"]:
-                t["up"] = True
-                state["scouted"] = state.get("scouted", 0) + 1
-                ev.append(self._e("flip", f"Scouting from {self.label(state, i)}: a key vault glints on "
-                                          f"{self.label(state, j)}!"))
-        return ev
+        near = sum(1 for j, u in enumerate(state["tiles"]) if u["key_tile"] and j != i
+                   and abs(self.rc(state, j)[0] - r0) + abs(self.rc(state, j)[1] - c0) <= rng_)
+        t["sense"] = near
+        if not near:
+            return [self._e("flip", f"Scouting from {self.label(state, i)}: no key vault within {rng_} steps.")]
+        state["scouted"] = state.get("scouted", 0) + 1
+        return [self._e("flip", f"Scouting from {self.label(state, i)}: {near} key vault{'s' if near > 1 else ''} "
+                                f"within {rng_} steps!")]
 
     def _collect(self, state: dict, i: int, visitors: list[int]) -> list[dict]:
         """Visitors of a monster-free tile: first search loot, a hidden key, dropped items."""
@@ -1312,7 +1333,8 @@ class RageEngine(Engine):
                                  "tower": i == state["tower"], "camp": t["camp"],
                                  "hidden_tokens": len(self.hidden_tokens(state, i)),
                                  "monsters": [{"name": self._monster_name(self.tok(state, m)),
-                                               "level": self.tok(state, m)["level"]}
+                                               "level": self.tok(state, m)["level"],
+                                               "damage": self.tok(state, m).get("damage", 1)}
                                               for m in self.face_up_monsters(state, i)
                                               for _ in range(self.tok(state, m).get("count", 1))],
                                  "searched": t["searched"], "conquered": t["conquered"],
@@ -1320,7 +1342,8 @@ class RageEngine(Engine):
                                           "keys": t["drop"]["keys"]}}
             if t["up"] and not t["removed"]:
                 d = self.tdef(state, i)
-                v.update(name=d["name"], draw=d["draw"], mana=d["mana"], key_tile=t["key_tile"], key=t["key"])
+                v.update(name=d["name"], draw=d["draw"], mana=d["mana"], key_tile=t["key_tile"], key=t["key"],
+                         sense=t.get("sense"))
             tiles.append(v)
         heroes = []
         for s in range(1, state["n"]):
@@ -1350,7 +1373,7 @@ class RageEngine(Engine):
             "tower": state["tower"], "entrance": state["entrance"], "entrance_tile": self.entrance_tile(state),
             "tower_open": state["tower_open"], "keys_found": state["keys_found"],
             "keys_taken": state["keys_taken"], "keys_hidden": state["keys_hidden"],
-            "tiles": tiles, "heroes": heroes, "token_cap": self.cap(state),
+            "tiles": tiles, "heroes": heroes, "token_cap": self.cap(state), "scout_range": SCOUT_RANGE[state["n"]],
             "wizard": {"seat": 0, "name": state["names"][0], "mana": w["mana"], "mana_max": C.MANA_MAX,
                        "mana_left": self.mana_left(state) if state["phase"] == "wizard" else None,
                        "hand_count": len(w["hand"]), "deck_count": len(w["deck"]),
@@ -1426,7 +1449,7 @@ class RageEngine(Engine):
             p = state["pending"]
             base = f"Round {state['round']}/{state['round_limit']}: {wiz} (wizard)"
             if p and p["kind"] == "rage":
-                return f"{base} removes tiles in a rage ({p['left']} left)."
+                return f"{base} rages: pick where {p['left']} tiles crumble."
             if p and p["kind"] == "place":
                 return f"{base} places {p['total']} face-down tokens."
             if p:
@@ -1449,7 +1472,7 @@ class RageEngine(Engine):
         if typ == "keep":
             return "Keep " + ", ".join(self.wdef(state, c)["name"] for c in action["cards"])
         if typ == "remove":
-            return f"Crumble {lab(action['tile'])}"
+            return f"Crumble {lab(action['tile'])} (and the safe tiles nearest it)"
         if typ == "discard":
             return f"Discard {self.wdef(state, action['card'])['name']}"
         if typ == "end_turn":
@@ -1510,8 +1533,8 @@ class RageEngine(Engine):
         phase = state["phase"]
         if phase == "heroes" and seat:
             h = state["heroes"][seat]
-            if h["frozen"] and typ != "stay":
-                return "You are frozen by a Frost Bolt: you can't move this turn (items still work)."
+            if h["frozen"] and typ in ("move", "march"):
+                return "You are frozen by a Frost Bolt: you can't move this turn (items, even a Sprint, still work)."
             if typ in ("move", "sprint", "march") and self.stuck(state, seat):
                 return "You can't move: there are tokens on your tile, so you fight where you stand."
             if typ == "move" and action.get("to") == state["tower"]:
