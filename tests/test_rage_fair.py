@@ -106,9 +106,8 @@ def test_hero_standing_where_another_hero_fell_picks_up_the_drop(monkeypatch):
     sword = give_card(st, 1, "short_sword")
     cid = wizard_card(st, "fireball")
     st["wizard"]["mana"] = 5
-    E.apply(st, 0, {"type": "play", "card": cid})
     dice(monkeypatch, [1, 20])  # hero 1 fails the save and falls, hero 2 dodges
-    E.apply(st, 0, {"type": "target", "tile": a1})
+    E.apply(st, 0, {"type": "play", "card": cid})  # one tile with heroes: the fireball needs no target choice
     assert not st["heroes"][1]["alive"]
     assert st["heroes"][2]["keys"] == 1 and sword in st["heroes"][2]["equip"]
     assert st["tiles"][a1]["drop"] == {"cards": [], "keys": 0}
@@ -164,3 +163,24 @@ def test_wizard_turn_ends_by_itself_when_nothing_can_be_played():
     E.apply(st, 0, {"type": "place", "tile": idx(st, "C1")})
     assert st["phase"] == "heroes"
     assert E.to_act(st) == [1, 2]
+
+
+def test_instant_cards_act_when_drawn_and_single_targets_need_no_decision(monkeypatch):
+    st = ready()
+    w = st["wizard"]
+    tap = wizard_card(st, "leytap")
+    w["hand"].remove(tap)
+    w["deck"].append(tap)  # on top
+    before = w["mana"]
+    ev = E._wizard_draw(st)
+    assert w["mana"] == before + 1 and tap in w["discard"] and tap not in w["hand"]
+    assert any("Ley Tap" in e["text"] and "to" not in e for e in ev)
+    # a Dark Surge drawn on the heroes' turn powers the wizard's next turn
+    to_heroes(st)
+    surge = wizard_card(st, "surge")
+    w["hand"].remove(surge)
+    w["deck"].append(surge)
+    E._draw_wizard(st, 1, [])
+    stay(st, 1)
+    stay(st, 2)
+    assert st["phase"] == "wizard" and E.mana_left(st) == w["mana"] + 2

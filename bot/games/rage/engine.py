@@ -547,6 +547,9 @@ class RageEngine(Engine):
             ev.extend(self._apply_wizard(state, action))
         elif phase == "heroes":
             ev.extend(self._apply_hero(state, seat, action))
+        p = state["pending"]
+        if state["phase"] == "wizard" and p and p["kind"] == "target" and len(self._wizard_actions(state)) == 1:
+            ev.extend(self._apply_wizard(state, self._wizard_actions(state)[0]))  # a spell with one possible target
         if state["phase"] == "wizard" and not state["pending"] and \
                 self._wizard_actions(state) == [{"type": "end_turn"}]:
             # Nothing left to play or discard: the turn ends by itself (no empty decision for the wizard).
@@ -564,7 +567,7 @@ class RageEngine(Engine):
     # ------------------------------------------------------------------ wizard turn
     def _start_wizard_turn(self, state: dict) -> list[dict]:
         state["phase"] = "wizard"
-        state["wizard"]["spent"] = 0
+        state["wizard"]["spent"] = -state["wizard"].pop("bonus", 0)  # a Dark Surge drawn on the heroes' turn
         ev = [self._e("turn", f"Round {state['round']}: {state['names'][0]}, the wizard, takes a turn.")]
         if state["keys_found"]:
             left = state["n"]
@@ -579,17 +582,21 @@ class RageEngine(Engine):
     def _wizard_draw(self, state: dict) -> list[dict]:
         w = state["wizard"]
         k = 2 if w["mana"] >= C.MANA_MAX else 1
-        drawn = self._draw_wizard(state, k)
+        ev: list[dict] = []
+        drawn = self._draw_wizard(state, k, ev)
         extra = " (the Mana Wheel is full: +1)" if k == 2 else ""
-        ev = [self._e("draw", f"The wizard draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}{extra}.")]
+        ev.insert(0, self._e("draw", f"The wizard draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}{extra}."))
         if drawn:
             ev.append(self._e("draw", "You draw " + ", ".join(self.wdef(state, c)["name"] for c in drawn) + ".",
                               to=0))
         return ev
 
-    def _draw_wizard(self, state: dict, k: int) -> list[int]:
+    def _draw_wizard(self, state: dict, k: int, ev: list[dict] | None = None) -> list[int]:
+        """Draw k cards into the wizard's hand; returns those that stay there. An *instant* card (Ley
+        Tap, Dark Surge) acts at once when drawn and is discarded -- its events go to ``ev``."""
         w = state["wizard"]
         drawn = []
+        instants = []
         for _ in range(k):
             if not w["deck"]:
                 if not w["discard"]:
@@ -598,10 +605,33 @@ class RageEngine(Engine):
                 w["discard"] = []
                 Rng(state).shuffle(w["deck"])
             cid = w["deck"].pop()
+            self._note_held(state, "w", state["wcards"][cid])
+            if self.wdef(state, cid).get("instant") and ev is not None:
+                w["discard"].append(cid)
+                instants.append(cid)
+                continue
             w["hand"].append(cid)
             drawn.append(cid)
-            self._note_held(state, "w", state["wcards"][cid])
+        for cid in instants:
+            ev.extend(self._instant(state, cid))
         return drawn
+
+    def _instant(self, state: dict, cid: int) -> list[dict]:
+        d = self.wdef(state, cid)
+        w = state["wizard"]
+        acted = state.setdefault("acted", [])
+        if d["key"] not in acted:
+            acted.append(d["key"])
+        ev = [self._e("spell", f"The wizard draws **{d['name']}**, which acts at once: {d['text']}")]
+        if d["effect"] == "wheel":
+            ev.extend(self._spin(state, d["amount"]))
+        elif d["effect"] == "surge":
+            if state["phase"] == "wizard":
+                w["spent"] -= d["amount"]
+                ev.append(self._e("spell", f"The wizard has {self.mana_left(state)} mana left this turn."))
+            else:
+                w["bonus"] = w.get("bonus", 0) + d["amount"]
+        return ev
 
     @staticmethod
     def _note_held(state: dict, side: str, key: str) -> None:
@@ -672,7 +702,7 @@ class RageEngine(Engine):
             elif eff == "wheel":
                 ev.extend(self._spin(state, d["amount"]))
             elif eff == "scry":
-                drawn = self._draw_wizard(state, d["amount"])
+                drawn = self._draw_wizard(state, d["amount"], ev)
                 ev.append(self._e("draw", f"The wizard draws {len(drawn)} cards."))
                 if drawn:
                     ev.append(self._e("draw", "You draw " + ", ".join(self.wdef(state, c)["name"] for c in drawn)
@@ -780,8 +810,8 @@ class RageEngine(Engine):
         w = state["wizard"]
         before = w["mana"]
         if amount > 0 and before >= C.MANA_MAX:
-            drawn = self._draw_wizard(state, 1)
             ev = [self._e("mana", "The Mana Wheel is already full: the wizard draws a card instead.")]
+            drawn = self._draw_wizard(state, 1, ev)
             if drawn:
                 ev.append(self._e("draw", f"You draw {self.wdef(state, drawn[0])['name']}.", to=0))
             return ev
@@ -1013,7 +1043,7 @@ class RageEngine(Engine):
                                       f"mana {d['mana']:+d})."))
             w = state["wizard"]
             if d["draw"] > 0:
-                drawn = self._draw_wizard(state, d["draw"])
+                drawn = self._draw_wizard(state, d["draw"], ev)
                 ev.append(self._e("draw", f"The wizard draws {len(drawn)}."))
                 if drawn:
                     ev.append(self._e("draw", "You draw " + ", ".join(self.wdef(state, c)["name"] for c in drawn)
@@ -1637,6 +1667,7 @@ class RageEngine(Engine):
                 used.add("give")
         if state.get("scouted"):
             used.add("scouting")
+        used |= {C.WIZARD_DEFS[k]["name"] for k in state.get("acted", [])}  # instants act when drawn
         return {"end": state.get("end") or "unfinished", "roles": ["wizard"] + ["hero"] * (state["n"] - 1),
                 "available": sorted(available), "used": sorted(used & available), "goals": {}}
 
