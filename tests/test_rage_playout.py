@@ -249,7 +249,7 @@ def test_render_smoke_and_size_budget():
         shots = 0
         step = 0
         while True:
-            if step % 60 == 0 or E.is_terminal(st):
+            if step % 30 == 0 or E.is_terminal(st):
                 pub = E.view(st, None)
                 img = R.render_board(pub)
                 png = to_png(img)

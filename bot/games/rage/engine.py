@@ -555,6 +555,9 @@ class RageEngine(Engine):
             # Nothing left to play or discard: the turn ends by itself (no empty decision for the wizard).
             ev.append(self._e("end", "The wizard ends the turn. Heroes, commit your moves!"))
             ev.extend(self._start_hero_phase(state))
+        public = [e["text"] for e in ev if "to" not in e]
+        if public:  # what just happened, for the board and its description
+            state["recent"] = [t if len(t) <= 240 else t[:239] + "…" for t in public[-4:]]
         return ev
 
     @staticmethod
@@ -1410,6 +1413,7 @@ class RageEngine(Engine):
                        "discard_count": len(w["discard"])},
             "loot": {"deck_count": len(state["loot"]["deck"]), "discard_count": len(state["loot"]["discard"])},
             "pending": pub_pending, "winner": state["winner"], "end_reason": state["end_reason"],
+            "recent": list(state.get("recent", [])),
             "status": self.status_line(state),
         }
         if viewer is None:
