@@ -46,7 +46,7 @@ def _header_lines(d: ImageDraw.ImageDraw, view: dict) -> list[tuple[str, Any, tu
     out: list[tuple[str, Any, tuple]] = [(f"Wizard's Rage - {round_txt}", font(TITLE, bold=True), GOLD)]
     for line in wrap_text(d, view.get("status", ""), font(STATUS, bold=True), width, 2):
         out.append((line, font(STATUS, bold=True), INK))
-    recent = view.get("recent") or []
+    recent = [t for t in view.get("recent") or [] if t != view.get("status")]
     lines: list[str] = []
     for text in reversed(recent):  # the newest events first, as many as fit in 3 lines
         wrapped = wrap_text(d, text.replace("**", ""), font(EVENT), width, 3)
@@ -282,9 +282,9 @@ def describe(view: dict) -> str:
     parts = []
     round_txt = f"Round {view['round']} of {view['round_limit']}" if view["round"] else "Setup"
     parts.append(f"Wizard's Rage, {round_txt}. {view.get('status', '')}")
-    if view.get("winner"):
+    if view.get("winner") and view.get("end_reason") != view.get("status"):
         parts.append(view.get("end_reason", ""))
-    recent = [t.replace("**", "") for t in view.get("recent") or []]
+    recent = [t.replace("**", "") for t in view.get("recent") or [] if t not in (view.get("status"), view.get("end_reason"))]
     if recent:
         parts.append("Just now: " + " ".join(recent[-2:]))
     w = view["wizard"]

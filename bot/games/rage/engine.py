@@ -33,23 +33,22 @@ TRAP_DAMAGE = 2
 FREE_LIMIT = 8  # free actions (potions, gifts, equipping) per hero per hero phase
 AMBUSH_LEVEL = 3
 SCOUT_RANGE = {3: 2, 4: 2, 5: 2}  # scouting: a revealed room senses how many key vaults lie this many steps away
+START_MANA_BONUS = {3: 0, 4: 0, 5: 1}  # against four heroes the Mana Wheel starts one higher (balance report)
 SPRINT_STEPS = 3  # a Sprint card runs up to this many tiles
 
 SUMMARY = """**Wizard's Rage** - the first seat (seat 0) is the **Wizard**, everyone else is a **hero** (10 hit points, starting in a corner camp).
 The board is a face-down grid (5x5 / 6x6 / 7x7 for 3 / 4 / 5 players) with the wizard's tower in the centre. The wizard secretly hid **3 key tiles**.
 
 **Round** = the wizard's turn, then all heroes move at once.
-**Wizard turn:** (after the keys are all found: remove tiles first - the *rage*) draw 1 card (+1 if the Mana Wheel is at its maximum 8), then play cards with mana up to the wheel's value, then *End turn*. Monsters and traps go on the board as face-down tokens mixed with blank decoys (max tokens per tile = number of players; never on a hero's tile; the tower only after all keys were found). Spells act at once. Hand limit 6.
-**Heroes:** before committing you may drink potions, equip, or give cards/keys to heroes on your tile. Then commit a move (1 tile orthogonally, stay, or Sprint 2). Moves are secret until everyone has committed.
-- Entering a face-down tile flips it: its card-draw and mana values apply to the wizard.
+**Wizard turn:** (after the keys are all found: the *rage* - pick a tile; it and the safe tiles nearest it crumble, as many as there are players) draw 1 card (+1 if the Mana Wheel is at its maximum 8), then play cards with mana up to the wheel's value; the turn ends when you end it or nothing is playable. A monster or trap card is one decision: pick the tile for its real token; its blank decoys land on random tiles just as far from the nearest hero, and everyone sees only the set of tiles (max tokens per tile = number of players; never on a hero's tile; the tower only after all keys were found). Ley Tap, Dark Surge and Scrying Pool act when drawn. Hand limit 6.
+**Heroes:** before committing you may drink potions, equip, or give cards/keys to heroes on your tile (even when frozen). Then commit a move: 1 tile, stay, quick march (2 tiles over a token-free first room, 3 over known safe rooms) or Sprint (a card: 2-3 tiles through anything, even when frozen). Moves are secret until everyone has committed.
+- Entering a face-down tile flips it: its card-draw and mana values apply to the wizard. **Scouting:** the room shows how many key vaults lie within 2 steps.
 - Tokens on your tile flip: decoys vanish; **traps**: d20 + save bonus 10+ or take 2 damage; **monsters** fight.
 - An empty room you enter for the first time gives 1 loot card.
-- Scouting: revealing a room also reveals hidden key vaults within 2 steps of it (3-4 players).
-- **Combat:** wizard rolls d20 + all monster levels; heroes roll d20 each, keep the best, add all their equipment. Ties go to the heroes. Win: monsters removed, 1 loot (2 on the room's first victory). Lose: step back and take 1 damage per monster.
+- **Combat:** wizard rolls d20 + all monster levels; heroes roll d20 each, keep the best, add all their equipment. Ties go to the heroes. Win: monsters removed, 1 loot (2 on the room's first victory). Lose: step back and take each monster's damage (1 for small ones, 2-3 for big ones).
 - Standing on tokens at the start of your turn (Ambush!) means you can't move: you fight where you are.
-- Equipment: 2 swords, 1 boots, 1 shield. A dead hero drops everything on the tile.
+- Equipment: 2 swords, 1 boots, 1 shield. A dead hero drops everything on the tile, for the next hero standing there.
 **Keys:** taken from an empty (or cleared) key tile. Heroes on the tile north/east/south/west of the tower that the entrance faces, holding all 3 keys between them, may enter the tower (the keys are used; it stays open). Beat the tower's monsters (or find none) and the heroes win.
-**Rage:** once all 3 keys have been picked up, each wizard turn starts by removing as many tiles as there are players - never the ring around the tower, never a hero's tile or dropped items, never cutting a hero off.
 The wizard wins when every hero is dead - or when the round limit runs out."""
 
 
@@ -118,7 +117,8 @@ class RageEngine(Engine):
         state["lcards"] = ldeck
         lids = list(range(len(ldeck)))
         rng.shuffle(lids)
-        state["wizard"] = {"deck": ids, "hand": [], "discard": [], "opening": [], "mana": C.MANA_START,
+        state["wizard"] = {"deck": ids, "hand": [], "discard": [], "opening": [],
+                           "mana": C.MANA_START + START_MANA_BONUS[n],
                            "spent": 0, "pending_card": None}
         state["loot"] = {"deck": lids, "discard": []}
         # The wizard's opening draw (5, keep 3) is drawn now and chosen after the keys are hidden.
@@ -634,6 +634,11 @@ class RageEngine(Engine):
                 ev.append(self._e("spell", f"The wizard has {self.mana_left(state)} mana left this turn."))
             else:
                 w["bonus"] = w.get("bonus", 0) + d["amount"]
+        elif d["effect"] == "scry":
+            drawn = self._draw_wizard(state, d["amount"], ev)
+            if drawn:
+                ev.append(self._e("draw", "You draw " + ", ".join(self.wdef(state, c)["name"] for c in drawn) + ".",
+                                  to=0))
         return ev
 
     @staticmethod
