@@ -33,7 +33,7 @@ TRAP_DAMAGE = 2
 FREE_LIMIT = 8  # free actions (potions, gifts, equipping) per hero per hero phase
 AMBUSH_LEVEL = 3
 SCOUT_RANGE = {3: 2, 4: 2, 5: 2}  # scouting: a revealed room senses how many key vaults lie this many steps away
-START_MANA_BONUS = {3: 0, 4: 0, 5: 1}  # against four heroes the Mana Wheel starts one higher (balance report)
+START_MANA_BONUS = {3: 0, 4: 1, 5: 1}  # against 3-4 heroes the Mana Wheel starts one higher (balance report)
 SPRINT_STEPS = 3  # a Sprint card runs up to this many tiles
 
 SUMMARY = """**Wizard's Rage** - the first seat (seat 0) is the **Wizard**, everyone else is a **hero** (10 hit points, starting in a corner camp).
@@ -1397,7 +1397,7 @@ class RageEngine(Engine):
         pub_pending = None
         if p:
             if p["kind"] == "place":
-                pub_pending = {"kind": "place", "left": p["total"]}
+                pub_pending = {"kind": "place", "left": p.get("total") or sum(p.get("left", {}).values())}
             elif p["kind"] == "rage":
                 pub_pending = {"kind": "rage", "left": p["left"]}
             elif p["kind"] == "target":
@@ -1490,7 +1490,7 @@ class RageEngine(Engine):
             if p and p["kind"] == "rage":
                 return f"{base} rages: pick where {p['left']} tiles crumble."
             if p and p["kind"] == "place":
-                return f"{base} places {p['total']} face-down tokens."
+                return f"{base} places {p.get('total') or sum(p.get('left', {}).values())} face-down tokens."
             if p:
                 return f"{base} picks a target."
             return f"{base} plays cards ({self.mana_left(state)} mana left)."
