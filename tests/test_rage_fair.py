@@ -184,3 +184,39 @@ def test_instant_cards_act_when_drawn_and_single_targets_need_no_decision(monkey
     stay(st, 1)
     stay(st, 2)
     assert st["phase"] == "wizard" and E.mana_left(st) == w["mana"] + 2
+
+
+def test_sprint_runs_three_tiles_through_tokens_and_out_of_the_frost(monkeypatch):
+    """Sprint was dominated by the quick march; it now runs up to 3 tiles, through face-down rooms and
+    tokens, and works when frozen."""
+    st = ready(keys=[4, 14, 22])
+    a2, a3, a4 = idx(st, "A2"), idx(st, "A3"), idx(st, "A4")
+    token(st, a2, "blank")
+    cid = wizard_card(st, "frost")
+    st["wizard"]["mana"] = 5
+    E.apply(st, 0, {"type": "play", "card": cid})
+    E.apply(st, 0, {"type": "target", "tile": 0})
+    to_heroes(st)
+    sprint = give_card(st, 1, "sprint")
+    legal = E.legal_actions(st, 1)
+    assert {"type": "sprint", "card": sprint, "path": [a2, a3, a4]} in legal
+    assert not any(a["type"] in ("move", "march") for a in legal)
+    E.apply(st, 1, {"type": "sprint", "card": sprint, "path": [a2, a3, a4]})
+    stay(st, 2)
+    assert st["heroes"][1]["pos"] == a4 and not st["tiles"][a2]["tokens"]
+
+
+def test_big_monsters_hit_harder(monkeypatch):
+    """The wizard should win by fighting: a Cave Troll that wins deals 2 damage, not 1."""
+    st = ready(keys=[4, 14, 22])
+    st["wizard"]["hand"] = []
+    cid = wizard_card(st, "troll")
+    st["wizard"]["mana"] = 4
+    E.apply(st, 0, {"type": "play", "card": cid})
+    a2 = idx(st, "A2")
+    E.apply(st, 0, {"type": "place", "tile": a2})
+    to_heroes(st)
+    dice(monkeypatch, [10, 1])
+    move(st, 1, "A2")
+    stay(st, 2)
+    assert st["heroes"][1]["pos"] == 0 and st["heroes"][1]["hp"] == 8
