@@ -20,6 +20,8 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from aiohttp import WSMsgType, web
 
+from . import limits as _limits
+
 __all__ = ["FakeDiscord", "InteractionRecord", "RecordedMessage", "DiscordErrorCollector"]
 
 DISCORD_EPOCH_MS = 1420070400000
@@ -388,6 +390,10 @@ class FakeDiscord:
         self.unhandled: List[Tuple[str, str, Any]] = []
         #: DM attempts refused because the user has DMs closed: (user_id, payload)
         self.blocked_dms: List[Tuple[int, dict]] = []
+        #: requests refused (400, code 50035) for breaking one of Discord's documented limits:
+        #: dicts {method, path, errors (flat list of "path: message")}. The fixture fails a test
+        #: that leaves any here.
+        self.rejected: List[dict] = []
         #: every gateway payload received from clients (op, d)
         self.gateway_received: List[dict] = []
         self._public: List[Any] = []
@@ -1065,6 +1071,12 @@ class FakeDiscord:
         self._notify()
         return _error(404, 0, "404: Not Found")
 
+    def _invalid(self, request: web.Request, errors: "_limits.FormErrors") -> web.Response:
+        """Discord's answer to a body that breaks a documented limit."""
+        self.rejected.append({"method": request.method, "path": request.path, "errors": list(errors.flat)})
+        _log.warning("fake Discord refused %s %s: %s", request.method, request.path, "; ".join(errors.flat))
+        return _json_response(_limits.error_body(errors), 400)
+
     # -- simple GETs
     async def _r_me(self, request, body, files):
         return _json_response({**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0,
@@ -1264,6 +1276,9 @@ class FakeDiscord:
         if ch is None:
             return _error(404, 10003, "Unknown Channel")
         body = body or {}
+        errors = _limits.check_message(body, len(files))
+        if errors:
+            return self._invalid(request, errors)
         if ch.type == 1:
             user = self.users[ch.recipient_id]
             if user.dms_closed:
@@ -1306,6 +1321,9 @@ class FakeDiscord:
             return _error(404, 10008, "Unknown Message")
         if m.author_id != self.bot_user.id:
             return _error(403, 50005, "Cannot edit a message authored by another user")
+        errors = _limits.check_message(body, len(files))
+        if errors:
+            return self._invalid(request, errors)
         self._apply_content(m, body or {}, files, editing=True)
         self._record_if_public(m, body, files)
         await self._dispatch_message("MESSAGE_UPDATE", m)
@@ -1329,6 +1347,16 @@ class FakeDiscord:
         body = body or {}
         cb_type = int(body.get("type", 0))
         data = body.get("data") or {}
+        if cb_type in (4, 7):
+            errors = _limits.check_message(data, len(files), ["data"])
+        elif cb_type == 8:
+            errors = _limits.check_choices(data.get("choices"))
+        elif cb_type == 9:
+            errors = _limits.check_modal(data)
+        else:
+            errors = _limits.FormErrors()
+        if errors:
+            return self._invalid(request, errors)
         recorded = dict(body)
         if files:
             recorded["data"] = {**data, "_files": [(n, b) for _, n, b in files]}
@@ -1394,6 +1422,9 @@ class FakeDiscord:
         if rec.callback is None:
             return _error(404, 10015, "Unknown Webhook")  # Discord: token valid only after the callback
         body = body or {}
+        errors = _limits.check_message(body, len(files))
+        if errors:
+            return self._invalid(request, errors)
         orig = rec.original
         if orig is not None and orig.loading and rec.callback["type"] == 5:
             # Discord: the first follow-up after a "thinking" defer replaces the loading message.
@@ -1429,6 +1460,9 @@ class FakeDiscord:
         if m is None:
             return _error(404, 10008, "Unknown Message")
         body = body or {}
+        errors = _limits.check_message(body, len(files))
+        if errors:
+            return self._invalid(request, errors)
         was_loading = m.loading
         self._apply_content(m, body, files, editing=True)
         m.flags &= ~LOADING
