@@ -17,6 +17,8 @@ from bot.tables import TableService
 log = logging.getLogger("heistcord")
 
 CORE_COGS = ("cogs.game", "cogs.admin", "cogs.stats")
+# Modules of cogs/ that are shared helpers, not cogs.
+HELPER_MODULES = ("ui", "limits", "customid", "refusals")
 TIMER_MAX_SLEEP = 30.0
 DRAIN_SECONDS = 5.0
 # discord.py names the tasks that run commands, events and component callbacks.
@@ -41,7 +43,7 @@ def discover_cogs() -> list[str]:
     names = list(CORE_COGS)
     for module in pkgutil.iter_modules(cogs.__path__):
         name = f"cogs.{module.name}"
-        if name not in names and module.name not in ("ui",) and not module.name.startswith("_"):
+        if name not in names and module.name not in HELPER_MODULES and not module.name.startswith("_"):
             names.append(name)
     return names
 
@@ -132,11 +134,16 @@ class HeistBot(commands.Bot):
         while (pending := self.handler_tasks()) and loop.time() < deadline:
             await asyncio.wait(pending, timeout=max(0.0, deadline - loop.time()))
 
-    def is_manager(self, interaction: discord.Interaction) -> bool:
-        """Manage Server permission, or the role the server configured."""
-        member = interaction.user
+    @staticmethod
+    def manages_server(interaction: discord.Interaction) -> bool:
+        """Manage Server (or Administrator): the only power that changes server settings."""
         perms = getattr(interaction, "permissions", None)
-        if perms is not None and (perms.manage_guild or perms.administrator):
+        return perms is not None and (perms.manage_guild or perms.administrator)
+
+    def is_manager(self, interaction: discord.Interaction) -> bool:
+        """Manage Server permission, or the role the server configured (which manages games)."""
+        member = interaction.user
+        if self.manages_server(interaction):
             return True
         role_id = self._manager_roles.get(interaction.guild_id)
         roles = getattr(member, "roles", [])

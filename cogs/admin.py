@@ -1,8 +1,9 @@
 """``/gameadmin``: server-admin game management.
 
 Visible by default to members with Manage Server (``default_member_permissions``);
-server owners can grant it to others in Server Settings → Integrations, and a
-configured manager role can also end games and remove players from ``/game``.
+server owners can grant it to others in Server Settings → Integrations. A configured
+manager role manages games (list, end, remove players); only Manage Server changes
+the server's settings (``settings``, ``maintenance``), so the role can't widen itself.
 """
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.tables import TableError, seat_of
-from cogs.ui import clip
+from cogs.limits import fit
+
+SERVER_SETTINGS = ("settings", "maintenance")  # Manage Server only
 
 if TYPE_CHECKING:
     from bot.app import HeistBot
@@ -32,6 +35,11 @@ class AdminCog(commands.Cog):
             await self.bot.ui.error(interaction, "Only server managers (Manage Server, or the game-manager role)"
                                     " can use /gameadmin.")
             return False
+        name = getattr(interaction.command, "name", "")
+        if name in SERVER_SETTINGS and not self.bot.manages_server(interaction):
+            await self.bot.ui.error(interaction, f"Only members with Manage Server can change `/gameadmin {name}`;"
+                                    " the game-manager role manages games.")
+            return False
         return True
 
     @admin.command(name="list", description="The games open or running on this server")
@@ -47,7 +55,7 @@ class AdminCog(commands.Cog):
         settings = await self.bot.storage.settings(interaction.guild_id)
         if settings.maintenance:
             lines.insert(0, "🛠️ Maintenance mode is on: no new games can be opened.")
-        await interaction.response.send_message(clip("\n".join(lines), 1990), ephemeral=True)
+        await interaction.response.send_message(**fit("\n".join(lines), ephemeral=True))
 
     @admin.command(name="end", description="Force-end a game")
     @app_commands.describe(game_id="The table number (see /gameadmin list)")
@@ -91,6 +99,9 @@ class AdminCog(commands.Cog):
                        on_leave: Literal["bot", "end"] | None = None, clear_role: bool = False) -> None:
         storage = self.bot.storage
         s = await storage.settings(interaction.guild_id)
+        if manager_role is not None and manager_role.is_default():
+            raise TableError("@everyone can't be the game-manager role: anyone could then end any game."
+                             " Pick a role only trusted members have.")
         if manager_role is not None:
             s.manager_role_id = manager_role.id
         if clear_role:

@@ -3,11 +3,8 @@ panel built from ``legal_actions``, private-view delivery by DM, and the one
 component router that makes every button work forever (custom_ids carry the
 game id, so they survive restarts).
 
-Custom ids (at most 100 characters):
-  ``hc:join:<game>`` ``hc:leave:<game>`` ``hc:bot:<game>`` ``hc:start:<game>``
-  ``hc:play:<game>`` ``hc:hand:<game>`` ``hc:end:<game>`` ``hc:cancel:<game>``
-  ``hc:act:<game>:<version>:<index>`` and the select ``hc:sel:<game>:<version>:<n>``
-  whose values are action indexes.
+Custom ids are made and read by ``cogs.customid`` only; everything sent fits
+Discord's limits through ``cogs.limits``.
 """
 from __future__ import annotations
 
@@ -22,6 +19,8 @@ from bot.coalesce import Coalescer
 from bot.engine import Engine
 from bot.storage import GameRow
 from bot.tables import Outcome, TableError, TableService, seat_of
+from cogs import customid
+from cogs.limits import BUTTON_LABEL, CONTENT, OPTION_TEXT, PLACEHOLDER, SELECT_OPTIONS, clip, fit
 from rendering import render_async
 
 if TYPE_CHECKING:
@@ -30,12 +29,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("heistcord.ui")
 
 MAX_BUTTONS = 20
-SELECT_LIMIT = 25
+SELECT_LIMIT = SELECT_OPTIONS
 EMBED_COLOUR = discord.Colour.from_rgb(232, 190, 80)
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def seat_label(game: GameRow, seat: int) -> str:
@@ -73,17 +68,21 @@ def lobby_embed(game: GameRow, engine: Engine) -> discord.Embed:
         embed.set_footer(text="The game has started.")
     else:
         embed.set_footer(text=f"Closed. {game.ended_reason or ''}")
-    return embed
+    return fit(embed=embed)["embed"]
 
 
 def lobby_view(game: GameRow) -> discord.ui.View | None:
     if game.status != "lobby":
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success, custom_id=f"hc:join:{game.id}"))
-    view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=f"hc:leave:{game.id}"))
-    view.add_item(discord.ui.Button(label="Add bot", style=discord.ButtonStyle.secondary, custom_id=f"hc:bot:{game.id}"))
-    view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary, custom_id=f"hc:start:{game.id}"))
+    view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success,
+                                    custom_id=customid.encode("join", game.id)))
+    view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary,
+                                    custom_id=customid.encode("leave", game.id)))
+    view.add_item(discord.ui.Button(label="Add bot", style=discord.ButtonStyle.secondary,
+                                    custom_id=customid.encode("bot", game.id)))
+    view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary,
+                                    custom_id=customid.encode("start", game.id)))
     return view
 
 
@@ -93,9 +92,9 @@ def board_view(game: GameRow) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(label="Play", emoji="🎲", style=discord.ButtonStyle.primary,
-                                    custom_id=f"hc:play:{game.id}"))
+                                    custom_id=customid.encode("play", game.id)))
     view.add_item(discord.ui.Button(label="Show my hand", emoji="🂠", style=discord.ButtonStyle.secondary,
-                                    custom_id=f"hc:hand:{game.id}"))
+                                    custom_id=customid.encode("hand", game.id)))
     return view
 
 
@@ -168,20 +167,22 @@ def build_panel(game: GameRow, engine: Engine, seat: int) -> tuple[str, discord.
     legal = engine.legal_actions(state, seat)
     if not legal:
         return f"You have no move right now. {status}", None
-    labels = [clip(engine.describe_action(state, seat, a), 80) for a in legal]
+    labels = [engine.describe_action(state, seat, a) for a in legal]
     view = discord.ui.View(timeout=None)
     if len(legal) <= MAX_BUTTONS:
         for i, label in enumerate(labels):
-            view.add_item(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
-                                            custom_id=f"hc:act:{game.id}:{game.version}:{i}"))
+            view.add_item(discord.ui.Button(label=clip(label, BUTTON_LABEL), style=discord.ButtonStyle.primary,
+                                            custom_id=customid.encode("act", game.id, game.version, i)))
         return f"**Your move.** {status}", view
     groups: dict[str, list[int]] = {}
     for i, action in enumerate(legal):
         groups.setdefault(clip(engine.action_group(state, seat, action), 60), []).append(i)
     menus = pack_menus(list(groups.items()), len(legal))
     for n, (name, idxs) in enumerate(menus):
-        select = discord.ui.Select(placeholder=clip(name, 150), custom_id=f"hc:sel:{game.id}:{game.version}:{n}",
-                                   options=[discord.SelectOption(label=labels[i], value=str(i)) for i in idxs])
+        select = discord.ui.Select(placeholder=clip(name, PLACEHOLDER),
+                                   custom_id=customid.encode("sel", game.id, game.version, n),
+                                   options=[discord.SelectOption(label=clip(labels[i], OPTION_TEXT),
+                                                                 value=customid.encode_index(i)) for i in idxs])
         view.add_item(select)
     shown = sum(len(idxs) for _, idxs in menus)
     if shown < len(legal):
@@ -189,21 +190,22 @@ def build_panel(game: GameRow, engine: Engine, seat: int) -> tuple[str, discord.
     return f"**Your move.** {status}", view
 
 
-class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"hc:(?P<kind>[a-z]+):(?P<game>\d+)(?::(?P<rest>[\d:]*))?"):
-    """Every heistcord button and select, whatever message it sits on."""
+class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"hc:.*"):
+    """Every heistcord button and select, whatever message it sits on. The template
+    takes any ``hc:`` id, so a damaged one is answered (strictly parsed in the callback)."""
 
-    def __init__(self, item: discord.ui.Item, kind: str = "", game_id: int = 0, rest: str = "") -> None:
+    def __init__(self, item: discord.ui.Item, custom_id: str = "") -> None:
         super().__init__(item)
-        self.kind, self.game_id, self.rest = kind, game_id, rest
+        self.raw = custom_id
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(item, match["kind"], int(match["game"]), match["rest"] or "")
+        return cls(item, match.string)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: HeistBot = interaction.client  # type: ignore[assignment]
         values = list(getattr(self.item, "values", []) or interaction.data.get("values", []))  # type: ignore[union-attr]
-        await bot.ui.handle_component(interaction, self.kind, self.game_id, self.rest, values)
+        await bot.ui.handle_component(interaction, self.raw, values)
 
 
 class TableUI:
@@ -219,9 +221,9 @@ class TableUI:
 
     async def error(self, interaction: discord.Interaction, message: str) -> None:
         if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
+            await interaction.followup.send(**fit(message, ephemeral=True))
         else:
-            await interaction.response.send_message(message, ephemeral=True)
+            await interaction.response.send_message(**fit(message, ephemeral=True))
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
         channel = self.bot.get_channel(channel_id)
@@ -378,7 +380,7 @@ class TableUI:
         kwargs: dict[str, Any] = {"ephemeral": True}
         if file is not None:
             kwargs["file"] = file
-        await interaction.response.send_message(clip(engine.private_text(view), 1990), **kwargs)
+        await interaction.response.send_message(clip(engine.private_text(view), CONTENT), **kwargs)
 
     async def show_panel(self, interaction: discord.Interaction, game: GameRow, prefix: str = "",
                          edit: bool = False) -> None:
@@ -390,8 +392,7 @@ class TableUI:
             return await self.error(interaction, "The game hasn't started yet." if game.status == "lobby"
                                     else "This game is over.")
         text, view = build_panel(game, self.tables.engine(game), seat)
-        text = clip(prefix + text, 1990)
-        kwargs: dict[str, Any] = {"content": text}
+        kwargs: dict[str, Any] = fit(prefix + text)
         if view is not None:
             kwargs["view"] = view
         if edit:
@@ -402,19 +403,20 @@ class TableUI:
             await interaction.response.send_message(**kwargs, ephemeral=True)
 
     # --- the router ------------------------------------------------------------------------------
-    async def handle_component(self, interaction: discord.Interaction, kind: str, game_id: int, rest: str,
-                               values: list[str]) -> None:
+    async def handle_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         try:
+            parts = customid.parse(custom_id)
             if interaction.guild_id:
                 await self.bot.refresh_manager_role(interaction.guild_id)
-            await self._handle_component(interaction, kind, game_id, rest, values)
+            await self._handle_component(interaction, parts, values)
         except TableError as exc:
             await self.error(interaction, str(exc))
 
-    async def _handle_component(self, interaction: discord.Interaction, kind: str, game_id: int, rest: str,
+    async def _handle_component(self, interaction: discord.Interaction, parts: customid.CustomId,
                                 values: list[str]) -> None:
         tables = self.tables
         user = interaction.user
+        kind, game_id = parts.kind, parts.game_id
         if kind == "join":
             game = await tables.join(game_id, user.id, user.display_name)
             await interaction.response.edit_message(embed=lobby_embed(game, tables.engine(game)), view=lobby_view(game))
@@ -446,18 +448,20 @@ class TableUI:
         elif kind == "cancel":
             await interaction.response.edit_message(content="The game goes on.", view=None)
         elif kind in ("act", "sel"):
-            version_text, _, tail = rest.partition(":")
-            index = int(values[0]) if kind == "sel" and values else int(tail or -1)
+            if kind == "sel" and len(values) != 1:
+                raise customid.BadInput(customid.DAMAGED)
+            index = customid.parse_index(values[0]) if kind == "sel" else parts.n
+            version = parts.version
             game = await tables.get(game_id)
             engine = tables.engine(game)
             seat = seat_of(game, user.id)
             label = ""
-            if seat is not None and game.status == "running" and version_text == str(game.version):
+            if seat is not None and game.status == "running" and version == game.version:
                 legal = engine.legal_actions(game.state, seat) if seat in engine.to_act(game.state) else []
                 if 0 <= index < len(legal):
                     label = engine.describe_action(game.state, seat, legal[index])
             try:
-                outcome = await tables.act(game_id, user.id, version=int(version_text), index=index)
+                outcome = await tables.act(game_id, user.id, version=version, index=index)
             except TableError as exc:
                 if "out of date" in str(exc):
                     return await self.show_panel(interaction, game, prefix=f"{exc}\n", edit=True)
@@ -469,7 +473,7 @@ class TableUI:
                 await interaction.response.edit_message(content=done + "The game is over.", view=None)
             await self.publish(outcome)
         else:
-            raise TableError("That button is from an older version of the bot.")
+            raise customid.BadInput(customid.DAMAGED)
 
     async def announce_end(self, game: GameRow) -> None:
         channel = await self.channel(game.channel_id)
@@ -494,7 +498,7 @@ class TableUI:
             return "No moves yet."
         shown = entries[-lines:]
         text = "\n".join(f"`{n:>3}` {line}" for n, line in shown)
-        return clip(f"**{self.tables.engine(game).meta.name}** · table #{game.id} · last {len(shown)} moves\n{text}", 1990)
+        return clip(f"**{self.tables.engine(game).meta.name}** · table #{game.id} · last {len(shown)} moves\n{text}", CONTENT)
 
     async def timer_fired(self, kind: str, outcome: Outcome) -> None:
         game = outcome.game

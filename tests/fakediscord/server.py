@@ -1677,6 +1677,12 @@ class FakeDiscord:
             raise AssertionError(f"autocomplete answered with callback type {resp['type']}")
         return list(resp.get("data", {}).get("choices", []))
 
+    def post_as_bot(self, channel_id: int, payload: dict) -> RecordedMessage:
+        """A message the bot posted earlier (say, an older version of it), put straight
+        into the channel: to press buttons the current bot would never build."""
+        m = self._new_message(channel_id, payload, [], kind="channel")
+        return m
+
     def _message_obj(self, message: Union[RecordedMessage, int, InteractionRecord]) -> RecordedMessage:
         if isinstance(message, InteractionRecord):
             if message.original is None:
