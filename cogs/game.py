@@ -207,6 +207,7 @@ class GameCog(commands.Cog):
     @game.command(name="hand", description="See your private hand and secrets (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
         row = await self.tables.require_in_channel(interaction.channel_id)
+        await self.bot.refusals.dm_retry(interaction.user.id)  # asking again: worth one more DM
         await self.ui.show_hand(interaction, row)
 
     @game.command(name="status", description="Post the current board again")

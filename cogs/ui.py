@@ -19,7 +19,7 @@ from bot.coalesce import Coalescer
 from bot.engine import Engine
 from bot.storage import GameRow
 from bot.tables import Outcome, TableError, TableService, seat_of
-from cogs import customid
+from cogs import customid, refusals
 from cogs.limits import BUTTON_LABEL, CONTENT, OPTION_TEXT, PLACEHOLDER, SELECT_OPTIONS, clip, fit
 from rendering import render_async
 
@@ -95,6 +95,13 @@ def board_view(game: GameRow) -> discord.ui.View | None:
                                     custom_id=customid.encode("play", game.id)))
     view.add_item(discord.ui.Button(label="Show my hand", emoji="🂠", style=discord.ButtonStyle.secondary,
                                     custom_id=customid.encode("hand", game.id)))
+    return view
+
+
+def dm_retry_view(game: GameRow) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Try DMs again", emoji="✉️", style=discord.ButtonStyle.secondary,
+                                    custom_id=customid.encode("dm", game.id)))
     return view
 
 
@@ -214,6 +221,7 @@ class TableUI:
     def __init__(self, bot: "HeistBot") -> None:
         self.bot = bot
         self.boards = Coalescer(self._post_latest_board)
+        bot.refusals.on_channel_refused = self.channel_refused
 
     @property
     def tables(self) -> TableService:
@@ -225,7 +233,21 @@ class TableUI:
         else:
             await interaction.response.send_message(**fit(message, ephemeral=True))
 
+    @staticmethod
+    async def post(channel: discord.abc.Messageable, content: str, **kwargs: Any) -> discord.Message | None:
+        """A note in a table's channel, fitted to Discord's limits; a refusal is logged
+        (and remembered by ``cogs.refusals``), never raised into a game's flow."""
+        try:
+            return await channel.send(**fit(content, **kwargs))
+        except discord.HTTPException as exc:
+            log.warning("could not post in channel %s: %s", getattr(channel, "id", "?"), exc)
+            return None
+
     async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        """The channel to post in, or None if it is gone or the bot may not post there
+        (Discord refused it before: see ``cogs.refusals``)."""
+        if not self.bot.refusals.channel_usable(channel_id):
+            return None
         channel = self.bot.get_channel(channel_id)
         if channel is None:
             try:
@@ -247,6 +269,8 @@ class TableUI:
             await message.edit(embed=lobby_embed(game, engine), view=lobby_view(game))
         except discord.HTTPException as exc:
             log.warning("could not refresh lobby of game %s: %s", game.id, exc)
+            if exc.code == refusals.UNKNOWN_MESSAGE:  # deleted: stop editing it
+                await self.tables.set_message(game, lobby_message_id=None)
 
     # --- outcomes --------------------------------------------------------------------------
     async def publish(self, outcome: Outcome, *, ping: bool = True) -> None:
@@ -330,9 +354,11 @@ class TableUI:
             channel = await self.channel(game.channel_id)
             if channel is not None:
                 who = ", ".join(f"<@{game.seats[s]['user_id']}>" for s in newly_closed)
-                await channel.send(f"{who}: I couldn't DM you your private information (your DMs are closed)."
-                                   " Use `/game hand` or the **Show my hand** button to see it privately.",
-                                   allowed_mentions=discord.AllowedMentions(users=True))
+                await self.post(channel, f"{who}: I couldn't DM you your private information (your DMs are closed),"
+                                " so I won't try again. Use `/game hand` or the **Show my hand** button to see it"
+                                " privately. To get DMs back: allow direct messages from this server's members"
+                                " (server name → Privacy Settings), then press **Try DMs again**.",
+                                view=dm_retry_view(game), allowed_mentions=discord.AllowedMentions(users=True))
 
     async def send_private(self, game: GameRow, engine: Engine, seat: int, notes: list[str]) -> bool:
         """Keep one DM per player per game up to date (edited in place, so a hand
@@ -340,6 +366,8 @@ class TableUI:
         to them personally (``notes``) arrives as a new message, which notifies."""
         info = game.seats[seat]
         user_id = info["user_id"]
+        if not self.bot.refusals.dm_allowed(user_id):  # Discord refused them before: don't knock again
+            return False
         view = engine.view(game.state, seat)
         text = engine.private_text(view)
         if notes:
@@ -357,7 +385,9 @@ class TableUI:
                 except discord.NotFound:  # they deleted it: send a new one
                     pass
             message = await (user.send(content, file=file) if file is not None else user.send(content))
-        except discord.Forbidden:
+        except discord.Forbidden as exc:
+            if exc.code == refusals.CANNOT_DM:
+                await self.bot.refusals.dm_refused(user_id)
             return False
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", user_id, exc)
@@ -445,6 +475,8 @@ class TableUI:
             await tables.end(game_id, f"Ended by {user.display_name}.")
             await interaction.response.edit_message(content="The game was ended.", view=None)
             await self.announce_end(game)
+        elif kind == "dm":
+            await self.retry_dms(interaction, await tables.get(game_id))
         elif kind == "cancel":
             await interaction.response.edit_message(content="The game goes on.", view=None)
         elif kind in ("act", "sel"):
@@ -475,18 +507,70 @@ class TableUI:
         else:
             raise customid.BadInput(customid.DAMAGED)
 
+    async def tell(self, user_id: int, text: str) -> bool:
+        """A DM in words to one person (a host, about their table), unless their DMs are closed."""
+        if not self.bot.refusals.dm_allowed(user_id):
+            return False
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(**fit(text))
+        except discord.Forbidden as exc:
+            if exc.code == refusals.CANNOT_DM:
+                await self.bot.refusals.dm_refused(user_id)
+            return False
+        except discord.HTTPException as exc:
+            log.warning("DM to %s failed: %s", user_id, exc)
+            return False
+        return True
+
+    async def channel_refused(self, channel_id: int, code: int) -> None:
+        """Discord said the channel is gone, or that the bot may not post there: stop
+        using it, end its table if it is gone, and tell the host once."""
+        game = await self.tables.in_channel(channel_id)
+        if game is None:
+            return
+        name = self.tables.engine(game).meta.name
+        if code == refusals.UNKNOWN_CHANNEL:
+            try:
+                await self.tables.end(game.id, "Its channel was deleted.")
+            except TableError:
+                return
+            await self.tell(game.host_id, f"Your table #{game.id} ({name}) has ended: its channel was deleted.")
+            return
+        await self.tell(game.host_id, (
+            f"I can't post in <#{channel_id}>, where your table #{game.id} ({name}) is playing: Discord says I'm"
+            " missing permissions there. Please ask a server admin to let me View Channel, Send Messages, Embed"
+            " Links and Attach Files in that channel. Until then the game goes on: `/game play` to move and"
+            " `/game status` to see the board. I'll post boards again as soon as the permissions change."))
+
+    async def retry_dms(self, interaction: discord.Interaction, game: GameRow) -> None:
+        """The **Try DMs again** button: DMs back on for this player, and their hand sent now."""
+        user_id = interaction.user.id
+        await self.bot.refusals.dm_retry(user_id)
+        seat = seat_of(game, user_id)
+        if seat is None or game.status != "running":
+            return await self.error(interaction, "DMs are back on: I'll send your private information by DM"
+                                    " in your next game.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if await self.send_private(game, self.tables.engine(game), seat, []):
+            text = "✅ Sent: check your DMs. I'll keep your hand there up to date."
+        else:
+            text = ("Your DMs are still closed, so I'll stop trying again. Allow direct messages from this"
+                    " server's members (server name → Privacy Settings), then press **Try DMs again**.")
+        await interaction.followup.send(**fit(text, ephemeral=True))
+
     async def announce_end(self, game: GameRow) -> None:
         channel = await self.channel(game.channel_id)
         if channel is not None:
             engine = self.tables.engine(game)
-            await channel.send(board_content(game, engine), allowed_mentions=discord.AllowedMentions.none())
+            await self.post(channel, board_content(game, engine), allowed_mentions=discord.AllowedMentions.none())
         if game.lobby_message_id:
             await self.refresh_lobby(game)
 
     async def channel_note(self, game: GameRow, text: str) -> None:
         channel = await self.channel(game.channel_id)
         if channel is not None:
-            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+            await self.post(channel, text, allowed_mentions=discord.AllowedMentions.none())
 
     async def log_text(self, game: GameRow, lines: int) -> str:
         """The last public moves in words, rebuilt from the action log (hidden
@@ -507,8 +591,8 @@ class TableUI:
         if kind == "reminder":
             if channel is not None and who:
                 when = f"<t:{int(game.deadline_at)}:R>" if game.deadline_at else "soon"
-                await channel.send(f"⏰ {who}: it's your move in table #{game.id}. Time runs out {when}.",
-                                   allowed_mentions=discord.AllowedMentions(users=True))
+                await self.post(channel, f"⏰ {who}: it's your move in table #{game.id}. Time runs out {when}.",
+                                allowed_mentions=discord.AllowedMentions(users=True))
             return
         if channel is not None:
             note = f"⌛ Time ran out for {who}: the bot played for them." if who else "⌛ Time ran out."
@@ -517,5 +601,5 @@ class TableUI:
                 names = ", ".join(f"<@{s['user_id']}>" for s in benched if s.get("user_id"))
                 note += (f"\n{names} missed three turns in a row: a bot plays their seat until they come back"
                          " with `/game rejoin`.")
-            await channel.send(note, allowed_mentions=discord.AllowedMentions(users=True))
+            await self.post(channel, note, allowed_mentions=discord.AllowedMentions(users=True))
         await self.publish(outcome)

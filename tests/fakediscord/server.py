@@ -390,6 +390,8 @@ class FakeDiscord:
         self.unhandled: List[Tuple[str, str, Any]] = []
         #: DM attempts refused because the user has DMs closed: (user_id, payload)
         self.blocked_dms: List[Tuple[int, dict]] = []
+        #: channels where the bot lacks a permission: channel_id -> error code (50013 or 50001)
+        self.bot_denied: Dict[int, int] = {}
         #: requests refused (400, code 50035) for breaking one of Discord's documented limits:
         #: dicts {method, path, errors (flat list of "path: message")}. The fixture fails a test
         #: that leaves any here.
@@ -519,6 +521,33 @@ class FakeDiscord:
         ch = _Channel(channel_id, name, guild_id, type=type, position=len(g.channels), parent_id=parent_id, topic=topic)
         g.channels[channel_id] = ch
         self.channels[channel_id] = ch
+
+    async def delete_channel(self, channel_id: int, *, dispatch: bool = True) -> None:
+        """Delete a guild channel (or thread): every later request to it answers 404, 10003
+        Unknown Channel. ``dispatch=False`` models a bot that missed CHANNEL_DELETE (offline)."""
+        ch = self.channels.pop(channel_id)
+        self.guilds[ch.guild_id].channels.pop(channel_id, None)
+        if dispatch:
+            event = "THREAD_DELETE" if ch.type in (10, 11, 12) else "CHANNEL_DELETE"
+            data = ch.payload(self)
+            if event == "THREAD_DELETE":
+                data = {"id": str(ch.id), "guild_id": str(ch.guild_id), "parent_id": data["parent_id"], "type": ch.type}
+            await self.dispatch(event, data)
+
+    def deny_bot(self, channel_id: int, code: int = 50013) -> None:
+        """Take the bot's permission to post in a channel: creating or editing messages there
+        answers 403 with ``code`` (50013 Missing Permissions, or 50001 Missing Access)."""
+        self.bot_denied[channel_id] = code
+
+    async def allow_bot(self, channel_id: int) -> None:
+        """Give the permission back (dispatches CHANNEL_UPDATE, as an overwrite change does)."""
+        self.bot_denied.pop(channel_id, None)
+        await self.dispatch("CHANNEL_UPDATE", self.channels[channel_id].payload(self))
+
+    def requests_to_channel(self, channel_id: int) -> List[dict]:
+        """Every REST request the bot made about one channel (``channels/<id>...``)."""
+        prefix = f"channels/{channel_id}"
+        return [r for r in self.requests if r["path"] == prefix or r["path"].startswith(prefix + "/")]
 
     def add_member(
         self, guild_id: int, user_id: int, permissions: Optional[int] = None, roles: Iterable[int] = (),
@@ -1130,6 +1159,8 @@ class FakeDiscord:
         return _json_response(self._member_payload(int(gid), int(uid)))
 
     async def _r_typing(self, request, body, files, cid):
+        if int(cid) not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         return _no_content()
 
     # -- commands
@@ -1279,6 +1310,9 @@ class FakeDiscord:
         errors = _limits.check_message(body, len(files))
         if errors:
             return self._invalid(request, errors)
+        if cid in self.bot_denied:
+            code = self.bot_denied[cid]
+            return _error(403, code, "Missing Permissions" if code == 50013 else "Missing Access")
         if ch.type == 1:
             user = self.users[ch.recipient_id]
             if user.dms_closed:
@@ -1294,6 +1328,8 @@ class FakeDiscord:
 
     async def _r_history(self, request, body, files, cid):
         cid = int(cid)
+        if cid not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         limit = int(request.query.get("limit", 50))
         msgs = [m for m in self.channel_messages(cid, include_ephemeral=False)]
         before = request.query.get("before")
@@ -1312,15 +1348,22 @@ class FakeDiscord:
         return m
 
     async def _r_get_message(self, request, body, files, cid, mid):
+        if int(cid) not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         m = self._channel_message(cid, mid)
         return _json_response(self.message_payload(m)) if m else _error(404, 10008, "Unknown Message")
 
     async def _r_edit_message(self, request, body, files, cid, mid):
+        if int(cid) not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         m = self._channel_message(cid, mid)
         if m is None:
             return _error(404, 10008, "Unknown Message")
         if m.author_id != self.bot_user.id:
             return _error(403, 50005, "Cannot edit a message authored by another user")
+        if m.channel_id in self.bot_denied:
+            code = self.bot_denied[m.channel_id]
+            return _error(403, code, "Missing Permissions" if code == 50013 else "Missing Access")
         errors = _limits.check_message(body, len(files))
         if errors:
             return self._invalid(request, errors)
@@ -1330,6 +1373,8 @@ class FakeDiscord:
         return _json_response(self.message_payload(m))
 
     async def _r_delete_message(self, request, body, files, cid, mid):
+        if int(cid) not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         m = self._channel_message(cid, mid)
         if m is None:
             return _error(404, 10008, "Unknown Message")
