@@ -20,6 +20,17 @@ if TYPE_CHECKING:
     from bot.app import HeistBot
 
 LOG_LINES = 15
+OPTION_NAME_MAX = 40
+OPTION_VALUE_MAX = 100
+
+
+def check_option_text(name: str, value: str) -> None:
+    """Option names and values are short; a long one is refused here, quoted shortened
+    (the engines' own errors repeat what was typed)."""
+    if len(name) > OPTION_NAME_MAX:
+        raise TableError(f"There is no option called {quote(name)}. Pick one from the list.")
+    if len(value) > OPTION_VALUE_MAX:
+        raise TableError(f"The value of {quote(name)} is too long ({len(value)} characters): {quote(value)}.")
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -31,6 +42,7 @@ def parse_options(text: str | None) -> dict[str, str]:
         key, sep, value = part.partition("=")
         if not sep:
             raise TableError(f"Write options as name=value, separated by commas (got {quote(part.strip())}).")
+        check_option_text(key.strip(), value.strip())
         values[key.strip()] = value.strip()
     return values
 
@@ -101,6 +113,7 @@ class GameCog(commands.Cog):
     @game.command(name="option", description="Change a table option before the game starts (host)")
     @app_commands.describe(name="Which option", value="Its new value")
     async def option(self, interaction: discord.Interaction, name: str, value: str) -> None:
+        check_option_text(name, value)
         row = await self.tables.set_option(interaction.channel_id, interaction.user.id, name, value)
         shown = row.options.get(name, row.options.get("_" + name))
         await interaction.response.send_message(**fit(f"Option **{name}** set to **{shown}**.", ephemeral=True))

@@ -197,7 +197,7 @@ def build_panel(game: GameRow, engine: Engine, seat: int) -> tuple[str, discord.
     return f"**Your move.** {status}", view
 
 
-class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"hc:.*"):
+class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s)hc:.*"):
     """Every heistcord button and select, whatever message it sits on. The template
     takes any ``hc:`` id, so a damaged one is answered (strictly parsed in the callback)."""
 
@@ -269,8 +269,11 @@ class TableUI:
             await message.edit(embed=lobby_embed(game, engine), view=lobby_view(game))
         except discord.HTTPException as exc:
             log.warning("could not refresh lobby of game %s: %s", game.id, exc)
-            if exc.code == refusals.UNKNOWN_MESSAGE:  # deleted: stop editing it
+            if exc.code == refusals.UNKNOWN_MESSAGE:  # deleted: stop editing it, and say how to get it back
                 await self.tables.set_message(game, lobby_message_id=None)
+                if game.status == "lobby":
+                    await self.post(channel, f"The lobby of table #{game.id} was deleted: `/game status` posts it"
+                                    " again.", allowed_mentions=discord.AllowedMentions.none())
 
     # --- outcomes --------------------------------------------------------------------------
     async def publish(self, outcome: Outcome, *, ping: bool = True) -> None:

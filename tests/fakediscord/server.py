@@ -544,6 +544,13 @@ class FakeDiscord:
         self.bot_denied.pop(channel_id, None)
         await self.dispatch("CHANNEL_UPDATE", self.channels[channel_id].payload(self))
 
+    async def delete_message(self, message_id: int) -> None:
+        """Someone (a moderator, or the recipient of a DM) deletes a message: later requests
+        about it answer 404, 10008 Unknown Message."""
+        m = self.messages[int(message_id)]
+        m.deleted = True
+        await self._dispatch_message("MESSAGE_DELETE", m)
+
     def requests_to_channel(self, channel_id: int) -> List[dict]:
         """Every REST request the bot made about one channel (``channels/<id>...``)."""
         prefix = f"channels/{channel_id}"
@@ -1606,6 +1613,10 @@ class FakeDiscord:
             return str(value)
         if t == OPT_STRING:
             value = str(value)
+            # Discord's client sends at most 6000 characters (or the option's max_length).
+            high = min(6000, opt.get("max_length") or 6000)
+            if not (opt.get("min_length") or 0) <= len(value) <= high:
+                raise ValueError(f"option {opt['name']!r} takes {opt.get('min_length') or 0}..{high} characters")
         elif t == OPT_INTEGER:
             if isinstance(value, bool) or int(value) != value:
                 raise TypeError(f"option {opt['name']!r} needs an integer, got {value!r}")

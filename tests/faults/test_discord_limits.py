@@ -29,16 +29,20 @@ async def test_6000_character_table_options(harness):
     rec = await harness.slash(ADMIN, "game new", {"game": "dummy", "options": "o" * 6000})
     assert "name=value" in private_reply(rec)
     rec = await harness.slash(ADMIN, "game new", {"game": "dummy", "options": "pile=" + "9" * 5990})
+    assert "too long" in private_reply(rec)
+    rec = await harness.slash(ADMIN, "game new", {"game": "dummy", "options": "pile=" + "9" * 99})
     assert "Coins in the pile" in private_reply(rec)
 
 
 async def test_game_option_with_a_6000_character_name_or_value(harness):
     await harness.slash(ADMIN, "game new", {"game": "dummy"})
     rec = await harness.slash(ADMIN, "game option", {"name": "n" * 6000, "value": "3"})
-    assert "has no option" in private_reply(rec)
+    assert "no option called" in private_reply(rec)
     rec = await harness.slash(ADMIN, "game option", {"name": "pile", "value": "v" * 6000})
+    assert "too long" in private_reply(rec)
+    rec = await harness.slash(ADMIN, "game option", {"name": "pile", "value": "v" * 100})
     assert "needs a whole number" in private_reply(rec)
-    rec = await harness.slash(ADMIN, "game option", {"name": "turn_minutes", "value": "7" * 6000})
+    rec = await harness.slash(ADMIN, "game option", {"name": "turn_minutes", "value": "7" * 100})
     assert "turn timer" in private_reply(rec)
 
 

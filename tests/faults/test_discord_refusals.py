@@ -166,3 +166,22 @@ async def test_refusals_are_counted_logged_and_shown_to_admins(harness, caplog):
     assert any("50007 Cannot send messages to this user: 1" in r.getMessage() for r in caplog.records)
     rec = await h.slash(BOB, "gameadmin status")
     assert "Only server managers" in callback_text(rec)
+
+
+async def test_a_deleted_lobby_message_is_not_edited_again(harness):
+    h, fake = harness, harness.fake
+    rec = await h.slash(ADMIN, "game new", {"game": "dummy"})
+    lobby = rec.message
+    await h.settle()
+    await fake.delete_message(lobby.id)
+    for uid in (BOB, CID):
+        await h.slash(uid, "game join")
+    await h.settle()
+    edits = [r for r in fake.requests_to_channel(CHANNEL) if r["method"] == "PATCH"]
+    assert len(edits) == 1  # refused once (10008), then forgotten
+    assert len([m for m in fake.public_messages(CHANNEL) if "lobby of table" in m.content]) == 1
+    rec = await h.slash(ADMIN, "game status")
+    assert "Coin Pile" in rec.message.embed_texts
+    await h.slash(103, "game join")
+    await h.settle()
+    assert f"<@{103}>" in rec.message.embed_texts  # the new lobby is kept up to date
