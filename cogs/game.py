@@ -241,7 +241,7 @@ class GameCog(commands.Cog):
         view = board_view(row)
         if view is not None:
             kwargs["view"] = view
-        await interaction.followup.send(**kwargs, allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(**fit(**kwargs, allowed_mentions=discord.AllowedMentions.none()))
 
     @game.command(name="rejoin", description="Take your seat back from the bot after missing turns")
     async def rejoin(self, interaction: discord.Interaction) -> None:
@@ -306,7 +306,7 @@ class GameCog(commands.Cog):
                                              f"{engine.status_line(state)}"}
         if file is not None:
             kwargs["file"] = file
-        await interaction.followup.send(**kwargs)
+        await interaction.followup.send(**fit(**kwargs))
 
 
 async def setup(bot: "HeistBot") -> None:

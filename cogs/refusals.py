@@ -104,6 +104,13 @@ class Refusals:
         if self.storage is not None:
             await self.storage.set_dm_refusal(user_id, until)
 
+    async def dm_failed(self, user_id: int, exc: Exception) -> None:
+        """A DM to ``user_id`` failed: remember closed DMs (50007), log anything else."""
+        if getattr(exc, "code", None) == CANNOT_DM:
+            await self.dm_refused(user_id)
+        else:
+            log.warning("DM to %s failed: %s", user_id, exc)
+
     async def dm_retry(self, user_id: int) -> bool:
         """The player asked for DMs again. True if they were paused."""
         if self.dm_closed.pop(user_id, None) is None:

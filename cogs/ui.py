@@ -388,12 +388,8 @@ class TableUI:
                 except discord.NotFound:  # they deleted it: send a new one
                     pass
             message = await (user.send(content, file=file) if file is not None else user.send(content))
-        except discord.Forbidden as exc:
-            if exc.code == refusals.CANNOT_DM:
-                await self.bot.refusals.dm_refused(user_id)
-            return False
         except discord.HTTPException as exc:
-            log.warning("DM to %s failed: %s", user_id, exc)
+            await self.bot.refusals.dm_failed(user_id, exc)
             return False
         info["dm"] = message.id
         info["dm_closed"] = False
@@ -517,12 +513,8 @@ class TableUI:
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await user.send(**fit(text))
-        except discord.Forbidden as exc:
-            if exc.code == refusals.CANNOT_DM:
-                await self.bot.refusals.dm_refused(user_id)
-            return False
         except discord.HTTPException as exc:
-            log.warning("DM to %s failed: %s", user_id, exc)
+            await self.bot.refusals.dm_failed(user_id, exc)
             return False
         return True
 
