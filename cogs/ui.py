@@ -421,6 +421,9 @@ class TableUI:
             return await self.error(interaction, "The game hasn't started yet." if game.status == "lobby"
                                     else "This game is over.")
         text, view = build_panel(game, self.tables.engine(game), seat)
+        if game.channel_id in self.bot.refusals.muted_channels:
+            text += ("\n⚠️ Discord won't let me post in this channel (missing permissions), so new boards aren't"
+                     " posted: please ask a server admin. `/game status` shows the board meanwhile.")
         kwargs: dict[str, Any] = fit(prefix + text)
         if view is not None:
             kwargs["view"] = view

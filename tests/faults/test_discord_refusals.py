@@ -140,15 +140,18 @@ async def test_missing_permissions_pause_the_channel_and_tell_the_host_once(harn
     assert len(fake.requests_to_channel(CHANNEL)) == before + 1  # one refused board, then nothing
     told = [m for m in fake.dms(ADMIN) if "missing permissions" in m.content]
     assert len(told) == 1 and f"<#{CHANNEL}>" in told[0].content
+    # The players are told too, on their private move panel.
+    panel = await h.click(game.seats[game.state["turn"]]["user_id"], board,
+                          fake.find_component(board, label="Play")["custom_id"])
+    assert "won't let me post in this channel" in callback_text(panel)
     # An admin fixes the permissions: boards come back with the next move.
     await fake.allow_bot(CHANNEL)
     await fake.settle()
     seat = game.state["turn"]
-    rec = await h.fake.click(game.seats[seat]["user_id"], board, fake.find_component(board, label="Play")["custom_id"])
-    await rec.response(timeout=10)
     await press(h, game.seats[seat]["user_id"], 0, game)
     await h.settle()
     assert latest_board(h) is not board
+    assert not any("won't let me post" in m.content for m in fake.public_messages(CHANNEL))
 
 
 async def test_refusals_are_counted_logged_and_shown_to_admins(harness, caplog):
