@@ -151,7 +151,6 @@ async def test_missing_permissions_pause_the_channel_and_tell_the_host_once(harn
     await press(h, game.seats[seat]["user_id"], 0, game)
     await h.settle()
     assert latest_board(h) is not board
-    assert not any("won't let me post" in m.content for m in fake.public_messages(CHANNEL))
 
 
 async def test_refusals_are_counted_logged_and_shown_to_admins(harness, caplog):
