@@ -5,6 +5,7 @@ wizard placing tokens one by one, a card power's follow-up choice, a bot's
 consecutive moves, or a simultaneous phase whose seats drop out as they commit.
 The turn passes when a seat that was not acting before must now act (or the game
 ends), e.g. the wizard hands over to the heroes, or the next player's turn begins.
+Whose turn it is comes from the engine's ``turn_seats`` (by default: who may act).
 """
 from __future__ import annotations
 
@@ -25,15 +26,21 @@ def turn_snapshots(engine: Engine, names: list[str], options: dict[str, Any], se
                    log: Iterable[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
     """Replay ``log`` ((seat, action) pairs) from the seed and return the public view
     at the start of the game and at every turn change, as ``(moves made, view)``."""
+    return replay_turns(engine, names, options, seed, log)[0]
+
+
+def replay_turns(engine: Engine, names: list[str], options: dict[str, Any], seed: int,
+                 log: Iterable[tuple[int, dict[str, Any]]]) -> tuple[list[tuple[int, dict[str, Any]]], dict[str, Any]]:
+    """``turn_snapshots`` and the final state."""
     state = engine.setup(names, options, seed)
     snapshots = [(0, engine.view(state, None))]
     moves = 0
     for seat, action in log:
-        before = engine.to_act(state)
+        before = engine.turn_seats(state)
         engine.apply(state, seat, action)
         moves += 1
-        if turn_passed(before, engine.to_act(state)):
+        if turn_passed(before, engine.turn_seats(state)):
             snapshots.append((moves, engine.view(state, None)))
     if snapshots[-1][0] != moves:
         snapshots.append((moves, engine.view(state, None)))
-    return snapshots
+    return snapshots, state

@@ -42,9 +42,9 @@ def test_snapshots_are_public_views_at_each_turn_change():
     state = engine.setup(names, options, 5)
     expected = [0]
     for n, (seat, action) in enumerate(log, 1):
-        before = engine.to_act(state)
+        before = engine.turn_seats(state)
         engine.apply(state, seat, action)
-        if turn_passed(before, engine.to_act(state)):
+        if turn_passed(before, engine.turn_seats(state)):
             expected.append(n)
     assert [m for m, _ in snaps] == expected and expected[-1] == len(log)
     assert all("private" not in view for _, view in snaps)
