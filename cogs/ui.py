@@ -148,9 +148,8 @@ def alt_text(game: GameRow, engine: Engine, kind: str, view: dict[str, Any], eve
         if kind != "board":
             body = f"{kind.replace('_', ' ').capitalize()}. {body}"
     happened = [e["text"] for e in events or [] if "to" not in e and e.get("text")]
-    if happened:
-        body += " Just happened: " + " ".join(happened[-6:])
-    return clip(plain(f"{head} {body}"), ALT_TEXT_LIMIT)
+    tail = clip(plain(" Just happened: " + " ".join(happened[-6:])), ALT_TEXT_LIMIT // 3) if happened else ""
+    return clip(plain(f"{head} {body}"), ALT_TEXT_LIMIT - len(tail)) + tail
 
 
 def as_files(images: list[tuple[str, bytes, str]]) -> list[discord.File]:
