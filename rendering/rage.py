@@ -286,7 +286,7 @@ def describe(view: dict) -> str:
         parts.append(view.get("end_reason", ""))
     recent = [t.replace("**", "") for t in view.get("recent") or [] if t not in (view.get("status"), view.get("end_reason"))]
     if recent:
-        parts.append("Just now: " + " ".join(recent[-2:]))
+        parts.append("Just now: " + recent[-1])
     w = view["wizard"]
     parts.append(f"Wizard {w['name']}: Mana Wheel {w['mana']} of {w['mana_max']}, {w['hand_count']} cards in hand. "
                  f"Keys found {view['keys_taken']} of 3" + (", the rage has begun." if view["keys_found"] else "."))
