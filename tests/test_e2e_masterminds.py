@@ -1,7 +1,11 @@
 """Masterminds end to end: a 3-player game through the fake Discord server in
 which a player who is not taking the turn plays an interrupt in a real-time
-window; a window survives a restart, and one closes by its deadline."""
+window; a window survives a restart, and one closes by its deadline. Every
+window asks every player, and what the channel shows when a window opens is
+the same whether or not anyone holds an interrupt."""
 from __future__ import annotations
+
+import re
 
 from tests.conftest import ADMIN, CHANNEL
 from tests.e2e_helpers import open_and_start, play_to_end
@@ -14,6 +18,18 @@ async def test_three_player_game_with_an_interrupt_from_another_player(harness):
     game = await open_and_start(h, "masterminds", USERS, options="interrupt_seconds=20")
     interrupts: list[tuple[int, int]] = []  # (who played, whose turn it was)
     windows = {"seen": 0, "restarted": False, "timed_out": False}
+    posted = {"count": 0}
+    openings: dict[bool, set[str]] = {True: set(), False: set()}  # anyone holds an interrupt? -> window texts
+
+    def window_text(messages, names) -> str:
+        """The window's lines in what the channel got, with names, mentions and numbers abstracted
+        (they depend on whose turn it is and on the clock, never on the hands)."""
+        lines = [line for m in messages for line in (m.content or "").splitlines()
+                 if "Interrupt window" in line or "Waiting for" in line]
+        text = "\n".join(lines)
+        for name in names:
+            text = text.replace(name, "<name>")
+        return re.sub(r"\d+", "#", text)
 
     def choose(engine, state, seat, rng):
         if state["phase"] == "window" and seat != state["turn"]:
@@ -25,10 +41,18 @@ async def test_three_player_game_with_an_interrupt_from_another_player(harness):
 
     async def after(current):
         g = await h.bot.tables.get(current.id)
+        messages = fake.public_messages(CHANNEL)
+        new, posted["count"] = messages[posted["count"]:], len(messages)
         if g.status != "running" or g.state["phase"] != "window":
             return
+        engine = h.bot.tables.engine(g)
+        if not g.state["window"]["done"]:  # this move opened the window
+            assert sorted(engine.to_act(g.state)) == [0, 1, 2]  # everyone is asked, whatever they hold
+            holds = any(a["type"] == "interrupt" for seat in range(3) for a in engine.legal_actions(g.state, seat))
+            if g.state["window"]["kind"] == "step":
+                openings[holds].add(window_text(new, g.state["names"]))
         windows["seen"] += 1
-        waiting = h.bot.tables.engine(g).to_act(g.state)
+        waiting = engine.to_act(g.state)
         board = fake.public_messages(CHANNEL)[-1]
         assert "Waiting for" in board.content and all(f"<@{USERS[s]}>" in board.content for s in waiting)
         assert g.deadline_at == h.clock.now + 20 and g.reminder_at is None
@@ -54,6 +78,9 @@ async def test_three_player_game_with_an_interrupt_from_another_player(harness):
     assert game.status == "finished"
     assert any(who != turn for who, turn in interrupts), "no interrupt was played by a non-active player"
     assert windows["restarted"] and windows["timed_out"]
+    # The public output of an opening window never depends on the hands.
+    assert openings[True] and openings[False], openings
+    assert openings[True] == openings[False] and len(openings[True]) == 1, openings
     played = [m.content for m in fake.public_messages(CHANNEL) if " plays " in m.content]
     assert played, "the interrupt must be revealed in the channel"
     assert fake.unhandled == []
