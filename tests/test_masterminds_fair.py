@@ -188,3 +188,68 @@ def test_balance_tally_reports_cards_abilities_and_interrupts():
     assert any(x.startswith("prep:") for x in tally["used"])
     assert any(x.startswith("ability:") for x in tally["available"])
     assert "mechanic:interrupt window" in tally["available"]
+
+
+# ----------------------------------------------------------------- sniping and pressing your luck
+def test_step_d_needs_a_die_of_yours_on_the_heist():
+    """Inside job: a player who placed none of A-C can't walk in and take step D (sniping)."""
+    s = heist_state(team=("Big Tomas",), dice=[(1, 2), (1, 3), (1, 6)])
+    assert not any(a["type"] == "heist" and a["heist"] == 0 for a in E.legal_actions(s, 0))
+    msg = __import__("tests.playout", fromlist=["assert_rejects"]).assert_rejects(
+        E, s, 0, {"type": "heist", "heist": 0, "skill": "Muscle"})
+    assert "dice" in msg
+    s = heist_state(team=("Big Tomas",), dice=[(1, 2), (0, 3), (1, 6)])
+    assert {"type": "heist", "heist": 0, "skill": "Muscle"} in E.legal_actions(s, 0)
+
+
+def test_a_failure_busts_the_dice_placed_this_run():
+    # Ghost takes step A by PERFECTION, then Byte fails step B (Stealth 7): Ghost's die comes off again.
+    s = heist_state(team=("Ghost", "Byte"), gear={"Ghost": "Shadow Suit"})
+    go(s, 0, 0, "Stealth", [tid("Ghost")], resolve=True)
+    play(s, 0, {"type": "face", "value": 6})
+    assert s["phase"] == "continue" and s["dice"][0] == 4
+    rig(s, [1])
+    __import__("tests.test_masterminds_util", fromlist=["top_failure"]).top_failure(s, "Pulled Over")  # no trigger
+    ev = go(s, 0, 0, "Stealth", [tid("Byte")], resolve=True)
+    assert "failure" in texts(ev) and "P1's die on The Crown Jewels step A goes back" in texts(ev)
+    assert s["heists"][0]["dice"] == [None] * 4 and s["dice"][0] == 5
+    check(s)
+
+
+def test_a_first_step_failure_loses_no_die_and_cover_story_keeps_them():
+    s = heist_state(team=("Byte",), dice=[(0, 4)])
+    rig(s, [1])
+    __import__("tests.test_masterminds_util", fromlist=["top_failure"]).top_failure(s, "Pulled Over")
+    go(s, 0, 0, "Stealth", [tid("Byte")], resolve=True)  # a held die from an earlier turn stays
+    assert s["heists"][0]["dice"][0] == {"seat": 0, "value": 4}
+    s = heist_state(team=("Ghost", "Byte"), gear={"Ghost": "Shadow Suit"})
+    go(s, 0, 0, "Stealth", [tid("Ghost")], resolve=True)
+    play(s, 0, {"type": "face", "value": 6})
+    set_hand(s, 0, ["Cover Story"])
+    rig(s, [1])
+    go(s, 0, 0, "Stealth", [tid("Byte")])
+    play(s, 1, {"type": "pass"})
+    ev = play(s, 0, {"type": "interrupt", "card": s["hands"][0][0]})
+    assert "Cover Story" in texts(ev) and s["heists"][0]["dice"][0] == {"seat": 0, "value": 6}
+
+
+def test_one_click_step_with_the_suggested_crew():
+    s = heist_state(team=("Ghost", "Byte", "Big Tomas"))
+    quick = [a for a in E.legal_actions(s, 0) if a["type"] == "heist" and a.get("recruits") and a["heist"] == 0]
+    # Crown Jewels A is Stealth 6: Ghost alone (4 + Lone Wolf 2 = 6) only ties; Ghost + Byte (5) must roll 2+.
+    assert quick and quick[0]["recruits"] == E.suggested_crew(s, 0, 0, "Stealth")
+    assert "send" in E.describe_action(s, 0, quick[0])
+    rig(s, [6])
+    ev = play(s, 0, quick[0])
+    assert s["phase"] == "window" and "goes for a HEIST" in texts(ev)
+
+
+def test_black_market_draws_and_gives_intel():
+    s = fresh(2)
+    clear_hands(s)
+    set_team(s, 0, ["Ghost"])
+    card = set_hand(s, 0, ["Black Market"])[0]
+    top_prep(s, "Getaway Car")
+    play(s, 0, {"type": "draw_prep"})
+    play(s, 0, {"type": "action", "card": card, "gem": None})
+    assert s["intel"][0] == 1 and len(s["hands"][0]) == 2

@@ -455,7 +455,7 @@ def test_continue_with_unused_recruits_only_same_heist():
     play(s, 0, {"type": "face", "value": 6})
     assert s["phase"] == "continue"
     legal = E.legal_actions(s, 0)
-    steps = [a for a in legal if a["type"] == "heist"]
+    steps = [a for a in legal if a["type"] == "heist" and "recruits" not in a]
     assert steps == [{"type": "heist", "heist": 0, "skill": "Stealth"}]
     assert {"type": "hold"} in legal
     play(s, 0, steps[0])
@@ -546,7 +546,7 @@ def test_completion_no_draw_with_full_team_and_no_bonus_without_three():
 
 
 def test_completer_takes_all_and_dice_return_to_owners():
-    s = heist_state(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault", dice=[(1, 2), (1, 3), (1, 6)])
+    s = heist_state(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault", dice=[(0, 2), (1, 3), (1, 6)])
     s["intel"][0] = 9
     attempt(s, [tid("Big Tomas")])
     play(s, 0, {"type": "face", "value": 1})

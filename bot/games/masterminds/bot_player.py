@@ -17,11 +17,24 @@ from .calc import crew_total, p_beat, recruit_value
 from .cards import CLEAR, PREP, TALENTS, effective_stats
 
 MAX_ACTIVATE = 3
+ATTEMPT_P = 0.42   # start a heist step when at least this likely to succeed
+CONTINUE_P = 0.75  # press on within a run (a FAILURE busts the dice placed this run)
+FINISH_P = 0.5     # go for step D
+
+
+ABILITY_WORTH = {"fixer": 2.5, "scout": 1.0, "fence": 1.5, "slippery": 1.0, "leader": 2.0, "perfectionist": 1.5,
+                 "clutch": 1.0, "lucky": 1.0, "gearhead": 1.0, "solo": 1.0, "allrounder": 0.0}
 
 
 def talent_worth(tid: str) -> float:
     stats = effective_stats(tid)
-    return sum(stats) + 1.5 * max(stats)
+    return sum(stats) + 1.5 * max(stats) + ABILITY_WORTH[TALENTS[tid]["ability"]]
+
+
+def fit_worth(tid: str, team: list[dict[str, Any]]) -> float:
+    """A talent's worth to this team: its own worth plus the skills it adds where the team is weak."""
+    best = [max((e["values"][i] for e in team if e["id"] != tid), default=0) for i in range(5)]
+    return talent_worth(tid) + 0.8 * sum(max(0, v - b) for v, b in zip(effective_stats(tid), best))
 
 
 def _gear_id(entry: dict[str, Any]) -> str | None:
@@ -61,6 +74,8 @@ def _best(view, me: int, steps: list[dict[str, Any]], min_p: float):
     team = view["players"][me]["team"]
     best, best_score = (None, None), -1e9
     for a in steps:
+        if "recruits" in a:
+            continue
         for crew in _crews(team):
             score, p = _score(view, me, a["heist"], a["skill"], crew)
             if p >= min_p and score > best_score:
@@ -85,17 +100,24 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
                 return a
         return None
 
-    if phase == "turn":
-        step, _ = _best(view, me, [a for a in legal if a["type"] == "heist"], 0.66)
+    if phase in ("turn", "continue"):
+        if phase == "turn":
+            need = ATTEMPT_P
+        else:
+            need = FINISH_P if view["heists"][view["attempt"]["heist"]]["next"] == 3 else CONTINUE_P
+        step, crew = _best(view, me, [a for a in legal if a["type"] == "heist"], need)
         if step is not None:
-            return step
+            quick = dict(step, recruits=[e["id"] for e in crew])
+            return quick if quick in legal else step
+        if phase == "continue":
+            return {"type": "hold"}
         pool = [t["id"] for t in view["pool"]]
-        pool_best = max(pool, key=talent_worth, default=None)
+        pool_best = max(pool, key=lambda t: fit_worth(t, team), default=None)
         if pool_best is not None:
             if len(team) < 4:
                 return {"type": "recruit", "card": pool_best, "replace": None}
-            weakest = min(team, key=lambda e: talent_worth(e["id"]))
-            if talent_worth(pool_best) > talent_worth(weakest["id"]) + 2.5:
+            weakest = min(team, key=lambda e: fit_worth(e["id"], team))
+            if fit_worth(pool_best, team) > fit_worth(weakest["id"], team) + 2.5:
                 return {"type": "recruit", "card": pool_best, "replace": weakest["id"]}
         if len(team) < 3 and pool and rng.random() < 0.5:
             return {"type": "burn"}
@@ -116,14 +138,14 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
             tid = view["burned"]["id"]
             opts = [a for a in legal if a["type"] == "hire"]
         else:
-            tid = max((t["id"] for t in view["pool"]), key=talent_worth)
+            tid = max((t["id"] for t in view["pool"]), key=lambda t: fit_worth(t, team))
             opts = [a for a in legal if a["type"] == "hire_pool" and a["card"] == tid]
         if len(team) < 4:
             pick = next((a for a in opts if a["replace"] is None), None)
             if pick:
                 return pick
-        weakest = min(team, key=lambda e: talent_worth(e["id"]), default=None)
-        if weakest and talent_worth(tid) > talent_worth(weakest["id"]) + 1:
+        weakest = min(team, key=lambda e: fit_worth(e["id"], team), default=None)
+        if weakest and fit_worth(tid, team) > fit_worth(weakest["id"], team) + 1:
             pick = next((a for a in opts if a["replace"] == weakest["id"]), None)
             if pick:
                 return pick
@@ -153,6 +175,8 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
             return plain["intel"]
         if "draw" in plain and len(hand) <= 4:
             return plain["draw"]
+        if "blackmarket" in plain and team and len(hand) <= 5:
+            return plain["blackmarket"]
         if "sabotage" in plain and leader is not None and view["players"][leader]["hand"]:
             return plain["sabotage"]
         if "doublecross" in plain:
@@ -229,12 +253,6 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
 
     if phase == "suffer":
         return min(legal, key=lambda a: talent_worth(a["recruit"]))
-
-    if phase == "continue":
-        h = view["heists"][view["attempt"]["heist"]]
-        need = 0.5 if h["next"] == 3 else 0.75
-        step, _ = _best(view, me, [a for a in legal if a["type"] == "heist"], need)
-        return step or {"type": "hold"}
 
     if phase == "lose_gem":
         return first("give_gem", lambda a: a["colour"] == CLEAR) or legal[0]

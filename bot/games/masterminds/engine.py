@@ -253,10 +253,29 @@ class MastermindsEngine(Engine):
             h = state["heists"][slot]
             if h is None:
                 continue
-            step = self._steps(h)[self._next_step(h)]
-            for skill in step["skills"]:
+            k = self._next_step(h)
+            if k == 3 and not any(d and d["seat"] == seat for d in h["dice"][:3]):
+                continue  # inside job: only a player with a die on the heist may attempt its step D
+            for skill in self._steps(h)[k]["skills"]:
                 out.append({"type": "heist", "heist": slot, "skill": skill})
+                out.append({"type": "heist", "heist": slot, "skill": skill,
+                            "recruits": self.suggested_crew(state, seat, slot, skill)})
         return out
+
+    def suggested_crew(self, state, seat: int, slot: int, skill: str) -> list[str]:
+        """The one-click crew offered next to each step: the best chance to beat the step,
+        then the fewest recruits, then the least overkill (public facts only)."""
+        h = state["heists"][slot]
+        number = self._steps(h)[self._next_step(h)]["number"]
+        best, key = [], None
+        for option in self._crew_options(state, seat):
+            tids = option["recruits"]
+            total, _ = self.attempt_total(state, seat, skill, tids)
+            clutch = any(TALENTS[t]["ability"] == "clutch" for t in tids)
+            k = (-calc.p_beat(total, number, clutch), len(tids), total)
+            if key is None or k < key:
+                best, key = tids, k
+        return best
 
     def _crew_options(self, state, seat: int) -> list[dict[str, Any]]:
         """Second half: which 1-3 untapped recruits attempt the chosen step."""
@@ -451,6 +470,8 @@ class MastermindsEngine(Engine):
         elif t == "hire_skip":
             state["pending"] = None
             self._plan_done(state, events)
+        elif t == "heist" and "recruits" in action:  # the one-click step + suggested crew
+            self._start_attempt(state, seat, action, events)
         elif t == "heist":
             state["pending"] = {"heist": action["heist"], "skill": action["skill"], "back": phase}
             state["phase"] = "crew"
@@ -683,6 +704,9 @@ class MastermindsEngine(Engine):
             self._draw_prep(state, seat, 3 if gem else 2, events)
         elif eff == "blackmarket":
             self._draw_prep(state, seat, 3 if gem else 1, events)
+            if not gem:
+                state["intel"][seat] += 1
+                events.append({"type": "intel", "text": f"{name} now has {state['intel'][seat]} Intel for the next heist attempt."})
         elif eff == "headhunt":
             self._burn_and_refill(state, events)
             if gem and state["pool"]:
@@ -757,7 +781,8 @@ class MastermindsEngine(Engine):
                 self._stat(state, "used", "ability:Gearhead")
         state["intel"][seat] = 0
         first = state["run"] is None
-        state["run"] = {"heist": slot}
+        placed = [] if first else state["run"].get("placed", [])
+        state["run"] = {"heist": slot, "placed": placed}
         state["attempt"] = {
             "seat": seat, "heist": slot, "step": k, "skill": action["skill"], "number": step["number"],
             "recruits": list(tids), "base": total, "parts": parts, "mods": 0, "two_dice": False,
@@ -894,12 +919,28 @@ class MastermindsEngine(Engine):
             self._end_run(state, events)
         else:
             if at["cover"]:
-                events.append({"type": "fail", "text": f"FAILURE, but {name}'s Cover Story means no Failure card. The run is over."})
+                events.append({"type": "fail", "text": f"FAILURE, but {name}'s Cover Story means no Failure card "
+                               "and no lost dice. The run is over."})
                 self._end_run(state, events)
-            elif len(at["recruits"]) == 1:
+                return
+            self._bust(state, events)
+            if len(at["recruits"]) == 1:
                 self._suffer(state, at["recruits"][0], events)
             else:
                 state["phase"] = "suffer"
+
+    def _bust(self, state, events) -> None:
+        """Press your luck: a FAILURE knocks off the dice you placed on this heist during this run."""
+        at = state["attempt"]
+        h = state["heists"][at["heist"]]
+        placed = sorted(state["run"].get("placed", []), reverse=True)
+        for k in placed:
+            d = h["dice"][k]
+            if d and d["seat"] == at["seat"] and self._next_step(h) == k + 1:
+                self._pop_last_die(state, h, events)
+        if placed:
+            self._stat(state, "used", "mechanic:bust")
+        state["run"]["placed"] = []
 
     def _place_die(self, state, value: int, events) -> None:
         at = state["attempt"]
@@ -908,6 +949,7 @@ class MastermindsEngine(Engine):
         h = state["heists"][at["heist"]]
         h["dice"][at["step"]] = {"seat": seat, "value": value}
         state["dice"][seat] -= 1
+        state["run"].setdefault("placed", []).append(at["step"])
         events.append({"type": "die", "text": f"{self._name(state, seat)} places a {value} on {self._heist_name(h)} step {STEP_LETTERS[at['step']]}."})
         if at["step"] == 3:
             self._complete(state, events)
@@ -1328,11 +1370,12 @@ class MastermindsEngine(Engine):
             h = state["heists"][action["heist"]]
             k = self._next_step(h)
             number = self._steps(h)[k]["number"]
-            untapped = [e["card"] for e in state["teams"][seat] if not e["tapped"]]
-            best = max((self.attempt_total(state, seat, action["skill"], list(c))[0]
-                        for n in range(1, min(MAX_ACTIVATE, len(untapped)) + 1) for c in combinations(untapped, n)),
-                       default=0)
-            return f"{self._heist_name(h)} {STEP_LETTERS[k]}: {action['skill']} {number} (your best crew: {best})"[:80]
+            head = f"{self._heist_name(h)} {STEP_LETTERS[k]} {action['skill']} {number}"
+            if "recruits" in action:
+                total, _ = self.attempt_total(state, seat, action["skill"], action["recruits"])
+                who = " + ".join(tn(x) for x in action["recruits"])
+                return f"{head}: send {who} ({total})"[:80]
+            return f"{head}: choose the crew…"[:80]
         if t == "crew":
             pend = state["pending"]
             h = state["heists"][pend["heist"]]
@@ -1411,6 +1454,10 @@ class MastermindsEngine(Engine):
                 return "All five of your dice are on heists: you need a free die to attempt a step."
             if not any(not e["tapped"] for e in state["teams"][seat]):
                 return "You have no untapped recruit to send on a heist step."
+            slot = action.get("heist")
+            h = state["heists"][slot] if slot in (0, 1) else None
+            if h and self._next_step(h) == 3 and not any(d and d["seat"] == seat for d in h["dice"][:3]):
+                return "Inside job: you may only attempt step D of a heist where one of your dice already sits."
             if phase == "continue":
                 return "You may only continue to the next step of the same heist."
             if phase != "turn":
