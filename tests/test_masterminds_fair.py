@@ -253,3 +253,38 @@ def test_black_market_draws_and_gives_intel():
     play(s, 0, {"type": "draw_prep"})
     play(s, 0, {"type": "action", "card": card, "gem": None})
     assert s["intel"][0] == 1 and len(s["hands"][0]) == 2
+
+
+# ----------------------------------------------------------------- describe() and phone-sized boards
+def test_describe_names_the_player_to_act_and_keeps_secrets():
+    from rendering import masterminds as R
+
+    for seed in range(3):
+        s = E.setup(["Ann", "Bob", "Cid", "Dee"], E.meta.resolve_options({}), seed)
+        rng = random.Random(seed)
+        for step in range(400):
+            if E.is_terminal(s):
+                break
+            if step % 25 == 0:
+                text = R.describe(E.view(s, None))
+                assert len(text) <= 1000
+                for seat in E.to_act(s):
+                    assert s["names"][seat] in text
+                public_names = {g["gear"]["name"] for p in E.view(s, None)["players"] for g in p["team"] if g["gear"]}
+                public_names |= {t for t in E.view(s, None)["recent"]}
+                for hand in s["hands"]:
+                    for pid in hand:
+                        name = PREP[pid]["name"]
+                        if not any(name in t for t in public_names):
+                            assert name not in text, name
+            seat = E.to_act(s)[0]
+            E.apply(s, seat, E.bot_action(s, seat, rng))
+
+
+def test_board_is_drawn_for_a_phone():
+    """At most 800 px wide, so a phone's 400 px shows the board at half size or better."""
+    from rendering import masterminds as R
+
+    s = E.setup(["Ann", "Bob", "Cid", "Dee", "Eve"], E.meta.resolve_options({}), 4)
+    img = R.render_board(E.view(s, None))
+    assert img.width <= 800 and img.height < 2200

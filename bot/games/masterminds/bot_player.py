@@ -23,7 +23,7 @@ FINISH_P = 0.5     # go for step D
 
 
 ABILITY_WORTH = {"fixer": 2.5, "scout": 1.0, "fence": 1.5, "slippery": 1.0, "leader": 2.0, "perfectionist": 1.5,
-                 "clutch": 1.0, "lucky": 1.0, "gearhead": 1.0, "solo": 1.0, "allrounder": 0.0}
+                 "clutch": 1.0, "lucky": 1.0, "gearhead": 1.0, "solo": 1.0, "allrounder": 3.0}
 
 
 def talent_worth(tid: str) -> float:
