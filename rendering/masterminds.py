@@ -187,8 +187,9 @@ def render_board(view: dict[str, Any]) -> Image.Image:
         ty += 30
     y += news_h
     hw = (W - 3 * PAD) // 2
+    focus = view.get("picking") or active  # the step being attempted (or just picked) is outlined in gold
     for slot in (0, 1):
-        _heist(d, PAD + slot * (hw + PAD), y, hw, heist_h, view["heists"][slot], view["names"], active)
+        _heist(d, PAD + slot * (hw + PAD), y, hw, heist_h, view["heists"][slot], view["names"], focus)
     y += heist_h + 16
     # Talent pool: the cards a player may take.
     _text(d, (PAD, y), "TALENT POOL", 26, bold=True, fill=GOLD)
@@ -225,7 +226,8 @@ def describe(view: dict[str, Any]) -> str:
                          f"{' or '.join(st['skills'])} {st['number']}" + (f"; dice on {', '.join(dice)}." if dice else "."))
     parts.append("Talent pool: " + ", ".join(t["name"] for t in view["pool"]) + ".")
     parts.append("Players: " + "; ".join(
-        f"{p['name']} {p['gem_count']} gems, {len(p['heists'])} heists, team {len(p['team'])}" for p in view["players"]) + ".")
+        f"{p['name']} {p['gem_count']} gem{'' if p['gem_count'] == 1 else 's'}, {len(p['heists'])} heist"
+        f"{'' if len(p['heists']) == 1 else 's'}, team of {len(p['team'])}" for p in view["players"]) + ".")
     text = " ".join(parts)
     if len(text) > 1000:
         text = text[:997].rsplit(" ", 1)[0] + "…"
