@@ -759,10 +759,31 @@ def test_game_ends_at_players_plus_one_heists():
     s["intel"][0] = 20
     attempt(s, [tid("Big Tomas")])
     ev = play(s, 0, {"type": "face", "value": 5})
+    ev += play(s, 0, {"type": "retire", "recruit": tid("Byte")})
+    # The round is played out: P2 (later in turn order) still gets this round's turn.
+    assert not E.is_terminal(s) and s["turn"] == 1 and "when this round is over" in texts(ev)
+    assert "LAST ROUND" in E.status_line(s)
+    play(s, 1, {"type": "draw_prep"})
+    ev = play(s, 1, {"type": "end_plan"})
     assert E.is_terminal(s) and s["final"]["reason"] == "heists" and E.to_act(s) == []
     assert "Gem values" in texts(ev)
     sc = E.scores(s)
     assert len(sc) == 2 and any(r["won"] for r in sc)
+    check(s)
+
+
+def test_last_player_in_the_round_completing_ends_the_game_at_once():
+    s = heist_state(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault", dice=[(1, 1), (1, 2), (1, 3)])
+    s["turn"] = 1  # P2 is last in turn order (P1 started)
+    set_team(s, 1, ["Big Tomas"])
+    s["completed"] = 2
+    s["mementos"][0] = [m for m in list(s["heist_deck"])[:2]]
+    for m in s["mementos"][0]:
+        s["heist_deck"].remove(m)
+    s["intel"][1] = 20
+    go(s, 1, 0, "Muscle", [tid("Big Tomas")], resolve=True)
+    play(s, 1, {"type": "face", "value": 5})
+    assert E.is_terminal(s) and s["final"]["reason"] == "heists"
     check(s)
 
 

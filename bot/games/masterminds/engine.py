@@ -51,7 +51,7 @@ SUMMARY = """\
 After a success: **hold** (end the run; your die stays) or **continue** to the next step of the same heist with recruits not yet used this turn. Anyone may continue a heist others started, but **step D is an inside job**: only a player with a die on that heist may attempt it. Whoever completes step D takes it.
 **Completing step D:** take the TAKE in gems from the bag; draw a Prep card if your team has fewer than 4; all dice go back (3 of *your* dice showing the same number there = bonus gem); keep the heist's name card; discard all your gear; retire one recruit.
 **Upkeep:** Fixer draws, recruits untap (injured ones stay tapped one more upkeep), pool and heists refill, discard to 6 cards.
-**End:** after players+1 completed heists, when the bag is emptied, or after the round limit. Tiebreak: more Clear gems, then more heists completed.
+**End:** when players+1 heists are completed the round is played out, then the game ends; it ends at once when the bag is emptied; or after the round limit. Tiebreak: more Clear gems, then more heists completed.
 """
 
 
@@ -989,9 +989,11 @@ class MastermindsEngine(Engine):
         state["heist_deck"].insert(0, h["b"])
         state["heists"][slot] = None
         state["completed"] += 1
-        if state["completed"] >= state["target"]:
-            events.append({"type": "end", "text": f"That is heist {state['completed']} of {state['target']}: the game ends!"})
-            state["end_reason"] = "heists"
+        if state["completed"] >= state["target"] and not state.get("final_round"):
+            # Everyone gets the same number of turns: the round is played out, then the game ends.
+            state["final_round"] = True
+            events.append({"type": "end", "text": f"That is heist {state['completed']} of {state['target']}: "
+                           "the game ends when this round is over!"})
         gear = [e for e in state["teams"][seat] if e["gear"]]
         for e in gear:
             state["prep_discard"].append(e["gear"])
@@ -1141,6 +1143,10 @@ class MastermindsEngine(Engine):
         n = len(state["names"])
         nxt = (state["turn"] + 1) % n
         if nxt == state["first"]:
+            if state.get("final_round"):
+                events.append({"type": "end", "text": "The last round is over: the game ends."})
+                state["end_reason"] = "heists"
+                return
             state["round"] += 1
             if state["round"] > state["options"]["round_limit"]:
                 events.append({"type": "end", "text": f"The round limit ({state['options']['round_limit']}) is reached: the game ends."})
@@ -1297,6 +1303,8 @@ class MastermindsEngine(Engine):
             return f"Game over: {why}." if why else "Game over."
         name = state["names"][state["turn"]]
         head = f"Round {state['round']}/{state['options']['round_limit']} · heists {state['completed']}/{state['target']} · "
+        if state.get("final_round"):
+            head += "LAST ROUND · "
         what = {
             "turn": f"{name}: PREP (recruit, burn or draw) or go for a HEIST",
             "burned": f"{name}: hire the drawn Talent or put it in the pool",
