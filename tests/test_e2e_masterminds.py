@@ -26,8 +26,9 @@ async def test_three_player_game_with_an_interrupt_from_another_player(harness):
         (they depend on whose turn it is and on the clock, never on the hands)."""
         lines = [line for m in messages for line in (m.content or "").splitlines()
                  if line.startswith("• Interrupt window")]
-        lines += [line for m in messages[-1:] for line in (m.content or "").splitlines()
-                  if "Interrupt window: waiting" in line or "Waiting for" in line]
+        lines += [line[line.index("Interrupt window: waiting"):] if "Interrupt window: waiting" in line else line
+                  for m in messages[-1:] for line in (m.content or "").splitlines()
+                  if "Interrupt window: waiting" in line or "Waiting for" in line]  # not the round/heist counters
         text = "\n".join(lines)
         for name in names:
             text = text.replace(name, "<name>")
