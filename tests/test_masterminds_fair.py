@@ -206,7 +206,6 @@ def test_a_failure_busts_the_dice_placed_this_run():
     # Ghost takes step A by PERFECTION, then Byte fails step B (Stealth 7): Ghost's die comes off again.
     s = heist_state(team=("Ghost", "Byte"), gear={"Ghost": "Shadow Suit"})
     go(s, 0, 0, "Stealth", [tid("Ghost")], resolve=True)
-    play(s, 0, {"type": "face", "value": 6})
     assert s["phase"] == "continue" and s["dice"][0] == 4
     rig(s, [1])
     __import__("tests.test_masterminds_util", fromlist=["top_failure"]).top_failure(s, "Pulled Over")  # no trigger
@@ -224,7 +223,6 @@ def test_a_first_step_failure_loses_no_die_and_cover_story_keeps_them():
     assert s["heists"][0]["dice"][0] == {"seat": 0, "value": 4}
     s = heist_state(team=("Ghost", "Byte"), gear={"Ghost": "Shadow Suit"})
     go(s, 0, 0, "Stealth", [tid("Ghost")], resolve=True)
-    play(s, 0, {"type": "face", "value": 6})
     set_hand(s, 0, ["Cover Story"])
     rig(s, [1])
     go(s, 0, 0, "Stealth", [tid("Byte")])

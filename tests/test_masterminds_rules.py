@@ -326,14 +326,22 @@ def attempt(s, recruits, skill=None, slot=0, resolve=True):
 
 
 def test_perfection_choose_the_face():
-    # Crown Jewels A is Stealth 6; Ghost 4 + Shadow Suit 2 + Lone Wolf 2 = 8 > 6.
-    s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"})
+    # Crown Jewels B is Stealth 7 (Casino Vault's B side); Ghost 4 + Shadow Suit 2 + Lone Wolf 2 = 8 > 7.
+    s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"}, dice=[(0, 3)])
     ev = attempt(s, [tid("Ghost")])
     assert s["phase"] == "face" and "PERFECTION" in texts(ev)
     play(s, 0, {"type": "face", "value": 3})
-    assert s["heists"][0]["dice"][0] == {"seat": 0, "value": 3} and s["dice"][0] == 4
+    assert s["heists"][0]["dice"][1] == {"seat": 0, "value": 3} and s["dice"][0] == 3
     assert s["phase"] == "turn" and s["turn"] == 1  # no fresh recruits: the run ends
     check(s)
+
+
+def test_perfection_without_a_die_of_yours_there_needs_no_face_choice():
+    """With none of your dice on the heist every face is alike: the die shows 6, no question asked."""
+    s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"}, dice=[])
+    ev = attempt(s, [tid("Ghost")])
+    assert "PERFECTION" in texts(ev) and s["phase"] == "turn"
+    assert s["heists"][0]["dice"][0] == {"seat": 0, "value": 6}
 
 
 def test_equal_total_before_roll_must_roll():
@@ -452,7 +460,6 @@ def test_consequence_lose_cards():
 def test_continue_with_unused_recruits_only_same_heist():
     s = heist_state(team=("Ghost", "Silas Crane", "Big Tomas"), gear={"Ghost": "Shadow Suit"})
     attempt(s, [tid("Ghost")])
-    play(s, 0, {"type": "face", "value": 6})
     assert s["phase"] == "continue"
     legal = E.legal_actions(s, 0)
     steps = [a for a in legal if a["type"] == "heist" and "recruits" not in a]
@@ -474,7 +481,6 @@ def test_hold_keeps_the_die_and_others_may_continue():
     s = heist_state(team=("Ghost", "Byte"), gear={"Ghost": "Shadow Suit"})
     set_team(s, 1, ["Lena Fox", "Silas Crane", "Iris Calder"])
     attempt(s, [tid("Ghost")])
-    play(s, 0, {"type": "face", "value": 6})
     play(s, 0, {"type": "hold"})
     assert s["turn"] == 1 and s["heists"][0]["dice"][0] == {"seat": 0, "value": 6}
     # P2 may attempt step B of the same heist.
@@ -701,12 +707,16 @@ def test_ability_clutch_turns_push_into_success():
 
 
 def test_ability_perfectionist_chooses_face_on_success():
-    s = heist_state(team=("Lena Fox",))  # Stealth 4 vs 6
+    s = heist_state(team=("Lena Fox",), dice=[(0, 2)])  # step B Stealth 7: Lena 4 + 5 = 9
     rig(s, [5])
     attempt(s, [tid("Lena Fox")])
     assert s["phase"] == "face"
     play(s, 0, {"type": "face", "value": 2})
-    assert s["heists"][0]["dice"][0]["value"] == 2
+    assert s["heists"][0]["dice"][1]["value"] == 2
+    s = heist_state(team=("Lena Fox",))  # no die of hers there: the rolled face stays, no question
+    rig(s, [5])
+    attempt(s, [tid("Lena Fox")])
+    assert s["phase"] == "turn" and s["heists"][0]["dice"][0]["value"] == 5
 
 
 def test_ability_lucky_rerolls_a_one():

@@ -39,6 +39,7 @@ TEAM_LIMIT = 4
 DICE_PER_PLAYER = 5
 MAX_ACTIVATE = 3
 STEP_LETTERS = "ABCD"
+PERFECT_FACE = 6  # the face shown when the choice can't matter
 RECENT = 6  # public event lines kept for the board's "what just happened"
 
 SUMMARY = """\
@@ -870,10 +871,20 @@ class MastermindsEngine(Engine):
         total = at["base"] + at["mods"]
         label = f"{at['skill']} {at['number']}"
         abilities = {TALENTS[t]["ability"] for t in at["recruits"]}
+        # The face only matters for matching your own dice on this heist: with none there, every face is alike.
+        h = state["heists"][at["heist"]]
+        face_matters = any(d and d["seat"] == seat for d in h["dice"])
         if total > at["number"] and not at["no_perfect"]:
             at["result"] = "perfection"
             rolls = state.setdefault("stats", {}).setdefault("rolls", {})
             rolls["perfection"] = rolls.get("perfection", 0) + 1
+            if not face_matters:
+                text = (f"{name}'s total {total} already beats {label}: PERFECTION! (No other die of theirs on this "
+                        f"heist, so any face is as good: it shows {PERFECT_FACE}.)")
+                state["last_roll"] = text
+                events.append({"type": "tally", "text": text})
+                self._place_die(state, PERFECT_FACE, events)
+                return
             text = f"{name}'s total {total} already beats {label}: PERFECTION! {name} chooses the die face."
             state["last_roll"] = text
             events.append({"type": "tally", "text": text})
@@ -907,7 +918,7 @@ class MastermindsEngine(Engine):
         state["last_roll"] = text
         events.append({"type": "roll", "text": text})
         if result == "success":
-            if "perfectionist" in abilities:
+            if "perfectionist" in abilities and face_matters:
                 self._stat(state, "used", "ability:Perfectionist")
                 events.append({"type": "ability", "text": f"Perfectionist: {name} may choose the die face."})
                 state["phase"] = "face"
