@@ -27,7 +27,8 @@ async def test_three_player_game_with_an_interrupt_from_another_player(harness):
         lines = [line for m in messages for line in (m.content or "").splitlines()
                  if line.startswith("• Interrupt window")]
         lines += [line[line.index("Interrupt window: waiting"):] if "Interrupt window: waiting" in line else line
-                  for m in messages[-1:] for line in (m.content or "").splitlines()
+                  for m in [m for m in messages if "Interrupt window: waiting" in (m.content or "")][-1:]
+                  for line in (m.content or "").splitlines()
                   if "Interrupt window: waiting" in line or "Waiting for" in line]  # not the round/heist counters
         text = "\n".join(lines)
         for name in names:
@@ -44,22 +45,25 @@ async def test_three_player_game_with_an_interrupt_from_another_player(harness):
 
     async def after(current):
         g = await h.bot.tables.get(current.id)
-        messages = fake.public_messages(CHANNEL)
-        new, posted["count"] = messages[posted["count"]:], len(messages)
         if g.status != "running" or g.state["phase"] != "window":
+            posted["count"] = len(fake.public_messages(CHANNEL))
             return
         engine = h.bot.tables.engine(g)
+        waiting = engine.to_act(g.state)
+        # The board of this very state (a deadline's note may be posted around it; wait, don't race it).
+        status = f"**{engine.status_line(g.state)}**"
+        board = await fake.wait_for(lambda: next((m for m in reversed(fake.public_messages(CHANNEL))
+                                                  if status in (m.content or "")), None), timeout=10)
+        assert "Waiting for" in board.content and all(f"<@{USERS[s]}>" in board.content for s in waiting)
+        messages = fake.public_messages(CHANNEL)
+        new, posted["count"] = messages[posted["count"]:], len(messages)
         if not g.state["window"]["done"]:  # this move opened the window
-            assert sorted(engine.to_act(g.state)) == [0, 1, 2]  # everyone is asked, whatever they hold
+            assert sorted(waiting) == [0, 1, 2]  # everyone is asked, whatever they hold
             holds = any(a["type"] == "interrupt" for seat in range(3) for a in engine.legal_actions(g.state, seat))
             text = window_text(new, g.state["names"])
             if g.state["window"]["kind"] == "step" and "• Interrupt window" in text:
                 openings[holds].add(text)
         windows["seen"] += 1
-        waiting = engine.to_act(g.state)
-        # The latest board (a deadline's "Time ran out" note may be posted just after it).
-        board = next(m for m in reversed(fake.public_messages(CHANNEL)) if "Waiting for" in (m.content or ""))
-        assert all(f"<@{USERS[s]}>" in board.content for s in waiting)
         assert g.deadline_at == h.clock.now + 20 and g.reminder_at is None
         if not windows["restarted"]:
             windows["restarted"] = True
