@@ -9,7 +9,7 @@ import json
 import random
 from pathlib import Path
 
-from bot.games.masterminds.cards import CLEAR, PREP, TALENTS
+from bot.games.masterminds.cards import CLEAR, PREP
 from tests.test_masterminds_util import (E, check, clear_hands, fresh, go, hid, play, rig, set_hand, set_heist,
                                          set_team, texts, tid, top_prep)
 
