@@ -4,9 +4,9 @@ Plays N seeded games per player count with every seat taken by the game's normal
 bot player, and N more with one bot among random players (the bot's seat rotating),
 in parallel processes, and prints per game and player count:
 
-* median length in decisions, and in minutes at 20 s per human decision, where a
-  decision taken while k seats could act at once counts 1/k (simultaneous
-  decisions counted once);
+* median length in decisions, and in minutes at 20 s per human decision, where
+  the seats answering one simultaneous moment (a window in which several seats
+  may act, each dropping out as it answers) count as one decision;
 * win share by seat (a shared win is split between the winners) and by role;
 * how games end, and the share of decisions that had a single option;
 * per card/secret/mechanic: how often it was used in the games where it was
@@ -69,6 +69,7 @@ def play(key: str, players: int, seed: int, bot_seat: int | None = None) -> Game
     bot_rng = random.Random(seed * 104729 + players)
     trace: list[dict[str, Any]] = []
     weighted = 0.0
+    previous: list[int] | None = None
     single = 0
     by_seat: Counter[int] = Counter()
     end = ""
@@ -83,7 +84,8 @@ def play(key: str, players: int, seed: int, bot_seat: int | None = None) -> Game
         else:
             action = chooser.choice(legal)
         trace.append({"seat": seat, "action": action, "options": len(legal), "acting": len(acting)})
-        weighted += 1 / len(acting)
+        weighted += decision_weight(previous, acting)
+        previous = acting
         single += len(legal) == 1
         by_seat[seat] += 1
         engine.apply(state, seat, action)
@@ -110,6 +112,15 @@ def play(key: str, players: int, seed: int, bot_seat: int | None = None) -> Game
         used=sorted(set(tally.get("used", ()))),
         goals={str(k): bool(v) for k, v in (tally.get("goals") or {}).items()},
     )
+
+
+def decision_weight(previous: list[int] | None, acting: list[int]) -> int:
+    """1 for a decision that takes its own time at the table; 0 for one answered
+    inside a simultaneous moment that an earlier decision already counted (several
+    seats could act, and the seats still to answer are some of those)."""
+    if previous is not None and len(previous) > 1 and set(acting) < set(previous):
+        return 0
+    return 1
 
 
 def _play_task(task: tuple[str, int, int, int | None]) -> GameRecord:

@@ -286,3 +286,15 @@ def test_board_is_drawn_for_a_phone():
     s = E.setup(["Ann", "Bob", "Cid", "Dee", "Eve"], E.meta.resolve_options({}), 4)
     img = R.render_board(E.view(s, None))
     assert img.width <= 800 and img.height < 2200
+
+
+def test_an_interrupt_window_is_part_of_the_rolling_players_turn():
+    from bot.turns import turn_passed
+
+    s = heist_state(n=3, team=("Byte",))
+    rig(s, [5])
+    before = E.turn_seats(s)
+    go(s, 0, 0, "Stealth", [tid("Byte")])
+    assert s["phase"] == "window" and set(E.to_act(s)) == {0, 1, 2}
+    # Everyone is asked, but it is still seat 0's turn: the living board is edited, no new post.
+    assert E.turn_seats(s) == [0] and not turn_passed(before, E.turn_seats(s))

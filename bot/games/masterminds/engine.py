@@ -221,6 +221,10 @@ class MastermindsEngine(Engine):
             return [s for s in w["seats"] if str(s) not in w["done"]]
         return [state["turn"]]
 
+    def turn_seats(self, state) -> list[int]:
+        """An interrupt window is part of the rolling player's turn (the board is edited, not posted anew)."""
+        return [] if state["phase"] == "over" else [state["turn"]]
+
     def is_terminal(self, state) -> bool:
         return state["phase"] == "over"
 
