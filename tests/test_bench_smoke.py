@@ -86,3 +86,25 @@ def test_the_cross_check_reads_whom_each_board_waits_for():
     a, b, c = move(1, 10, 0.0, 0.1), move(1, 11, 1.0, 1.1), move(1, 12, 3.0, 3.1)
     assign_boards([a, b, c], wrong)
     assert check_boards([a, b, c]) == (1, 2)
+
+
+async def test_bot_bench_counts_a_board_when_it_is_drawn_not_when_it_is_queued(monkeypatch, capsys):
+    """``python -m bot.bench``'s load run: boards still being drawn when the players stop are not boards drawn
+    during the run (they used to be counted, and divided by the run's length)."""
+    import asyncio
+
+    import bot.bench
+
+    seconds = 0.5
+
+    async def slow_render(*args):  # finishes only after the players have stopped (each waits at most 2 s)
+        await asyncio.sleep(seconds + 2.5)
+        return b"png"
+
+    monkeypatch.setattr(bot.bench, "render_async", slow_render)
+    await bot.bench.bench_load(tables=5, guilds=1, seconds=seconds, with_render=True)
+    out = capsys.readouterr().out
+    drawn = re.search(r"boards: (\d+) drawn while the players moved \((\d+)/s\).*; (\d+) more drawn after", out)
+    assert drawn, out
+    assert (int(drawn[1]), int(drawn[2])) == (0, 0), out
+    assert int(drawn[3]) >= 1, out
