@@ -251,10 +251,10 @@ class Table:
 class Bot:
     """One bot process and the fake Discord it is logged into."""
 
-    def __init__(self, name: str, tmp: str, tables: list[Table]) -> None:
+    def __init__(self, name: str, tmp: str, tables: list[Table], db_path: str = "") -> None:
         self.name = name
-        self.tmp = tmp
         self.tables = tables
+        self.db_path = db_path  # heistcord's database, read-only to know whose turn it is
         self.fake = FakeDiscord()
         self.replied: dict[int, float] = {}
         self.boards: list[tuple[float, int, str]] = []  # (posted at, channel, text)
@@ -263,7 +263,6 @@ class Bot:
         self.started_at = 0.0
         self.log_path = os.path.join(tmp, f"{name}.log")
         self._db: sqlite3.Connection | None = None
-        self._rng = random.Random(7)
 
     def _listen(self, event: str, obj: Any) -> None:
         now = perf()
@@ -360,8 +359,6 @@ class Bot:
             return None
         to_act = registry()[table.key].to_act(json.loads(state))
         return json.loads(seats)[rng.choice(to_act)]["user_id"] if to_act else None
-
-    db_path = ""
 
     @staticmethod
     def choices(fake: FakeDiscord, panel: RecordedMessage) -> list[tuple[str, str, str | None]]:
@@ -619,8 +616,7 @@ async def bench_bots(tmp: str, quick: bool, only: set[str], seq_moves: int | Non
     db_path = os.path.join(tmp, "heistcord.db")
     await seed_heistcord(db_path, every(heist_tables), stored)
     pngs = board_pngs(tmp, every(bare_tables))
-    heist = Bot("heistcord", tmp, every(heist_tables))
-    heist.db_path = db_path
+    heist = Bot("heistcord", tmp, every(heist_tables), db_path)
     bare = Bot("bare", tmp, every(bare_tables))
     try:
         if "restart" in only:
