@@ -602,10 +602,10 @@ def board_pngs(tmp: str, tables: list[Table]) -> str:
 # --- main ----------------------------------------------------------------------------------------------
 async def bench_bots(tmp: str, quick: bool, only: set[str], seq_moves: int | None = None) -> None:
     seq_moves = seq_moves or (3 if quick else 20)
-    load_tables, load_rate, load_seconds = (10, 50.0, 3.0) if quick else (150, 300.0, 20.0)
+    load_tables, load_rate, load_seconds = (10, 30.0, 3.0) if quick else (150, 300.0, 20.0)
     # and, on a full run, first a load this shared machine can carry (the goal is at 300 moves/s)
     moderate_tables, moderate_rate = 100, 100.0
-    human_tables, human_period, human_seconds = (20, 3.0, 6.0) if quick else (20, 3.0, 30.0)
+    human_tables, human_period, human_seconds = (20, 3.0, 4.5) if quick else (20, 3.0, 30.0)
     stored = 1000 if quick else 10_000
     drain = 15.0 if quick else 120.0
     layout = {"seq": (len(registry()), 0), "load": (load_tables, 100), "human": (human_tables, 1000),
@@ -688,7 +688,7 @@ async def bench_paced(kind: str, heist: Bot, bare: Bot, heist_tables: list[Table
                       period: float, seconds: float, drain: float, rate: float | None) -> None:
     prefix = f"load at {rate:.0f} moves/s" if kind == "moderate" else {"load": "load", "human": "human pace"}[kind]
     if kind == "human":
-        print(f"\n## human pace: {len(heist_tables)} tables, one move every {period:.0f} s on each, for {seconds:.0f} s",
+        print(f"\n## human pace: {len(heist_tables)} tables, one move every {period:g} s on each, for {seconds:g} s",
               flush=True)
     else:
         print(f"\n## {prefix}: {len(heist_tables)} tables, a move every {period:.2f} s on each (target {rate:.0f}"
