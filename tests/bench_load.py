@@ -268,8 +268,9 @@ class Bot:
         now = perf()
         if event == "callback":
             self.replied[obj.id] = now
-        elif event == "message":
-            if obj.kind == "channel" and any(name == "board.png" for name, _ in obj.files):
+        elif event in ("message", "edit"):  # a board posted, or the living board edited with a new picture
+            uploaded = obj.history[-1].get("_files") or [] if obj.history else []
+            if obj.kind == "channel" and any(name == "board.png" for name, _ in uploaded):
                 self.boards.append((now, obj.channel_id, obj.content))
         elif event == "ready" and self.ready_at is None:
             self.ready_at = now

@@ -444,7 +444,8 @@ class FakeDiscord:
         #: ``listener(event, obj)`` calls made as things happen (for benchmarks, which time them):
         #: ``("ready", session)`` once a bot's IDENTIFY is answered (READY and every GUILD_CREATE sent),
         #: ``("callback", InteractionRecord)`` when an interaction gets its initial response,
-        #: ``("message", RecordedMessage)`` when any message is created.
+        #: ``("message", RecordedMessage)`` when any message is created, ``("edit", RecordedMessage)`` when the bot
+        #: edits a channel message (its ``history[-1]`` is the edit, with ``_files`` if it uploaded any).
         self.listeners: List[Callable[[str, Any], None]] = []
 
     # ------------------------------------------------------------------ ids
@@ -1544,6 +1545,7 @@ class FakeDiscord:
         if self._in_archived_thread(m):  # "Users cannot edit messages ... in archived threads"
             return _error(400, 50083, "Thread is archived")
         self._apply_content(m, body or {}, files, editing=True)
+        self._tell("edit", m)
         self._record_if_public(m, body, files)
         await self._dispatch_message("MESSAGE_UPDATE", m)
         return _json_response(self.message_payload(m))
