@@ -3,7 +3,7 @@ import sqlite3
 
 import pytest
 
-from bot.storage import ChannelBusy, Storage, VersionConflict
+from bot.storage import MIGRATIONS, ChannelBusy, Storage, VersionConflict
 
 
 @pytest.fixture
@@ -16,10 +16,10 @@ async def storage(tmp_path):
 async def test_migrations_are_versioned_and_idempotent(tmp_path):
     path = str(tmp_path / "m.db")
     s = await Storage(path).open()
-    assert await s.schema_version() == 1
+    assert await s.schema_version() == len(MIGRATIONS) == 2
     await s.close()
     s = await Storage(path).open()  # opening again migrates nothing twice
-    assert await s.schema_version() == 1
+    assert await s.schema_version() == len(MIGRATIONS)
     async with s.db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
     await s.close()
@@ -34,7 +34,10 @@ async def test_one_active_game_per_channel(storage):
 
 async def test_finished_game_frees_the_channel(storage):
     gid = await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
-    await storage.update_game(gid, status="finished")
+    rev = await storage.update_game(gid, 0, status="finished")
+    assert rev == 1
+    with pytest.raises(VersionConflict):  # every write of a game row is a compare-and-set
+        await storage.update_game(gid, 0, status="ended")
     await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
 
 
