@@ -539,11 +539,12 @@ class TableService:
             # now are the next turn's, not due yet, and must stay.
             return None
 
-    async def recover(self) -> list[Outcome]:
+    async def recover(self) -> list[tuple[str, Outcome]]:
         """At start-up: move on every running game a crash or an outage left waiting on
         the bot (a bot seat to act, or a deadline that passed while we were down), and
-        give a turn timer to a human turn that lost its deadline. Returns what to publish."""
-        outcomes: list[Outcome] = []
+        give a turn timer to a human turn that lost its deadline. Returns what to
+        announce: ``("recovered", outcome)`` to publish, and the timers that fired."""
+        outcomes: list[tuple[str, Outcome]] = []
         for row in await self.storage.active_games():
             if row.status != "running" or not row.state:
                 continue
@@ -553,10 +554,8 @@ class TableService:
                 log.warning("game %s: could not be recovered now: %s", row.id, exc)
                 continue
             if outcome is not None:
-                outcomes.append(outcome)
-        for kind, outcome in await self.fire_timers():
-            if kind == "deadline":
-                outcomes.append(outcome)
+                outcomes.append(("recovered", outcome))
+        outcomes.extend(await self.fire_timers())
         if outcomes:
             log.info("start-up recovery moved on %d games", len(outcomes))
         return outcomes

@@ -11,6 +11,7 @@ Custom ids (at most 100 characters):
 """
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -251,12 +252,17 @@ class TableUI:
         """Post the new board in the channel, then deliver private views."""
         game = outcome.game
         engine = self.tables.engine(game)
-        await self.boards.submit(game.id, outcome.events)
+        # The board and the private views go out side by side: a slow or failing board
+        # never holds back (or drops) a player's DM.
+        board = asyncio.create_task(self.boards.submit(game.id, outcome.events))
+        try:
+            await self.deliver_private(game, engine, outcome)
+        finally:
+            await board
         if outcome.finished and outcome.results is not None:
             channel = await self.channel(game.channel_id)
             if channel is not None:
                 await self.post_final(channel, game, engine, outcome.results)
-        await self.deliver_private(game, engine, outcome)
 
     async def _post_latest_board(self, game_id: int, events: list[dict[str, Any]]) -> None:
         """One board for the table's latest state, with every event queued since the last one."""
@@ -321,10 +327,8 @@ class TableUI:
             if not ok:
                 closed.append(seat)
         newly_closed = [s for s in closed if not game.seats[s].get("dm_closed")]
-        for seat in closed:
-            game.seats[seat]["dm_closed"] = True
         if newly_closed:
-            await self.tables.storage.update_game(game.id, seats=game.seats)
+            await self.tables.set_seat_info(game, {s: {"dm_closed": True} for s in newly_closed})
             channel = await self.channel(game.channel_id)
             if channel is not None:
                 who = ", ".join(f"<@{game.seats[s]['user_id']}>" for s in newly_closed)
@@ -360,9 +364,7 @@ class TableUI:
         except discord.HTTPException as exc:
             log.warning("DM to %s failed: %s", user_id, exc)
             return False
-        info["dm"] = message.id
-        info["dm_closed"] = False
-        await self.tables.storage.update_game(game.id, seats=game.seats)
+        await self.tables.set_seat_info(game, {seat: {"dm": message.id, "dm_closed": False}})
         return True
 
     async def show_hand(self, interaction: discord.Interaction, game: GameRow) -> None:
@@ -374,11 +376,13 @@ class TableUI:
                                     else "This game is over.")
         engine = self.tables.engine(game)
         view = engine.view(game.state, seat)
+        # Answer Discord first (3-second deadline), then draw: the picture may wait for the worker.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         file = await render_file(game, "private", view, filename="hand.png")
         kwargs: dict[str, Any] = {"ephemeral": True}
         if file is not None:
             kwargs["file"] = file
-        await interaction.response.send_message(clip(engine.private_text(view), 1990), **kwargs)
+        await interaction.followup.send(clip(engine.private_text(view), 1990), **kwargs)
 
     async def show_panel(self, interaction: discord.Interaction, game: GameRow, prefix: str = "",
                          edit: bool = False) -> None:
@@ -449,20 +453,13 @@ class TableUI:
             version_text, _, tail = rest.partition(":")
             index = int(values[0]) if kind == "sel" and values else int(tail or -1)
             game = await tables.get(game_id)
-            engine = tables.engine(game)
-            seat = seat_of(game, user.id)
-            label = ""
-            if seat is not None and game.status == "running" and version_text == str(game.version):
-                legal = engine.legal_actions(game.state, seat) if seat in engine.to_act(game.state) else []
-                if 0 <= index < len(legal):
-                    label = engine.describe_action(game.state, seat, legal[index])
             try:
                 outcome = await tables.act(game_id, user.id, version=int(version_text), index=index)
             except TableError as exc:
                 if "out of date" in str(exc):
                     return await self.show_panel(interaction, game, prefix=f"{exc}\n", edit=True)
                 raise
-            done = f"✅ {label}\n" if label else "✅ Done.\n"
+            done = f"✅ {outcome.label}\n" if outcome.label else "✅ Done.\n"
             if outcome.game.status == "running":
                 await self.show_panel(interaction, outcome.game, prefix=done, edit=True)
             else:

@@ -106,11 +106,11 @@ async def test_start_up_recovery_moves_bots_and_overdue_deadlines(storage):
     clock.now += 3600
     fresh = make_service(storage, clock)  # the restarted process
     outcomes = await fresh.recover()
-    by_game = {o.game.id: o for o in outcomes}
+    by_game = {o.game.id: kind for kind, o in outcomes}
     stuck = await fresh.get(game.id)
     assert stuck.version == 1 and stuck.seats[1].get("bot")  # the bot picked
     assert fresh.waiting_seats(stuck) == [0] and stuck.deadline_at == pytest.approx(clock.now + 600)
-    assert game.id in by_game and late.id in by_game
+    assert by_game == {game.id: "recovered", late.id: "deadline"}
     assert (await fresh.get(late.id)).version == 1  # the overdue turn was played for the absent player
 
 
