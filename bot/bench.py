@@ -8,6 +8,11 @@
 * restart: time for a new process to be ready with N stored games, and to serve
   the first move of a game it had never loaded.
 
+``python -m bot.bench faults`` is the fault run (see bot.bench_faults): kill -9 at
+random points, a locked or failing database, a second process, a timer race and a
+frozen drawing worker, counting moves lost, games stuck, cache/database
+disagreements and unanswered interactions.
+
 The interaction-to-reply latency through the fake Discord server is measured by
 ``python -m tests.bench_e2e`` (it needs the test harness).
 """
@@ -214,7 +219,15 @@ async def bench_restart(count: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    parser.add_argument("run", nargs="?", choices=("all", "faults"), default="all",
+                        help="'faults': the fault run (crashes, database faults, frozen drawing worker)")
+    parser.add_argument("--kills", type=int, default=10, help="kill points of the fault run")
     args = parser.parse_args()
+    if args.run == "faults":
+        from bot.bench_faults import main as faults
+
+        faults(3 if args.quick else args.kills)
+        return
     q = args.quick
     print(f"heistcord benchmark · {os.cpu_count()} CPUs · games: {', '.join(sorted(registry()))}")
     bench_render(5 if q else 30)
