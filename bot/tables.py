@@ -32,7 +32,7 @@ log = logging.getLogger("heistcord.tables")
 
 MISSED_TURNS_LIMIT = 3  # missed deadlines in a row before a bot takes the seat
 BOT_STEP_LIMIT = 5000  # bot moves in one go: a guard against an engine bug looping forever
-HISTORY_SIZE = 32  # recent states kept per game, to resolve clicks on panels drawn a few moves ago
+HISTORY_SIZE = 512  # recent (game, version) states kept in all, to resolve clicks on slightly old panels
 
 SAVE_FAILED = "I couldn't save that (the database is busy or failing), so nothing changed. Please try again in a moment."
 CHANGED_ELSEWHERE = "The game changed at the same moment, so that was not applied. Please look and try again."
@@ -120,7 +120,8 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: OrderedDict[int, GameRow] = OrderedDict()
         self._cache_size = cache_size
-        self._history: dict[int, OrderedDict[int, dict[str, Any]]] = {}  # game -> version -> state
+        # (game, version) -> state, the most recent HISTORY_SIZE; older ones are replayed from the log.
+        self._history: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
 
     # --- loading ----------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -134,7 +135,6 @@ class TableService:
         self._cache.move_to_end(game.id)
         while len(self._cache) > self._cache_size:
             old_id, _ = self._cache.popitem(last=False)
-            self._history.pop(old_id, None)
             lock = self._locks.get(old_id)
             if lock is not None and not lock.locked():
                 del self._locks[old_id]
@@ -188,10 +188,9 @@ class TableService:
                 raise TableError("This game is over.") from None
             raise TableError(CHANGED_ELSEWHERE) from None
         if moves and game.state is not None:
-            history = self._history.setdefault(game.id, OrderedDict())
-            history[game.version] = game.state  # never mutated: a new state replaces it
-            while len(history) > HISTORY_SIZE:
-                history.popitem(last=False)
+            self._history[(game.id, game.version)] = game.state  # never mutated: a new state replaces it
+            while len(self._history) > HISTORY_SIZE:
+                self._history.popitem(last=False)
         draft.rev = rev
         draft.version = game.version + len(moves)
         vars(game).update(vars(draft))
@@ -400,7 +399,7 @@ class TableService:
 
     async def _state_at(self, game: GameRow, version: int) -> dict[str, Any] | None:
         """The game's state at ``version``: from recent history, else replayed from the log."""
-        state = self._history.get(game.id, {}).get(version)
+        state = self._history.get((game.id, version))
         if state is not None:
             return state
         engine = self.engine(game)
