@@ -372,7 +372,7 @@ async def bench_drawing(clicks: int = 20) -> None:
         print("(skipped: the test harness is not importable; run from the repository)")
         return
     unanswered, boards_missing, dms_missing, seconds = await frozen_worker_run(clicks)
-    print(f"unanswered interactions {unanswered}; boards dropped {boards_missing}; DMs dropped {dms_missing}"
+    print(f"unanswered interactions {unanswered}; boards dropped {boards_missing}; errors logged {dms_missing}"
           f" ({seconds:.1f} s)")
 
 
