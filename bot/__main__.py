@@ -5,6 +5,7 @@ import sys
 
 from bot.app import configure_logging, create_bot
 from bot.config import Config
+from bot.storage import DatabaseInUse
 
 
 def main() -> int:
@@ -14,7 +15,11 @@ def main() -> int:
               " (see README: 'Create the Discord application').", file=sys.stderr)
         return 2
     configure_logging(config.log_level)
-    bot = create_bot(config)
+    try:
+        bot = create_bot(config)
+    except DatabaseInUse as exc:
+        print(f"heistcord: {exc}", file=sys.stderr)
+        return 1
     bot.run(config.token, log_handler=None)
     return 0
 

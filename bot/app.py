@@ -170,6 +170,14 @@ class HeistBot(commands.Bot):
         """Fire reminders and deadlines; sleeps until the next one (they are stored,
         so they fire correctly after a restart)."""
         await self.wait_until_ready()
+        try:  # games a crash or an outage left waiting on the bot move on now
+            for kind, outcome in await self.tables.recover():
+                if kind == "recovered":
+                    await self.ui.publish(outcome)
+                else:
+                    await self.ui.timer_fired(kind, outcome)
+        except Exception:
+            log.exception("start-up recovery failed")
         while not self._stopping and not self.is_closed():
             try:
                 for kind, outcome in await self.tables.fire_timers():
@@ -188,7 +196,11 @@ class HeistBot(commands.Bot):
 
 
 def create_bot(config: Config, **kwargs: Any) -> HeistBot:
-    return HeistBot(config, **kwargs)
+    """The bot, with its database file claimed for this process (raises
+    bot.storage.DatabaseInUse when another process already runs on it)."""
+    bot = HeistBot(config, **kwargs)
+    bot.storage.claim()
+    return bot
 
 
 def configure_logging(level: str) -> None:

@@ -11,6 +11,11 @@
 These time the parts, in one process. What a player waits for (the bot in its own
 process, driven through discord.py and the cogs on the fake Discord server, each figure
 beside a floor from the same run) is measured by ``python -m tests.bench_load``.
+
+``python -m bot.bench faults`` is the fault run (see bot.bench_faults): kill -9 at
+random points, a locked or failing database, a second process, a timer race and a
+frozen drawing worker, counting moves lost, games stuck, cache/database
+disagreements and unanswered interactions.
 """
 from __future__ import annotations
 
@@ -218,7 +223,15 @@ async def bench_restart(count: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    parser.add_argument("run", nargs="?", choices=("all", "faults"), default="all",
+                        help="'faults': the fault run (crashes, database faults, frozen drawing worker)")
+    parser.add_argument("--kills", type=int, default=10, help="kill points of the fault run")
     args = parser.parse_args()
+    if args.run == "faults":
+        from bot.bench_faults import main as faults
+
+        faults(3 if args.quick else args.kills)
+        return
     q = args.quick
     print(f"heistcord benchmark · {os.cpu_count()} CPUs · games: {', '.join(sorted(registry()))}")
     bench_render(5 if q else 30)

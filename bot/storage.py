@@ -4,11 +4,25 @@ and finished-game results.
 The schema is versioned: ``MIGRATIONS[i]`` takes the database from version ``i``
 to ``i + 1`` and ``schema_version`` records where it is. The database runs in WAL
 mode so readers never wait on the single writer.
+
+Every write is one explicit transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``) that is
+rolled back on any failure, so a busy, full or failing disk costs one write, never
+the connection: the next write starts clean and reads always see the latest data.
+A write that cannot get the database within ``write_budget`` seconds (well under
+Discord's 3-second reply deadline) raises :class:`StorageError` and changes nothing.
+Every write of a game row is a compare-and-set on its revision ``rev``.
+
+One process owns a database file: :meth:`Storage.claim` takes an exclusive lock on
+``<db>.lock`` and refuses a second process with :class:`DatabaseInUse`.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import json
+import os
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -98,7 +112,25 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN parent_channel_id INTEGER;
     ALTER TABLE guild_settings ADD COLUMN threads INTEGER NOT NULL DEFAULT 1;
     """,
+    # 3 -> 4: every write of a game row is a compare-and-set on ``rev`` (the move
+    # count ``version`` stays what panels and the action log number); a game's
+    # result is recorded once, for a finished game, and never changed.
+    """
+    ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
+    CREATE TRIGGER results_for_finished_games BEFORE INSERT ON results
+        WHEN (SELECT status FROM games WHERE id = NEW.game_id) IS NOT 'finished'
+        BEGIN SELECT RAISE(ABORT, 'results are recorded for finished games only'); END;
+    CREATE TRIGGER results_recorded_once BEFORE INSERT ON results
+        WHEN EXISTS (SELECT 1 FROM results WHERE game_id = NEW.game_id AND finished_at <> NEW.finished_at)
+        BEGIN SELECT RAISE(ABORT, 'a game''s result is recorded once'); END;
+    CREATE TRIGGER results_no_update BEFORE UPDATE ON results
+        BEGIN SELECT RAISE(ABORT, 'a game''s result is recorded once'); END;
+    CREATE TRIGGER results_no_delete BEFORE DELETE ON results
+        BEGIN SELECT RAISE(ABORT, 'a game''s result is recorded once'); END;
+    """,
 ]
+
+WRITE_BUDGET = 2.0  # seconds a write may wait for the database before giving up
 
 
 class VersionConflict(Exception):
@@ -107,6 +139,15 @@ class VersionConflict(Exception):
 
 class ChannelBusy(Exception):
     """The channel already has a game in its lobby or running."""
+
+
+class StorageError(Exception):
+    """A write could not be stored (database locked by another program, disk full,
+    I/O error). It was rolled back: nothing changed."""
+
+
+class DatabaseInUse(Exception):
+    """Another process is already using this SQLite database file."""
 
 
 @dataclass
@@ -122,6 +163,7 @@ class GameRow:
     seats: list[dict[str, Any]]
     state: dict[str, Any] | None
     version: int
+    rev: int = 0
     lobby_message_id: int | None = None
     board_message_id: int | None = None
     deadline_at: float | None = None
@@ -156,32 +198,65 @@ class GuildSettings:
     threads: bool = True  # a started game moves into a thread of its own
 
 
+_RESULT_INSERT = ("INSERT INTO results (game_id, guild_id, game_key, seat, user_id, name, is_bot, score, rank,"
+                  " won, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
 class Storage:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, write_budget: float = WRITE_BUDGET) -> None:
         self.path = path
+        self.write_budget = write_budget
         self.db: aiosqlite.Connection | None = None
         # One connection is shared by every coroutine, so a write transaction
         # must not interleave with another (a rollback would undo both).
         self.write_lock = asyncio.Lock()
+        self._lock_file: int | None = None
+
+    def claim(self) -> None:
+        """Take the database file for this process, or raise DatabaseInUse."""
+        if self._lock_file is not None or self.path == ":memory:" or self.path.startswith("file:"):
+            return
+        fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise DatabaseInUse(f"another heistcord process is already using {self.path};"
+                                " stop it first (only one bot may use a SQLite database).") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._lock_file = fd
+
+    def release(self) -> None:
+        if self._lock_file is not None:
+            os.close(self._lock_file)  # closing the file drops the lock
+            self._lock_file = None
 
     async def open(self) -> "Storage":
-        self.db = await aiosqlite.connect(self.path)
-        self.db.row_factory = aiosqlite.Row
-        await self.db.execute("PRAGMA journal_mode=WAL")
-        await self.db.execute("PRAGMA synchronous=NORMAL")
-        await self.db.execute("PRAGMA foreign_keys=ON")
-        await self.db.execute("PRAGMA busy_timeout=5000")
-        await self.migrate()
+        self.claim()
+        try:
+            # Autocommit mode: no transaction is ever opened behind our back, so a read
+            # never keeps an old snapshot and a failed write never leaves one open.
+            self.db = await aiosqlite.connect(self.path, isolation_level=None)
+            self.db.row_factory = aiosqlite.Row
+            await self.db.execute("PRAGMA journal_mode=WAL")
+            await self.db.execute("PRAGMA synchronous=NORMAL")
+            await self.db.execute("PRAGMA foreign_keys=ON")
+            await self.migrate()
+        except BaseException:
+            await self.close()
+            raise
         return self
 
     async def close(self) -> None:
         if self.db is not None:
             await self.db.close()
             self.db = None
+        self.release()
 
     async def migrate(self) -> int:
         db = self._db
@@ -192,8 +267,12 @@ class Storage:
         if row is None:
             await db.execute("INSERT INTO schema_version (version) VALUES (0)")
         for target in range(version, len(MIGRATIONS)):
-            await db.executescript("BEGIN;" + MIGRATIONS[target] + f"; UPDATE schema_version SET version = {target + 1}; COMMIT;")
-        await db.commit()
+            try:
+                await db.executescript("BEGIN;" + MIGRATIONS[target] + f"; UPDATE schema_version SET version = {target + 1}; COMMIT;")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    await db.execute("ROLLBACK")
+                raise
         return len(MIGRATIONS)
 
     async def schema_version(self) -> int:
@@ -206,21 +285,52 @@ class Storage:
             raise RuntimeError("storage is not open")
         return self.db
 
+    @contextlib.asynccontextmanager
+    async def transaction(self):
+        """One write transaction: committed when the block ends, rolled back on any
+        failure. Gives up with StorageError after ``write_budget`` seconds of waiting
+        for the database (another program holding its write lock)."""
+        loop = asyncio.get_running_loop()
+        give_up_at = loop.time() + self.write_budget
+        try:
+            async with asyncio.timeout(self.write_budget):
+                await self.write_lock.acquire()
+        except TimeoutError:
+            raise StorageError("the database is busy") from None
+        try:
+            db = self._db
+            wait_ms = max(1, int((give_up_at - loop.time()) * 1000))
+            try:
+                await db.execute(f"PRAGMA busy_timeout = {wait_ms}")
+                await db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise StorageError(str(exc)) from exc
+            try:
+                yield db
+                await db.execute("COMMIT")
+            except BaseException as exc:
+                with contextlib.suppress(Exception):
+                    await db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
+                    raise StorageError(str(exc)) from exc
+                raise
+        finally:
+            self.write_lock.release()
+
     # --- games ----------------------------------------------------------------
     async def create_game(self, guild_id: int, channel_id: int, game_key: str, host_id: int,
                           options: dict[str, Any], seed: int, seats: list[dict[str, Any]]) -> int:
-        async with self.write_lock:
-            now = time.time()
-            try:
-                cur = await self._db.execute(
+        now = time.time()
+        try:
+            async with self.transaction() as db:
+                cur = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, game_key, status, host_id, options, seed, seats,"
                     " created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, game_key, host_id, _dumps(options), seed, _dumps(seats), now, now),
                 )
-            except aiosqlite.IntegrityError:
-                raise ChannelBusy() from None
-            await self._db.commit()
-            return cur.lastrowid
+        except sqlite3.IntegrityError:
+            raise ChannelBusy() from None
+        return cur.lastrowid
 
     async def get_game(self, game_id: int) -> GameRow | None:
         async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
@@ -247,59 +357,64 @@ class Storage:
         async with self._db.execute("SELECT COUNT(*) AS n FROM games WHERE status IN ('lobby', 'running')") as cur:
             return (await cur.fetchone())["n"]
 
-    async def update_game(self, game_id: int, expected_version: int | None = None, **fields: Any) -> None:
-        """Update columns; with ``expected_version`` it is a compare-and-set that also
-        bumps the version, raising VersionConflict when someone else got there first."""
-        async with self.write_lock:
-            sets, args = [], []
-            for key, value in fields.items():
-                if key in ("options", "seats", "state"):
-                    value = None if value is None else _dumps(value)
-                sets.append(f"{key} = ?")
-                args.append(value)
-            sets.append("updated_at = ?")
-            args.append(time.time())
-            sql = f"UPDATE games SET {', '.join(sets)}"
-            if expected_version is not None:
-                sql += ", version = version + 1 WHERE id = ? AND version = ?"
-                args += [game_id, expected_version]
-            else:
-                sql += " WHERE id = ?"
-                args.append(game_id)
-            cur = await self._db.execute(sql, args)
+    async def save_game(self, game_id: int, expected_rev: int, fields: dict[str, Any], *,
+                        actions: Iterable[tuple[int, int | None, dict[str, Any]]] = (),
+                        expected_version: int | None = None,
+                        results: list[dict[str, Any]] | None = None) -> int:
+        """The one write of a game row: a compare-and-set on ``expected_rev`` that
+        stores ``fields``, appends ``actions`` to the log (numbered after
+        ``expected_version``, which must still be the row's) and records ``results``,
+        all in one transaction. Returns the new revision; raises VersionConflict if
+        the row changed since the caller read it (nothing is stored then)."""
+        actions = list(actions)
+        now = time.time()
+        sets, args = ["rev = rev + 1", "updated_at = ?"], [now]
+        for key, value in fields.items():
+            if key in ("options", "seats", "state"):
+                value = None if value is None else _dumps(value)
+            sets.append(f"{key} = ?")
+            args.append(value)
+        where, where_args = "id = ? AND rev = ?", [game_id, expected_rev]
+        if actions:
+            if expected_version is None:
+                raise ValueError("appending actions needs the expected version")
+            sets.append("version = version + ?")
+            args.append(len(actions))
+        if expected_version is not None:
+            where += " AND version = ?"
+            where_args.append(expected_version)
+        async with self.transaction() as db:
+            cur = await db.execute(f"UPDATE games SET {', '.join(sets)} WHERE {where}", args + where_args)
             if cur.rowcount != 1:
-                await self._db.rollback()
                 raise VersionConflict()
-            await self._db.commit()
+            if actions:
+                await db.executemany(
+                    "INSERT INTO actions (game_id, seq, seat, user_id, action, at) VALUES (?, ?, ?, ?, ?, ?)",
+                    [(game_id, expected_version + i + 1, seat, user, _dumps(action), now)
+                     for i, (seat, user, action) in enumerate(actions)],
+                )
+            if results:
+                await db.executemany(_RESULT_INSERT, [(*r, now) for r in results])
+        return expected_rev + 1
+
+    async def update_game(self, game_id: int, expected_rev: int, **fields: Any) -> int:
+        """Store ``fields`` if the row is still at revision ``expected_rev``."""
+        return await self.save_game(game_id, expected_rev, fields)
 
     async def commit_actions(self, game_id: int, expected_version: int, state: dict[str, Any],
-                             actions: Iterable[tuple[int, int | None, dict[str, Any]]], **fields: Any) -> int:
-        """Append actions to the log and store the new state, atomically, if the
-        game is still at ``expected_version``. Returns the new version."""
-        async with self.write_lock:
-            db = self._db
-            actions = list(actions)
-            sets = ["state = ?", "version = version + ?", "updated_at = ?"]
-            now = time.time()
-            args: list[Any] = [_dumps(state), len(actions), now]
-            for key, value in fields.items():
-                if key in ("options", "seats"):
-                    value = _dumps(value)
-                sets.append(f"{key} = ?")
-                args.append(value)
-            cur = await db.execute(
-                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?", args + [game_id, expected_version]
-            )
-            if cur.rowcount != 1:
-                await db.rollback()
+                             actions: Iterable[tuple[int, int | None, dict[str, Any]]], *,
+                             expected_rev: int | None = None, **fields: Any) -> int:
+        """Append actions and store the new state, atomically, if the game is still at
+        ``expected_version`` (and ``expected_rev``). Returns the new version."""
+        if expected_rev is None:
+            game = await self.get_game(game_id)
+            if game is None:
                 raise VersionConflict()
-            await db.executemany(
-                "INSERT INTO actions (game_id, seq, seat, user_id, action, at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(game_id, expected_version + i + 1, seat, user, _dumps(action), now)
-                 for i, (seat, user, action) in enumerate(actions)],
-            )
-            await db.commit()
-            return expected_version + len(actions)
+            expected_rev = game.rev
+        actions = list(actions)
+        await self.save_game(game_id, expected_rev, {"state": state, **fields}, actions=actions,
+                             expected_version=expected_version)
+        return expected_version + len(actions)
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         async with self._db.execute(
@@ -308,6 +423,19 @@ class Storage:
             rows = await cur.fetchall()
         return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"],
                  "action": json.loads(r["action"]), "at": r["at"]} for r in rows]
+
+    async def actions_until(self, game_id: int, version: int) -> list[dict[str, Any]]:
+        """The first ``version`` log entries (the moves that led to that version)."""
+        async with self._db.execute(
+            "SELECT seat, action FROM actions WHERE game_id = ? AND seq <= ? ORDER BY seq", (game_id, version)
+        ) as cur:
+            return [{"seat": r["seat"], "action": json.loads(r["action"])} for r in await cur.fetchall()]
+
+    async def seat_moved_since(self, game_id: int, seat: int, version: int) -> bool:
+        async with self._db.execute(
+            "SELECT 1 FROM actions WHERE game_id = ? AND seq > ? AND seat = ? LIMIT 1", (game_id, version, seat)
+        ) as cur:
+            return await cur.fetchone() is not None
 
     async def due_deadlines(self, now: float) -> list[GameRow]:
         async with self._db.execute(
@@ -333,18 +461,18 @@ class Storage:
             return [GameRow.from_row(r) for r in await cur.fetchall()]
 
     # --- results and stats -------------------------------------------------------
+    @staticmethod
+    def result_rows(game: GameRow, results: list[dict[str, Any]]) -> list[tuple]:
+        """Rows for the results table (without the time stamp), for ``save_game``."""
+        return [(game.id, game.guild_id, game.game_key, r["seat"], game.seats[r["seat"]].get("user_id"),
+                 game.seats[r["seat"]]["name"], int(bool(game.seats[r["seat"]].get("bot"))), float(r["score"]),
+                 int(r["rank"]), int(bool(r["won"]))) for r in results]
+
     async def record_results(self, game: GameRow, results: list[dict[str, Any]]) -> None:
-        async with self.write_lock:
-            now = time.time()
-            await self._db.executemany(
-                "INSERT OR REPLACE INTO results (game_id, guild_id, game_key, seat, user_id, name, is_bot, score, rank,"
-                " won, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(game.id, game.guild_id, game.game_key, r["seat"], game.seats[r["seat"]].get("user_id"),
-                  game.seats[r["seat"]]["name"],
-                  int(bool(game.seats[r["seat"]].get("bot"))), float(r["score"]), int(r["rank"]), int(bool(r["won"])), now)
-                 for r in results],
-            )
-            await self._db.commit()
+        """Record a finished game's result (once: a second time is refused by the schema)."""
+        now = time.time()
+        async with self.transaction() as db:
+            await db.executemany(_RESULT_INSERT, [(*r, now) for r in self.result_rows(game, results)])
 
     async def user_stats(self, guild_id: int, user_id: int, game_key: str | None = None) -> list[dict[str, Any]]:
         sql = ("SELECT game_key, COUNT(*) AS played, SUM(won) AS wins, AVG(score) AS avg_score, MAX(score) AS best"
@@ -379,8 +507,8 @@ class Storage:
                              on_leave=row["on_leave"], threads=bool(row["threads"]))
 
     async def save_settings(self, s: GuildSettings) -> None:
-        async with self.write_lock:
-            await self._db.execute(
+        async with self.transaction() as db:
+            await db.execute(
                 "INSERT INTO guild_settings (guild_id, manager_role_id, allowed_channels, maintenance, turn_minutes,"
                 " on_leave, threads) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
                 " manager_role_id = excluded.manager_role_id, allowed_channels = excluded.allowed_channels,"
@@ -389,7 +517,6 @@ class Storage:
                 (s.guild_id, s.manager_role_id, _dumps(s.allowed_channels), int(s.maintenance), s.turn_minutes, s.on_leave,
                  int(s.threads)),
             )
-            await self._db.commit()
 
     # --- refused DMs ----------------------------------------------------------------
     async def dm_refusals(self) -> dict[int, float]:
@@ -399,10 +526,9 @@ class Storage:
 
     async def set_dm_refusal(self, user_id: int, until: float | None) -> None:
         """Remember (or, with ``until=None``, forget) that a player's DMs are closed."""
-        async with self.write_lock:
+        async with self.transaction() as db:
             if until is None:
-                await self._db.execute("DELETE FROM dm_refusals WHERE user_id = ?", (user_id,))
+                await db.execute("DELETE FROM dm_refusals WHERE user_id = ?", (user_id,))
             else:
-                await self._db.execute("INSERT INTO dm_refusals (user_id, until) VALUES (?, ?) ON CONFLICT (user_id)"
-                                       " DO UPDATE SET until = excluded.until", (user_id, until))
-            await self._db.commit()
+                await db.execute("INSERT INTO dm_refusals (user_id, until) VALUES (?, ?) ON CONFLICT (user_id)"
+                                 " DO UPDATE SET until = excluded.until", (user_id, until))

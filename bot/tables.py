@@ -4,6 +4,12 @@ It knows the engines and the storage, never Discord: the cogs turn Discord
 interactions into calls here and turn the returned :class:`Outcome` into
 messages. Every rule a player meets here raises :class:`TableError` with a
 sentence the player can read.
+
+Every change to a game is made on a copy of the cached row and stored in one
+transaction (a compare-and-set on the row's revision); the cached row takes the
+change only once it is committed. A failed write leaves cache and database as
+they were and tells the player to try again; a row changed by someone else is
+reloaded.
 """
 from __future__ import annotations
 
@@ -20,13 +26,21 @@ from typing import Any, Callable
 
 from bot.engine import Engine, RuleError
 from bot.games import get_engine, registry
-from bot.storage import ChannelBusy, GameRow, GuildSettings, Storage, VersionConflict
+from bot.storage import ChannelBusy, GameRow, GuildSettings, Storage, StorageError, VersionConflict
 from bot.turns import replay_turns, turn_passed
 
 log = logging.getLogger("heistcord.tables")
 
 MISSED_TURNS_LIMIT = 3  # missed deadlines in a row before a bot takes the seat
 BOT_STEP_LIMIT = 5000  # bot moves in one go: a guard against an engine bug looping forever
+HISTORY_SIZE = 512  # recent (game, version) states kept in all, to resolve clicks on slightly old panels
+
+SAVE_FAILED = "I couldn't save that (the database is busy or failing), so nothing changed. Please try again in a moment."
+CHANGED_ELSEWHERE = "The game changed at the same moment, so that was not applied. Please look and try again."
+STALE_PANEL = "That panel is out of date: the game has moved on. Here is a fresh one."
+# The columns of a game row that the table service changes.
+ROW_FIELDS = ("status", "host_id", "options", "seats", "state", "lobby_message_id", "board_message_id",
+              "deadline_at", "reminder_at", "ended_reason", "channel_id", "parent_channel_id")
 
 
 class TableError(Exception):
@@ -44,6 +58,7 @@ class Outcome:
     missed: list[int] = field(default_factory=list)  # seats whose deadline passed
     benched: list[int] = field(default_factory=list)  # seats just handed to a bot for missing turns
     turn_passed: bool = False  # another player is up (see bot.turns): the board is posted anew, not edited
+    label: str = ""  # the player's own move, in words (for the "✅" reply)
 
     @property
     def public_events(self) -> list[dict[str, Any]]:
@@ -107,6 +122,8 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: OrderedDict[int, GameRow] = OrderedDict()
         self._cache_size = cache_size
+        # (game, version) -> state, the most recent HISTORY_SIZE; older ones are replayed from the log.
+        self._history: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
 
     # --- loading ----------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -151,6 +168,62 @@ class TableService:
     def engine(game: GameRow) -> Engine:
         return get_engine(game.game_key)
 
+    # --- writing ------------------------------------------------------------------
+    async def _commit(self, game: GameRow, draft: GameRow, *,
+                      moves: list[tuple[int, int | None, dict[str, Any]]] | None = None,
+                      results: list[dict[str, Any]] | None = None) -> None:
+        """Store ``draft`` (a changed copy of the cached ``game``) in one transaction,
+        then, and only then, make the cached row say the same. Raises TableError
+        (nothing changed) when the write fails or the row changed elsewhere."""
+        fields = {k: getattr(draft, k) for k in ROW_FIELDS if getattr(draft, k) != getattr(game, k)}
+        moves = moves or []
+        try:
+            rev = await self.storage.save_game(
+                game.id, game.rev, fields, actions=moves, expected_version=game.version,
+                results=self.storage.result_rows(draft, results) if results else None)
+        except StorageError as exc:
+            log.warning("game %s: a write failed and was rolled back: %s", game.id, exc)
+            raise TableError(SAVE_FAILED) from None
+        except VersionConflict:
+            await self._reload(game)
+            if game.status in ("finished", "ended"):
+                raise TableError("This game is over.") from None
+            raise TableError(CHANGED_ELSEWHERE) from None
+        if moves and game.state is not None:
+            self._history[(game.id, game.version)] = game.state  # never mutated: a new state replaces it
+            while len(self._history) > HISTORY_SIZE:
+                self._history.popitem(last=False)
+        draft.rev = rev
+        draft.version = game.version + len(moves)
+        vars(game).update(vars(draft))
+
+    async def _reload(self, game: GameRow) -> None:
+        """Make the cached row what the database says (after someone else changed it)."""
+        try:
+            fresh = await self.storage.get_game(game.id)
+        except Exception:  # the database can't even be read: forget the row, reload it later
+            fresh = None
+        if fresh is None:
+            self._cache.pop(game.id, None)
+        else:
+            vars(game).update(vars(fresh))
+
+    async def _change(self, game_id: int, change: Callable[[GameRow], None]) -> GameRow:
+        """Apply ``change`` to a copy of the game and store it; if another process changed
+        the row meanwhile, reload it and apply ``change`` once more on the fresh row."""
+        game = await self.get(game_id)
+        async with self.lock(game.id):
+            for attempt in range(2):
+                draft = copy.deepcopy(game)
+                change(draft)
+                try:
+                    await self._commit(game, draft)
+                    return game
+                except TableError as exc:
+                    if str(exc) != CHANGED_ELSEWHERE or attempt:
+                        raise
+        return game
+
     # --- lobby -------------------------------------------------------------------
     async def open(self, guild_id: int, channel_id: int, game_key: str, host_id: int, host_name: str,
                    raw_options: dict[str, Any] | None = None, *, is_manager: bool = False) -> GameRow:
@@ -187,44 +260,43 @@ class TableService:
 
     async def set_option(self, channel_id: int, user_id: int, key: str, value: Any) -> GameRow:
         game = await self.require_in_channel(channel_id)
-        async with self.lock(game.id):
-            self._require_lobby(game)
-            self._require_host(game, user_id)
+
+        def change(draft: GameRow) -> None:
+            self._require_lobby(draft)
+            self._require_host(draft, user_id)
             try:
                 if key in PLATFORM_OPTIONS:
-                    game.options["_" + key] = parse_platform_option(key, value)
+                    draft.options["_" + key] = parse_platform_option(key, value)
                 else:
-                    game.options[key] = self.engine(game).meta.option(key).parse(value)
+                    draft.options[key] = self.engine(draft).meta.option(key).parse(value)
             except RuleError as exc:
                 raise TableError(str(exc)) from None
-            await self.storage.update_game(game.id, options=game.options)
-        return game
+
+        return await self._change(game.id, change)
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameRow:
-        game = await self.get(game_id)
-        async with self.lock(game.id):
-            self._require_lobby(game)
-            if seat_of(game, user_id) is not None:
+        def change(draft: GameRow) -> None:
+            self._require_lobby(draft)
+            if seat_of(draft, user_id) is not None:
                 raise TableError("You're already seated at this table.")
-            meta = self.engine(game).meta
-            if len(game.seats) >= meta.max_players:
+            meta = self.engine(draft).meta
+            if len(draft.seats) >= meta.max_players:
                 raise TableError(f"This table is full: {meta.name} seats at most {meta.max_players}.")
-            game.seats.append({"user_id": user_id, "name": self._unique_name(game, name)})
-            await self.storage.update_game(game.id, seats=game.seats)
-        return game
+            draft.seats.append({"user_id": user_id, "name": self._unique_name(draft, name)})
+
+        return await self._change(game_id, change)
 
     async def add_bot(self, game_id: int, user_id: int) -> GameRow:
-        game = await self.get(game_id)
-        async with self.lock(game.id):
-            self._require_lobby(game)
-            self._require_host(game, user_id)
-            meta = self.engine(game).meta
-            if len(game.seats) >= meta.max_players:
+        def change(draft: GameRow) -> None:
+            self._require_lobby(draft)
+            self._require_host(draft, user_id)
+            meta = self.engine(draft).meta
+            if len(draft.seats) >= meta.max_players:
                 raise TableError(f"This table is full: {meta.name} seats at most {meta.max_players}.")
-            number = sum(1 for s in game.seats if s.get("bot")) + 1
-            game.seats.append({"user_id": None, "name": self._unique_name(game, f"Bot {number}"), "bot": True})
-            await self.storage.update_game(game.id, seats=game.seats)
-        return game
+            number = sum(1 for s in draft.seats if s.get("bot")) + 1
+            draft.seats.append({"user_id": None, "name": self._unique_name(draft, f"Bot {number}"), "bot": True})
+
+        return await self._change(game_id, change)
 
     async def leave(self, game_id: int, user_id: int) -> tuple[GameRow, Outcome | None]:
         """Leave a lobby (the table closes when its last human leaves), or a running
@@ -235,21 +307,31 @@ class TableService:
             raise TableError("You're not seated at this table.")
         if game.status == "running":
             return game, await self.remove_player(game.id, user_id)
-        async with self.lock(game.id):
-            self._require_lobby(game)
-            game.seats.pop(seat)
-            humans = [s for s in game.seats if not s.get("bot")]
+
+        def change(draft: GameRow) -> None:
+            self._require_lobby(draft)
+            seat = seat_of(draft, user_id)
+            if seat is None:
+                raise TableError("You're not seated at this table.")
+            draft.seats.pop(seat)
+            humans = [s for s in draft.seats if not s.get("bot")]
             if not humans:
-                game.status = "ended"
-                game.ended_reason = "Everyone left the lobby."
-                await self.storage.update_game(game.id, seats=game.seats, status="ended", ended_reason=game.ended_reason)
-            else:
-                if game.host_id == user_id:
-                    game.host_id = humans[0]["user_id"]
-                await self.storage.update_game(game.id, seats=game.seats, host_id=game.host_id)
-        return game, None
+                draft.status = "ended"
+                draft.ended_reason = "Everyone left the lobby."
+            elif draft.host_id == user_id:
+                draft.host_id = humans[0]["user_id"]
+
+        return await self._change(game.id, change), None
 
     async def start(self, game_id: int, user_id: int, *, is_manager: bool = False) -> Outcome:
+        try:
+            return await self._start(game_id, user_id, is_manager)
+        except TableError as exc:
+            if str(exc) != CHANGED_ELSEWHERE:
+                raise
+            return await self._start(game_id, user_id, is_manager)  # once more, on the reloaded row
+
+    async def _start(self, game_id: int, user_id: int, is_manager: bool) -> Outcome:
         game = await self.get(game_id)
         async with self.lock(game.id):
             self._require_lobby(game)
@@ -261,13 +343,12 @@ class TableService:
                 need = meta.min_players - len(game.seats)
                 raise TableError(f"{meta.name} needs at least {meta.min_players} players: {need} more to go"
                                  " (friends can press Join, or the host can add a bot).")
-            state = engine.setup([s["name"] for s in game.seats], engine_options(game), game.seed)
-            game.state = state
-            game.status = "running"
-            await self.storage.update_game(game.id, expected_version=None, state=state, status="running")
+            draft = copy.deepcopy(game)
+            draft.state = engine.setup([s["name"] for s in game.seats], engine_options(game), game.seed)
+            draft.status = "running"
             outcome = Outcome(game=game, events=[{"type": "start", "text": f"{meta.name} begins!"}])
             outcome.changed_private = {i for i in range(len(game.seats))}
-            await self._advance(game, outcome, [])
+            await self._advance(game, draft, outcome, [])  # the start and the bots' first moves: one write
             log.info("game %s started with %d seats", game.id, len(game.seats))
             return outcome
 
@@ -278,86 +359,112 @@ class TableService:
         action at ``version`` (what a panel button carries)."""
         game = await self.get(game_id)
         async with self.lock(game.id):
+            if game.status != "running":
+                await self._reload(game)  # a refusal is rare: make sure it isn't from an old copy
             seat = self.require_seat(game, user_id)
             engine = self.engine(game)
-            if version is not None and version != game.version:
-                raise TableError("That panel is out of date: the game has moved on. Here is a fresh one.")
             if action is None:
-                legal = engine.legal_actions(game.state, seat)
-                if index is None or not 0 <= index < len(legal):
-                    raise TableError("That move is no longer available.")
-                action = legal[index]
-            if game.seats[seat].get("away"):
-                game.seats[seat]["away"] = False  # acting brings a benched player back
-            game.seats[seat]["missed"] = 0
-            state = copy.deepcopy(game.state)
+                action = await self._resolve_click(game, seat, version, index)
+            elif version is not None and version != game.version:
+                raise TableError(STALE_PANEL)
+            draft = copy.deepcopy(game)
+            if draft.seats[seat].get("away"):
+                draft.seats[seat]["away"] = False  # acting brings a benched player back
+            draft.seats[seat]["missed"] = 0
             try:
-                events = engine.apply(state, seat, action)
+                events = engine.apply(draft.state, seat, action)
             except RuleError as exc:
                 raise TableError(str(exc)) from None
-            outcome = Outcome(game=game)
-            await self._advance(game, outcome, [(seat, user_id, action, events)], new_state=state)
+            outcome = Outcome(game=game, label=engine.describe_action(game.state, seat, action))
+            await self._advance(game, draft, outcome, [(seat, user_id, action, events)])
             return outcome
 
-    async def _advance(self, game: GameRow, outcome: Outcome,
+    async def _resolve_click(self, game: GameRow, seat: int, version: int | None, index: int | None) -> dict[str, Any]:
+        """The action behind a panel click (the ``index``-th legal action of ``seat`` at
+        ``version``). In a simultaneous phase other seats may have acted since the panel
+        was drawn: the click still counts if its own choice is legal now."""
+        engine = self.engine(game)
+        if version is None or version == game.version:
+            legal = engine.legal_actions(game.state, seat)
+            if index is None or not 0 <= index < len(legal):
+                raise TableError("That move is no longer available.")
+            return legal[index]
+        if index is None or not 0 <= version < game.version:
+            raise TableError(STALE_PANEL)
+        if await self.storage.seat_moved_since(game.id, seat, version):
+            raise TableError(STALE_PANEL)  # the panel was for a decision this seat already took
+        then = await self._state_at(game, version)
+        legal_then = engine.legal_actions(then, seat) if then is not None else []
+        if not 0 <= index < len(legal_then) or legal_then[index] not in engine.legal_actions(game.state, seat):
+            raise TableError(STALE_PANEL)
+        return legal_then[index]
+
+    async def _state_at(self, game: GameRow, version: int) -> dict[str, Any] | None:
+        """The game's state at ``version``: from recent history, else replayed from the log."""
+        state = self._history.get((game.id, version))
+        if state is not None:
+            return state
+        engine = self.engine(game)
+        entries = await self.storage.actions_until(game.id, version)
+        if len(entries) != version:
+            return None
+        state = engine.setup([s["name"] for s in game.seats], engine_options(game), game.seed)
+        for entry in entries:
+            engine.apply(state, entry["seat"], entry["action"])
+        return state
+
+    async def _advance(self, game: GameRow, draft: GameRow, outcome: Outcome,
                        applied: list[tuple[int, int | None, dict[str, Any], list[dict[str, Any]]]],
-                       new_state: dict[str, Any] | None = None) -> None:
-        """Let bot seats play, then store the state and the new log entries at once."""
+                       extra_fields: dict[str, Any] | None = None) -> None:
+        """Let bot seats play on ``draft``, then store everything in one transaction:
+        state, seats, timers, the new log entries and, at the end, the results."""
         engine = self.engine(game)
         before_private = self._private_parts(engine, game.state)
-        state = new_state if new_state is not None else game.state
+        state = draft.state
         acting = engine.turn_seats(game.state) if game.state is not None and applied else []
         passed = not applied or turn_passed(acting, engine.turn_seats(state))
         moves = [(seat, user, action) for seat, user, action, _ in applied]
+        told: list[tuple[int, int | None, list[dict[str, Any]]]] = [(s, u, ev) for s, u, _, ev in applied]
         for _, _, _, events in applied:
             outcome.events.extend(events)
         version = game.version + len(moves)
         for _ in range(BOT_STEP_LIMIT):
             if engine.is_terminal(state):
                 break
-            bots = [s for s in engine.to_act(state) if bot_controlled(game.seats[s])]
+            bots = [s for s in engine.to_act(state) if bot_controlled(draft.seats[s])]
             if not bots:
                 break
             seat = bots[0]
             action = engine.bot_action(state, seat, bot_rng(game, version))
             acting = engine.turn_seats(state)
-            outcome.events.extend(engine.apply(state, seat, action))
+            events = engine.apply(state, seat, action)
+            outcome.events.extend(events)
+            told.append((seat, None, events))
             passed = passed or turn_passed(acting, engine.turn_seats(state))
             moves.append((seat, None, action))
             version += 1
         else:
             log.error("game %s: bots did not finish within %d moves", game.id, BOT_STEP_LIMIT)
-        fields: dict[str, Any] = {"seats": game.seats}
         finished = engine.is_terminal(state)
         if finished:
-            fields.update(status="finished", deadline_at=None, reminder_at=None)
+            draft.status, draft.deadline_at, draft.reminder_at = "finished", None, None
         else:
-            fields.update(await self._deadline_fields(game, engine, state))
-        try:
-            if moves:
-                new_version = await self.storage.commit_actions(game.id, game.version, state,
-                                                                ((s, u, a) for s, u, a in moves), **fields)
-            else:
-                await self.storage.update_game(game.id, **fields)
-                new_version = game.version
-        except VersionConflict:
-            self._cache.pop(game.id, None)
-            raise TableError("Someone else moved at the same moment; that move was not applied.") from None
-        game.state = state
-        game.version = new_version
-        for key, value in fields.items():
-            setattr(game, key, value)
+            for key, value in (await self._deadline_fields(draft, engine, state)).items():
+                setattr(draft, key, value)
+        results = engine.scores(state) if finished else None
+        await self._commit(game, draft, moves=moves, results=results)
         outcome.moves = [(s, a) for s, _, a in moves]
         outcome.turn_passed = outcome.turn_passed or passed
         after_private = self._private_parts(engine, state)
         outcome.changed_private |= {s for s in range(len(game.seats)) if before_private.get(s) != after_private.get(s)}
         if finished:
             outcome.finished = True
-            outcome.results = engine.scores(state)
-            await self.storage.record_results(game, outcome.results)
+            outcome.results = results
             log.info("game %s finished", game.id)
-        for seat, user, action in moves:
-            log.info("game %s seat %s (%s) played %s", game.id, seat, user or "bot", json.dumps(action))
+        # Only what the channel may see: a move's raw action can hold its secrets.
+        for seat, user, events in told:
+            public = " ".join(e["text"] for e in events if "to" not in e and e.get("text"))
+            log.info("game %s seat %s (%s) moved: %s", game.id, seat, user or "bot", public or "(a hidden move)")
 
     @staticmethod
     def _private_parts(engine: Engine, state: dict[str, Any] | None) -> dict[int, str]:
@@ -395,49 +502,102 @@ class TableService:
         now = self.clock() if now is None else now
         fired: list[tuple[str, Outcome]] = []
         for row in await self.storage.due_deadlines(now):
-            game = await self.get(row.id)
-            async with self.lock(game.id):
-                if game.status != "running":
-                    continue
-                engine = self.engine(game)
-                waiting = [s for s in engine.to_act(game.state) if not bot_controlled(game.seats[s])]
-                if game.deadline_at is not None and game.deadline_at <= now and waiting:
-                    outcome = Outcome(game=game, missed=waiting)
-                    state = copy.deepcopy(game.state)
-                    applied = []
-                    for seat in waiting:
-                        if seat not in engine.to_act(state):
-                            continue
-                        action = engine.timeout_action(state, seat, bot_rng(game, game.version + len(applied)))
-                        applied.append((seat, None, action, engine.apply(state, seat, action)))
-                        game.seats[seat]["missed"] = game.seats[seat].get("missed", 0) + 1
-                        if game.seats[seat]["missed"] >= MISSED_TURNS_LIMIT and not game.seats[seat].get("away"):
-                            game.seats[seat]["away"] = True
-                            outcome.benched.append(seat)
-                    await self._advance(game, outcome, applied, new_state=state)
-                    fired.append(("deadline", outcome))
-                elif game.reminder_at is not None and game.reminder_at <= now and waiting:
-                    await self.storage.update_game(game.id, reminder_at=None)
-                    game.reminder_at = None
-                    fired.append(("reminder", Outcome(game=game, missed=waiting)))
-                else:
-                    await self.storage.update_game(game.id, reminder_at=None,
-                                                   deadline_at=game.deadline_at if waiting else None)
-                    game.reminder_at = None
+            try:
+                result = await self._fire_timer(row.id, now)
+            except TableError as exc:  # this game's write failed: its timer stays due, we try again
+                log.warning("game %s: timer not fired: %s", row.id, exc)
+                continue
+            if result is not None:
+                fired.append(result)
         return fired
+
+    async def _fire_timer(self, game_id: int, now: float) -> tuple[str, Outcome] | None:
+        game = await self.get(game_id)
+        async with self.lock(game.id):
+            if game.status != "running":
+                return None
+            engine = self.engine(game)
+            waiting = [s for s in engine.to_act(game.state) if not bot_controlled(game.seats[s])]
+            draft = copy.deepcopy(game)
+            if game.deadline_at is not None and game.deadline_at <= now and waiting:
+                outcome = Outcome(game=game, missed=waiting)
+                applied = []
+                for seat in waiting:
+                    if seat not in engine.to_act(draft.state):
+                        continue
+                    action = engine.timeout_action(draft.state, seat, bot_rng(game, game.version + len(applied)))
+                    applied.append((seat, None, action, engine.apply(draft.state, seat, action)))
+                    info = draft.seats[seat]
+                    info["missed"] = info.get("missed", 0) + 1
+                    if info["missed"] >= MISSED_TURNS_LIMIT and not info.get("away"):
+                        info["away"] = True
+                        outcome.benched.append(seat)
+                await self._advance(game, draft, outcome, applied)
+                return "deadline", outcome
+            if game.reminder_at is not None and game.reminder_at <= now and waiting:
+                draft.reminder_at = None
+                await self._commit(game, draft)
+                return "reminder", Outcome(game=game, missed=waiting)
+            if not waiting and (game.deadline_at is not None or game.reminder_at is not None):
+                draft.deadline_at = draft.reminder_at = None  # nobody human to remind
+                await self._commit(game, draft)
+            # Otherwise a move got in first (between the query and the lock): the timers
+            # now are the next turn's, not due yet, and must stay.
+            return None
+
+    async def recover(self) -> list[tuple[str, Outcome]]:
+        """At start-up: move on every running game a crash or an outage left waiting on
+        the bot (a bot seat to act, or a deadline that passed while we were down), and
+        give a turn timer to a human turn that lost its deadline. Returns what to
+        announce: ``("recovered", outcome)`` to publish, and the timers that fired."""
+        outcomes: list[tuple[str, Outcome]] = []
+        for row in await self.storage.active_games():
+            if row.status != "running" or not row.state:
+                continue
+            try:
+                outcome = await self._recover_game(row.id)
+            except TableError as exc:
+                log.warning("game %s: could not be recovered now: %s", row.id, exc)
+                continue
+            if outcome is not None:
+                outcomes.append(("recovered", outcome))
+        outcomes.extend(await self.fire_timers())
+        if outcomes:
+            log.info("start-up recovery moved on %d games", len(outcomes))
+        return outcomes
+
+    async def _recover_game(self, game_id: int) -> Outcome | None:
+        game = await self.get(game_id)
+        async with self.lock(game.id):
+            if game.status != "running":
+                return None
+            engine = self.engine(game)
+            draft = copy.deepcopy(game)
+            if engine.is_terminal(game.state) or any(bot_controlled(game.seats[s]) for s in engine.to_act(game.state)):
+                outcome = Outcome(game=game)
+                await self._advance(game, draft, outcome, [])
+                return outcome
+            if game.deadline_at is None:
+                timers = await self._deadline_fields(draft, engine, draft.state)
+                if timers["deadline_at"] is not None:
+                    for key, value in timers.items():
+                        setattr(draft, key, value)
+                    await self._commit(game, draft)
+            return None
 
     async def rejoin(self, channel_id: int, user_id: int) -> GameRow:
         game = await self.require_in_channel(channel_id)
-        async with self.lock(game.id):
-            seat = seat_of(game, user_id)
+
+        def change(draft: GameRow) -> None:
+            seat = seat_of(draft, user_id)
             if seat is None:
                 raise TableError("You're not seated at this table.")
-            if not game.seats[seat].get("away"):
+            if not draft.seats[seat].get("away"):
                 raise TableError("You're already playing your own seat.")
-            game.seats[seat]["away"] = False
-            game.seats[seat]["missed"] = 0
-            await self.storage.update_game(game.id, seats=game.seats)
-        return game
+            draft.seats[seat]["away"] = False
+            draft.seats[seat]["missed"] = 0
+
+        return await self._change(game.id, change)
 
     # --- leaving and ending ---------------------------------------------------------
     async def remove_player(self, game_id: int, user_id: int) -> Outcome:
@@ -453,45 +613,70 @@ class TableService:
                 raise TableError("That game isn't running.")
             engine = self.engine(game)
             name = game.seats[seat]["name"]
-            state = copy.deepcopy(game.state)
+            draft = copy.deepcopy(game)
             on_leave = game.options.get("_" + LEAVE_OPTION, settings.on_leave)  # the host's choice, else the server's
-            events = engine.remove_seat(state, seat) if on_leave == "bot" else None
+            events = engine.remove_seat(draft.state, seat) if on_leave == "bot" else None
             if events is None:
                 outcome = Outcome(game=game)
                 await self._finish_ended(game, f"{name} left, so the game ended.")
                 outcome.events.append({"type": "ended", "text": game.ended_reason})
                 return outcome
-            game.seats[seat].update(bot=True, user_id=None, left_user_id=user_id)
+            draft.seats[seat].update(bot=True, user_id=None, left_user_id=user_id)
             outcome = Outcome(game=game, events=[{"type": "left", "text": f"{name} left; a bot plays their seat now."}])
             outcome.events.extend(events)
-            await self._advance(game, outcome, [], new_state=state)
+            await self._advance(game, draft, outcome, [])
             return outcome
 
     async def end(self, game_id: int, reason: str) -> GameRow:
         game = await self.get(game_id)
         async with self.lock(game.id):
-            if game.status not in ("lobby", "running"):
-                raise TableError("That game has already ended.")
-            await self._finish_ended(game, reason)
+            for attempt in range(2):
+                if game.status not in ("lobby", "running"):
+                    raise TableError("That game has already ended.")
+                try:
+                    await self._finish_ended(game, reason)
+                    break
+                except TableError as exc:
+                    if str(exc) != CHANGED_ELSEWHERE or attempt:
+                        raise
         return game
 
     async def _finish_ended(self, game: GameRow, reason: str) -> None:
-        game.status = "ended"
-        game.ended_reason = reason
-        await self.storage.update_game(game.id, status="ended", ended_reason=reason, deadline_at=None, reminder_at=None)
+        draft = copy.deepcopy(game)
+        draft.status, draft.ended_reason, draft.deadline_at, draft.reminder_at = "ended", reason, None, None
+        await self._commit(game, draft)
         log.info("game %s ended: %s", game.id, reason)
 
     async def move_to_thread(self, game: GameRow, thread_id: int) -> None:
         """The game now lives in ``thread_id`` (made from its lobby message); its
         channel is free for another table."""
-        async with self.lock(game.id):
-            await self.storage.update_game(game.id, channel_id=thread_id, parent_channel_id=game.channel_id)
-            game.parent_channel_id, game.channel_id = game.channel_id, thread_id
+        def change(draft: GameRow) -> None:
+            draft.parent_channel_id, draft.channel_id = draft.channel_id, thread_id
+
+        await self._change(game.id, change)
 
     async def set_message(self, game: GameRow, **ids: int) -> None:
-        for key, value in ids.items():
-            setattr(game, key, value)
-        await self.storage.update_game(game.id, **ids)
+        """Remember the lobby or board message (best effort: a failed write only means
+        an older message is refreshed later)."""
+        def change(draft: GameRow) -> None:
+            for key, value in ids.items():
+                setattr(draft, key, value)
+
+        try:
+            await self._change(game.id, change)
+        except TableError as exc:
+            log.warning("game %s: message ids not saved: %s", game.id, exc)
+
+    async def set_seat_info(self, game: GameRow, info: dict[int, dict[str, Any]]) -> None:
+        """Store per-seat delivery details (``{seat: {"dm": id, "dm_closed": bool}}``), best effort."""
+        def change(draft: GameRow) -> None:
+            for seat, values in info.items():
+                draft.seats[seat].update(values)
+
+        try:
+            await self._change(game.id, change)
+        except TableError as exc:
+            log.warning("game %s: seat details not saved: %s", game.id, exc)
 
     # --- replay -------------------------------------------------------------------------
     async def replay(self, game_id: int, move: int | None = None) -> tuple[GameRow, dict[str, Any], int]:

@@ -163,6 +163,7 @@ class GameCog(commands.Cog):
         outcome = await self.tables.start(row.id, interaction.user.id, is_manager=self.bot.is_manager(interaction))
         await interaction.response.send_message(f"{self.tables.engine(row).meta.name} starts!", ephemeral=True)
         await self.ui.refresh_lobby(outcome.game)
+        await self.ui.open_thread(outcome.game)
         await self.ui.publish(outcome)
 
     # --- play ---------------------------------------------------------------------------------
@@ -176,15 +177,8 @@ class GameCog(commands.Cog):
     async def move(self, interaction: discord.Interaction, move: str) -> None:
         row = await self.tables.require_in_channel(interaction.channel_id)
         version, index = self._parse_move(row, interaction.user.id, move)
-        engine = self.tables.engine(row)
-        seat = seat_of(row, interaction.user.id)
-        label = ""
-        if seat is not None and row.status == "running" and seat in engine.to_act(row.state):
-            legal = engine.legal_actions(row.state, seat)
-            if version == row.version and 0 <= index < len(legal):
-                label = engine.describe_action(row.state, seat, legal[index])
         outcome = await self.tables.act(row.id, interaction.user.id, version=version, index=index)
-        await interaction.response.send_message(f"✅ {label}" if label else "✅ Done.", ephemeral=True)
+        await interaction.response.send_message(f"✅ {outcome.label}" if outcome.label else "✅ Done.", ephemeral=True)
         await self.ui.publish(outcome)
 
     def _parse_move(self, row, user_id: int, text: str) -> tuple[int, int]:

@@ -8,6 +8,7 @@ Discord's limits through ``cogs.limits``.
 """
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -321,10 +322,15 @@ class TableUI:
         """Post the new board in the channel, then deliver private views."""
         game = outcome.game
         engine = self.tables.engine(game)
-        await self.boards.submit(game.id, [(outcome.events, outcome.turn_passed)])
+        # The board and the private views go out side by side: a slow or failing board
+        # never holds back (or drops) a player's DM.
+        board = asyncio.create_task(self.boards.submit(game.id, [(outcome.events, outcome.turn_passed)]))
+        try:
+            await self.deliver_private(game, engine, outcome)
+        finally:
+            await board
         if outcome.finished and outcome.results is not None:
             await self.post_final(game, engine, outcome.results)
-        await self.deliver_private(game, engine, outcome)
 
     async def _post_latest_board(self, game_id: int, batches: list[tuple[list[dict[str, Any]], bool]]) -> None:
         """One board for the table's latest state, with every event queued since the last one:
@@ -486,10 +492,8 @@ class TableUI:
             if not ok:
                 closed.append(seat)
         newly_closed = [s for s in closed if not game.seats[s].get("dm_closed")]
-        for seat in closed:
-            game.seats[seat]["dm_closed"] = True
         if newly_closed:
-            await self.tables.storage.update_game(game.id, seats=game.seats)
+            await self.tables.set_seat_info(game, {s: {"dm_closed": True} for s in newly_closed})
             channel = await self.channel(game.channel_id)
             if channel is not None:
                 who = ", ".join(f"<@{game.seats[s]['user_id']}>" for s in newly_closed)
@@ -528,9 +532,7 @@ class TableUI:
         except discord.HTTPException as exc:
             await self.bot.refusals.dm_failed(user_id, exc)
             return False
-        info["dm"] = message.id
-        info["dm_closed"] = False
-        await self.tables.storage.update_game(game.id, seats=game.seats)
+        await self.tables.set_seat_info(game, {seat: {"dm": message.id, "dm_closed": False}})
         return True
 
     async def show_hand(self, interaction: discord.Interaction, game: GameRow) -> None:
@@ -542,12 +544,14 @@ class TableUI:
                                     else "This game is over.")
         engine = self.tables.engine(game)
         view = engine.view(game.state, seat)
+        # Answer Discord first (3-second deadline), then draw: the picture may wait for the worker.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         file = await render_file(game, "private", view, filename="hand.png",
                                  description=alt_text(game, engine, "private", view))
         kwargs: dict[str, Any] = {"ephemeral": True}
         if file is not None:
             kwargs["file"] = file
-        await interaction.response.send_message(clip(engine.private_text(view), CONTENT), **kwargs)
+        await interaction.followup.send(**fit(engine.private_text(view), **kwargs))
 
     async def show_panel(self, interaction: discord.Interaction, game: GameRow, prefix: str = "",
                          edit: bool = False) -> None:
@@ -626,20 +630,13 @@ class TableUI:
             index = customid.parse_index(values[0]) if kind == "sel" else parts.n
             version = parts.version
             game = await tables.get(game_id)
-            engine = tables.engine(game)
-            seat = seat_of(game, user.id)
-            label = ""
-            if seat is not None and game.status == "running" and version == game.version:
-                legal = engine.legal_actions(game.state, seat) if seat in engine.to_act(game.state) else []
-                if 0 <= index < len(legal):
-                    label = engine.describe_action(game.state, seat, legal[index])
             try:
                 outcome = await tables.act(game_id, user.id, version=version, index=index)
             except TableError as exc:
                 if "out of date" in str(exc):
                     return await self.show_panel(interaction, game, prefix=f"{exc}\n", edit=True)
                 raise
-            done = f"✅ {label}\n" if label else "✅ Done.\n"
+            done = f"✅ {outcome.label}\n" if outcome.label else "✅ Done.\n"
             if outcome.game.status == "running":
                 await self.show_panel(interaction, outcome.game, prefix=done, edit=True)
             else:

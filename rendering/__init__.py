@@ -8,7 +8,10 @@ A renderer module provides ``render_board(view) -> Image`` and may provide
 from __future__ import annotations
 
 import asyncio
+import heapq
 import importlib
+import itertools
+import logging
 import multiprocessing
 import os
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -47,13 +50,28 @@ def render(key: str, kind: str, view: dict[str, Any], *extra: Any) -> bytes | No
 # the event loop for the interpreter, so clicks stay fast while boards are drawn
 # (measured by ``python -m bot.bench``). HEISTCORD_RENDER_WORKERS=0 draws on one
 # thread of the bot's own process instead.
+#
+# The worker is watched: a drawing that takes longer than RENDER_TIMEOUT seconds is
+# abandoned and the worker replaced (a frozen worker must not freeze every board), a
+# worker that dies is replaced, and a picture that can't be drawn comes back as None,
+# so the caller posts its text alone instead of dropping the message. Drawings wait
+# for the worker in priority order: a player's private picture (URGENT_KINDS) goes
+# before the public boards queued ahead of it.
+RENDER_TIMEOUT = float(os.environ.get("HEISTCORD_RENDER_TIMEOUT", "15"))
+URGENT_KINDS = frozenset({"private"})
+log = logging.getLogger("heistcord.rendering")
 _executor: Executor | None = None
+_gate: "_PriorityGate | None" = None
+
+
+def _workers() -> int:
+    return int(os.environ.get("HEISTCORD_RENDER_WORKERS", "1"))
 
 
 def render_executor() -> Executor:
     global _executor
     if _executor is None:
-        workers = int(os.environ.get("HEISTCORD_RENDER_WORKERS", "1"))
+        workers = _workers()
         if workers > 0:
             _executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
         else:
@@ -61,12 +79,90 @@ def render_executor() -> Executor:
     return _executor
 
 
-async def render_async(key: str, kind: str, view: dict[str, Any], *extra: Any) -> bytes | None:
-    """``render`` off the event loop, in the drawing worker (restarted once if it died)."""
+def _discard(executor: Executor) -> None:
+    """Stop using ``executor``: kill its processes (a frozen drawing can't be cancelled)."""
     global _executor
-    loop = asyncio.get_running_loop()
-    try:
-        return await loop.run_in_executor(render_executor(), render, key, kind, view, *extra)
-    except BrokenProcessPool:
+    if _executor is executor:
         _executor = None
-        return await loop.run_in_executor(render_executor(), render, key, kind, view, *extra)
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        try:
+            process.kill()
+        except Exception:  # already gone
+            pass
+    executor.shutdown(wait=False, cancel_futures=True)
+
+
+class _PriorityGate:
+    """At most ``size`` drawings in the worker at once; the others wait in priority
+    order (lower first, then first come first served)."""
+
+    def __init__(self, size: int) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.size = size
+        self.busy = 0
+        self.waiting: list[tuple[int, int, asyncio.Future]] = []
+        self._order = itertools.count()
+
+    async def acquire(self, priority: int) -> None:
+        if self.busy < self.size and not self.waiting:
+            self.busy += 1
+            return
+        future = self.loop.create_future()
+        heapq.heappush(self.waiting, (priority, next(self._order), future))
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.release()  # we had been handed a slot: pass it on
+            raise
+
+    def release(self) -> None:
+        while self.waiting:
+            _, _, future = heapq.heappop(self.waiting)
+            if not future.done():
+                future.set_result(None)  # the slot goes straight to the next in line
+                return
+        self.busy -= 1
+
+    @property
+    def queued(self) -> int:
+        return sum(1 for _, _, f in self.waiting if not f.done())
+
+
+def _gate_for_loop() -> _PriorityGate:
+    global _gate
+    if _gate is None or _gate.loop is not asyncio.get_running_loop():
+        _gate = _PriorityGate(max(1, _workers()))
+    return _gate
+
+
+async def render_async(key: str, kind: str, view: dict[str, Any], *extra: Any,
+                       urgent: bool | None = None) -> bytes | None:
+    """``render`` off the event loop, in the drawing worker. None when the game has no
+    such picture, or when it couldn't be drawn (too slow, worker died twice, renderer
+    error): the caller then sends its text alone."""
+    loop = asyncio.get_running_loop()
+    gate = _gate_for_loop()
+    await gate.acquire(0 if (kind in URGENT_KINDS if urgent is None else urgent) else 1)
+    try:
+        for attempt in (1, 2):
+            executor = render_executor()
+            try:
+                job = loop.run_in_executor(executor, render, key, kind, view, *extra)
+                return await asyncio.wait_for(job, RENDER_TIMEOUT)
+            except TimeoutError:
+                log.warning("drawing %s/%s took over %.0f s: abandoned, the drawing worker is replaced",
+                            key, kind, RENDER_TIMEOUT)
+                _discard(executor)
+                return None
+            except BrokenProcessPool:
+                _discard(executor)
+                if attempt == 2:
+                    log.warning("the drawing worker died twice drawing %s/%s: sent without the picture", key, kind)
+                    return None
+            except Exception:
+                log.exception("drawing %s/%s failed: sent without the picture", key, kind)
+                return None
+        return None
+    finally:
+        gate.release()

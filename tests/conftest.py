@@ -80,7 +80,7 @@ class Harness:
 
     async def click(self, user: int, message, custom_id: str):
         rec = await self.fake.click(user, message, custom_id)
-        await rec.response(timeout=10)
+        await rec.wait_done(timeout=10)  # a deferred ("thinking") reply filled in too
         return rec
 
     async def settle(self) -> None:

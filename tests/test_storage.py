@@ -16,7 +16,7 @@ async def storage(tmp_path):
 async def test_migrations_are_versioned_and_idempotent(tmp_path):
     path = str(tmp_path / "m.db")
     s = await Storage(path).open()
-    assert await s.schema_version() == len(MIGRATIONS)
+    assert await s.schema_version() == len(MIGRATIONS) == 4
     await s.close()
     s = await Storage(path).open()  # opening again migrates nothing twice
     assert await s.schema_version() == len(MIGRATIONS)
@@ -34,7 +34,10 @@ async def test_one_active_game_per_channel(storage):
 
 async def test_finished_game_frees_the_channel(storage):
     gid = await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
-    await storage.update_game(gid, status="finished")
+    rev = await storage.update_game(gid, 0, status="finished")
+    assert rev == 1
+    with pytest.raises(VersionConflict):  # every write of a game row is a compare-and-set
+        await storage.update_game(gid, 0, status="ended")
     await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
 
 

@@ -166,9 +166,9 @@ async def test_deadline_reminder_then_bot_move_and_benching(service):
     assert benched
     game = await fresh.get(game.id)
     assert any(s.get("away") for s in game.seats)
-    away = next(s for s in game.seats if s.get("away"))
-    await fresh.rejoin(10, away["user_id"])
-    assert not (await fresh.get(game.id)).seats[game.seats.index(away)].get("away")
+    away = next(i for i, s in enumerate(game.seats) if s.get("away"))
+    await fresh.rejoin(10, game.seats[away]["user_id"])
+    assert not (await fresh.get(game.id)).seats[away].get("away")
 
 
 async def test_maintenance_and_allowed_channels(service):

@@ -166,6 +166,8 @@ class InteractionRecord:
         #: edits made through the webhook (``PATCH .../messages/@original`` or ``/messages/{id}``)
         #: as dicts ``{"message_id", "original", "payload", "files"}``
         self.edits: List[dict] = []
+        #: loop time the interaction was sent (Discord's 3-second initial-response clock starts here)
+        self.created_at: float = asyncio.get_running_loop().time()
         self._response_fut: asyncio.Future = asyncio.get_running_loop().create_future()
 
     # -- convenience -----------------------------------------------------
@@ -427,6 +429,11 @@ class FakeDiscord:
         #: dicts {method, path, errors (flat list of "path: message")}. The fixture fails a test
         #: that leaves any here.
         self.rejected: List[dict] = []
+        #: as Discord: an interaction not answered (or deferred) within this many seconds is gone
+        #: (its callback gets 404 10062 "Unknown interaction"; the user sees "interaction failed")
+        self.initial_response_deadline: float = 3.0
+        #: interactions whose initial response came too late
+        self.expired: List[InteractionRecord] = []
         #: every gateway payload received from clients (op, d)
         self.gateway_received: List[dict] = []
         self._public: List[Any] = []
@@ -1567,6 +1574,9 @@ class FakeDiscord:
             return _error(404, 10062, "Unknown interaction")
         if rec.callback is not None:
             return _error(400, 40060, "Interaction has already been acknowledged.")
+        if asyncio.get_running_loop().time() - rec.created_at > self.initial_response_deadline:
+            self.expired.append(rec)
+            return _error(404, 10062, "Unknown interaction")
         body = body or {}
         cb_type = int(body.get("type", 0))
         data = body.get("data") or {}

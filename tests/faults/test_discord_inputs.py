@@ -21,7 +21,7 @@ async def running_game(h):
     await h.slash(BOB, "game join")
     await h.slash(ADMIN, "game start")
     await h.settle()
-    return await h.bot.tables.in_channel(CHANNEL)
+    return await h.table()
 
 
 # --- item 9 ---------------------------------------------------------------------------------

@@ -1,0 +1,144 @@
+"""Items 5 and 6: a stuck or dying drawing worker must not stop the bot answering,
+posting boards (as text if need be) or sending private views; "Show my hand" and
+``/game hand`` answer Discord before drawing; private pictures go first."""
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import rendering
+from tests.conftest import ADMIN, CHANNEL
+from tests.e2e_helpers import callback_text
+from tests.faults import drawing
+
+BOB = 101
+
+
+@pytest.fixture
+def fresh_worker(monkeypatch):
+    """A drawing worker of its own for the test (and none left behind)."""
+    if rendering._executor is not None:
+        rendering._discard(rendering._executor)
+    yield
+    if rendering._executor is not None:
+        rendering._discard(rendering._executor)
+
+
+def in_process_worker() -> bool:
+    return isinstance(rendering.render_executor(), rendering.ProcessPoolExecutor)
+
+
+# --- 5. the drawing worker has a timeout -------------------------------------------------
+async def test_a_frozen_worker_is_abandoned_and_replaced(fresh_worker, monkeypatch):
+    if not in_process_worker():
+        pytest.skip("the drawing worker is a thread here (HEISTCORD_RENDER_WORKERS=0)")
+    monkeypatch.setattr(rendering, "RENDER_TIMEOUT", 1.0)
+    monkeypatch.setattr(rendering, "render", drawing.hang)
+    async with asyncio.timeout(60):  # a guard: before the fix this waited for ever
+        assert await rendering.render_async("tower", "board", {}) is None
+    monkeypatch.undo()
+    # A fresh worker draws the next picture.
+    assert await rendering.render_async("no-such-game", "board", {}) is None
+    assert rendering._executor is not None and rendering._executor._processes
+
+
+async def test_a_worker_that_dies_twice_gives_no_picture_and_no_error(fresh_worker, monkeypatch):
+    if not in_process_worker():
+        pytest.skip("the drawing worker is a thread here (HEISTCORD_RENDER_WORKERS=0)")
+    monkeypatch.setattr(rendering, "render", drawing.die)
+    async with asyncio.timeout(60):
+        assert await rendering.render_async("tower", "board", {}) is None
+
+
+async def test_a_private_picture_is_drawn_before_queued_boards(fresh_worker, monkeypatch):
+    started = threading.Event()
+    release = threading.Event()
+    order: list[str] = []
+
+    def draw(key, kind, view, *extra):
+        if not order:
+            started.set()
+            release.wait(30)
+        order.append(view["name"])
+        return None
+
+    monkeypatch.setattr(rendering, "_executor", ThreadPoolExecutor(max_workers=1))
+    monkeypatch.setattr(rendering, "render", draw)
+    monkeypatch.setenv("HEISTCORD_RENDER_WORKERS", "1")
+    first = asyncio.create_task(rendering.render_async("g", "board", {"name": "busy board"}))
+    await asyncio.get_running_loop().run_in_executor(None, started.wait, 30)
+    queued = [asyncio.create_task(rendering.render_async("g", "board", {"name": f"board {i}"})) for i in range(3)]
+    await asyncio.sleep(0)
+    hand = asyncio.create_task(rendering.render_async("g", "private", {"name": "hand"}))
+    while rendering._gate.queued < 4:
+        await asyncio.sleep(0.001)
+    release.set()
+    await asyncio.gather(first, hand, *queued)
+    assert order == ["busy board", "hand", "board 0", "board 1", "board 2"]
+
+
+async def test_a_board_that_cannot_be_drawn_is_posted_as_text_and_dms_still_go(harness, fresh_worker, monkeypatch):
+    h, fake = harness, harness.fake
+    if not in_process_worker():
+        pytest.skip("the drawing worker is a thread here (HEISTCORD_RENDER_WORKERS=0)")
+    monkeypatch.setattr(rendering, "render", drawing.die_on_boards)
+    rec = await h.slash(ADMIN, "game new", {"game": "dummy", "options": "pile=9"})
+    lobby = rec.message
+    await h.click(BOB, lobby, fake.find_component(lobby, label="Join")["custom_id"])
+    await h.click(ADMIN, lobby, fake.find_component(lobby, label="Start")["custom_id"])
+    await h.settle()
+    boards = [m for m in fake.public_messages(CHANNEL) if "table #" in m.content and "Waiting for" in m.content]
+    assert boards and not boards[-1].files  # the board went out, as text
+    assert any("SECRET" in m.content for m in fake.dms(ADMIN)) and any("SECRET" in m.content for m in fake.dms(BOB))
+
+
+async def test_private_views_do_not_wait_for_a_frozen_board(harness, fresh_worker, monkeypatch):
+    h, fake = harness, harness.fake
+    if not in_process_worker():
+        pytest.skip("the drawing worker is a thread here (HEISTCORD_RENDER_WORKERS=0)")
+    monkeypatch.setattr(rendering, "RENDER_TIMEOUT", 1.5)
+    monkeypatch.setattr(rendering, "render", drawing.hang_boards)
+    rec = await h.slash(ADMIN, "game new", {"game": "dummy", "options": "pile=9"})
+    lobby = rec.message
+    await h.click(BOB, lobby, fake.find_component(lobby, label="Join")["custom_id"])
+    start = await h.click(ADMIN, lobby, fake.find_component(lobby, label="Start")["custom_id"])
+    assert start.callback["type"] == 7
+    await fake.wait_for(lambda: any("SECRET" in m.content for m in fake.dms(BOB)), timeout=30)
+    await h.settle()
+    assert any("Waiting for" in m.content for m in fake.public_messages(CHANNEL))  # the board, as text
+
+
+# --- 6. "Show my hand" and /game hand answer within Discord's deadline whatever the drawing -----
+@pytest.mark.parametrize("how", ["button", "command"])
+async def test_show_my_hand_answers_at_once_while_the_worker_is_frozen(harness, fresh_worker, monkeypatch, how):
+    h, fake = harness, harness.fake
+    rec = await h.slash(ADMIN, "game new", {"game": "dummy", "options": "pile=9"})
+    lobby = rec.message
+    await h.click(BOB, lobby, fake.find_component(lobby, label="Join")["custom_id"])
+    await h.click(ADMIN, lobby, fake.find_component(lobby, label="Start")["custom_id"])
+    await h.settle()
+    # From now on every picture takes longer than Discord waits for an answer.
+    release = threading.Event()
+
+    def slow(key, kind, view, *extra):
+        release.wait(30)
+        return None
+
+    monkeypatch.setattr(rendering, "_executor", ThreadPoolExecutor(max_workers=1))
+    monkeypatch.setattr(rendering, "render", slow)
+    board = [m for m in fake.public_messages(CHANNEL) if fake.find_components(m, type=2)][-1]
+    if how == "button":
+        hand = await fake.click(BOB, board, fake.find_component(board, label="Show my hand")["custom_id"])
+    else:
+        hand = await fake.slash(BOB, await h.where(), "game hand", {})
+    try:
+        response = await hand.response(timeout=fake.initial_response_deadline + 2)
+    finally:
+        release.set()
+    assert response["type"] == 5 and response["data"]["flags"] & 64  # deferred, privately
+    assert not fake.expired
+    await hand.wait_done(timeout=30)
+    assert "SECRET" in callback_text(hand)
