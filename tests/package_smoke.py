@@ -34,8 +34,7 @@ def main() -> int:
     import bot
     import cogs
     import rendering
-    from bot.app import create_bot, discover_cogs
-    from bot.config import Config
+    from bot.app import discover_cogs
     from bot.games import registry
     from rendering import render
 
@@ -52,7 +51,6 @@ def main() -> int:
             assert inside(path, venv), f"font {path} is not the installed copy"
     for name in discover_cogs():
         importlib.import_module(name)
-    create_bot(Config(db_path=str(Path("smoke.sqlite3").resolve())))
 
     assert games_found == games, f"installed games {games_found}, checkout has {games}"
     for key, engine in sorted(registry().items()):
