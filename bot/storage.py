@@ -85,6 +85,13 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX results_guild_game ON results (guild_id, game_key);
     """,
+    # 1 -> 2: players whose DMs Discord refused (50007), not DMed again until ``until``.
+    """
+    CREATE TABLE dm_refusals (
+        user_id INTEGER PRIMARY KEY,
+        until REAL NOT NULL
+    );
+    """,
 ]
 
 
@@ -367,4 +374,20 @@ class Storage:
                 " maintenance = excluded.maintenance, turn_minutes = excluded.turn_minutes, on_leave = excluded.on_leave",
                 (s.guild_id, s.manager_role_id, _dumps(s.allowed_channels), int(s.maintenance), s.turn_minutes, s.on_leave),
             )
+            await self._db.commit()
+
+    # --- refused DMs ----------------------------------------------------------------
+    async def dm_refusals(self) -> dict[int, float]:
+        """``{user_id: until}`` of players not to DM before ``until``."""
+        async with self._db.execute("SELECT user_id, until FROM dm_refusals") as cur:
+            return {row["user_id"]: row["until"] for row in await cur.fetchall()}
+
+    async def set_dm_refusal(self, user_id: int, until: float | None) -> None:
+        """Remember (or, with ``until=None``, forget) that a player's DMs are closed."""
+        async with self.write_lock:
+            if until is None:
+                await self._db.execute("DELETE FROM dm_refusals WHERE user_id = ?", (user_id,))
+            else:
+                await self._db.execute("INSERT INTO dm_refusals (user_id, until) VALUES (?, ?) ON CONFLICT (user_id)"
+                                       " DO UPDATE SET until = excluded.until", (user_id, until))
             await self._db.commit()

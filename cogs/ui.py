@@ -3,11 +3,8 @@ panel built from ``legal_actions``, private-view delivery by DM, and the one
 component router that makes every button work forever (custom_ids carry the
 game id, so they survive restarts).
 
-Custom ids (at most 100 characters):
-  ``hc:join:<game>`` ``hc:leave:<game>`` ``hc:bot:<game>`` ``hc:start:<game>``
-  ``hc:play:<game>`` ``hc:hand:<game>`` ``hc:end:<game>`` ``hc:cancel:<game>``
-  ``hc:act:<game>:<version>:<index>`` and the select ``hc:sel:<game>:<version>:<n>``
-  whose values are action indexes.
+Custom ids are made and read by ``cogs.customid`` only; everything sent fits
+Discord's limits through ``cogs.limits``.
 """
 from __future__ import annotations
 
@@ -22,6 +19,8 @@ from bot.coalesce import Coalescer
 from bot.engine import Engine
 from bot.storage import GameRow
 from bot.tables import Outcome, TableError, TableService, seat_of
+from cogs import customid, refusals
+from cogs.limits import BUTTON_LABEL, CONTENT, OPTION_TEXT, PLACEHOLDER, SELECT_OPTIONS, clip, fit
 from rendering import render_async
 
 if TYPE_CHECKING:
@@ -30,12 +29,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("heistcord.ui")
 
 MAX_BUTTONS = 20
-SELECT_LIMIT = 25
+SELECT_LIMIT = SELECT_OPTIONS
 EMBED_COLOUR = discord.Colour.from_rgb(232, 190, 80)
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def seat_label(game: GameRow, seat: int) -> str:
@@ -73,17 +68,21 @@ def lobby_embed(game: GameRow, engine: Engine) -> discord.Embed:
         embed.set_footer(text="The game has started.")
     else:
         embed.set_footer(text=f"Closed. {game.ended_reason or ''}")
-    return embed
+    return fit(embed=embed)["embed"]
 
 
 def lobby_view(game: GameRow) -> discord.ui.View | None:
     if game.status != "lobby":
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success, custom_id=f"hc:join:{game.id}"))
-    view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=f"hc:leave:{game.id}"))
-    view.add_item(discord.ui.Button(label="Add bot", style=discord.ButtonStyle.secondary, custom_id=f"hc:bot:{game.id}"))
-    view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary, custom_id=f"hc:start:{game.id}"))
+    view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success,
+                                    custom_id=customid.encode("join", game.id)))
+    view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary,
+                                    custom_id=customid.encode("leave", game.id)))
+    view.add_item(discord.ui.Button(label="Add bot", style=discord.ButtonStyle.secondary,
+                                    custom_id=customid.encode("bot", game.id)))
+    view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary,
+                                    custom_id=customid.encode("start", game.id)))
     return view
 
 
@@ -93,9 +92,16 @@ def board_view(game: GameRow) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(label="Play", emoji="🎲", style=discord.ButtonStyle.primary,
-                                    custom_id=f"hc:play:{game.id}"))
+                                    custom_id=customid.encode("play", game.id)))
     view.add_item(discord.ui.Button(label="Show my hand", emoji="🂠", style=discord.ButtonStyle.secondary,
-                                    custom_id=f"hc:hand:{game.id}"))
+                                    custom_id=customid.encode("hand", game.id)))
+    return view
+
+
+def dm_retry_view(game: GameRow) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Try DMs again", emoji="✉️", style=discord.ButtonStyle.secondary,
+                                    custom_id=customid.encode("dm", game.id)))
     return view
 
 
@@ -168,20 +174,22 @@ def build_panel(game: GameRow, engine: Engine, seat: int) -> tuple[str, discord.
     legal = engine.legal_actions(state, seat)
     if not legal:
         return f"You have no move right now. {status}", None
-    labels = [clip(engine.describe_action(state, seat, a), 80) for a in legal]
+    labels = [engine.describe_action(state, seat, a) for a in legal]
     view = discord.ui.View(timeout=None)
     if len(legal) <= MAX_BUTTONS:
         for i, label in enumerate(labels):
-            view.add_item(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
-                                            custom_id=f"hc:act:{game.id}:{game.version}:{i}"))
+            view.add_item(discord.ui.Button(label=clip(label, BUTTON_LABEL), style=discord.ButtonStyle.primary,
+                                            custom_id=customid.encode("act", game.id, game.version, i)))
         return f"**Your move.** {status}", view
     groups: dict[str, list[int]] = {}
     for i, action in enumerate(legal):
         groups.setdefault(clip(engine.action_group(state, seat, action), 60), []).append(i)
     menus = pack_menus(list(groups.items()), len(legal))
     for n, (name, idxs) in enumerate(menus):
-        select = discord.ui.Select(placeholder=clip(name, 150), custom_id=f"hc:sel:{game.id}:{game.version}:{n}",
-                                   options=[discord.SelectOption(label=labels[i], value=str(i)) for i in idxs])
+        select = discord.ui.Select(placeholder=clip(name, PLACEHOLDER),
+                                   custom_id=customid.encode("sel", game.id, game.version, n),
+                                   options=[discord.SelectOption(label=clip(labels[i], OPTION_TEXT),
+                                                                 value=customid.encode_index(i)) for i in idxs])
         view.add_item(select)
     shown = sum(len(idxs) for _, idxs in menus)
     if shown < len(legal):
@@ -189,21 +197,22 @@ def build_panel(game: GameRow, engine: Engine, seat: int) -> tuple[str, discord.
     return f"**Your move.** {status}", view
 
 
-class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"hc:(?P<kind>[a-z]+):(?P<game>\d+)(?::(?P<rest>[\d:]*))?"):
-    """Every heistcord button and select, whatever message it sits on."""
+class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s)hc:.*"):
+    """Every heistcord button and select, whatever message it sits on. The template
+    takes any ``hc:`` id, so a damaged one is answered (strictly parsed in the callback)."""
 
-    def __init__(self, item: discord.ui.Item, kind: str = "", game_id: int = 0, rest: str = "") -> None:
+    def __init__(self, item: discord.ui.Item, custom_id: str = "") -> None:
         super().__init__(item)
-        self.kind, self.game_id, self.rest = kind, game_id, rest
+        self.raw = custom_id
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(item, match["kind"], int(match["game"]), match["rest"] or "")
+        return cls(item, match.string)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: HeistBot = interaction.client  # type: ignore[assignment]
         values = list(getattr(self.item, "values", []) or interaction.data.get("values", []))  # type: ignore[union-attr]
-        await bot.ui.handle_component(interaction, self.kind, self.game_id, self.rest, values)
+        await bot.ui.handle_component(interaction, self.raw, values)
 
 
 class TableUI:
@@ -212,6 +221,7 @@ class TableUI:
     def __init__(self, bot: "HeistBot") -> None:
         self.bot = bot
         self.boards = Coalescer(self._post_latest_board)
+        bot.refusals.on_channel_refused = self.channel_refused
 
     @property
     def tables(self) -> TableService:
@@ -219,11 +229,25 @@ class TableUI:
 
     async def error(self, interaction: discord.Interaction, message: str) -> None:
         if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
+            await interaction.followup.send(**fit(message, ephemeral=True))
         else:
-            await interaction.response.send_message(message, ephemeral=True)
+            await interaction.response.send_message(**fit(message, ephemeral=True))
+
+    @staticmethod
+    async def post(channel: discord.abc.Messageable, content: str, **kwargs: Any) -> discord.Message | None:
+        """A note in a table's channel, fitted to Discord's limits; a refusal is logged
+        (and remembered by ``cogs.refusals``), never raised into a game's flow."""
+        try:
+            return await channel.send(**fit(content, **kwargs))
+        except discord.HTTPException as exc:
+            log.warning("could not post in channel %s: %s", getattr(channel, "id", "?"), exc)
+            return None
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        """The channel to post in, or None if it is gone or the bot may not post there
+        (Discord refused it before: see ``cogs.refusals``)."""
+        if not self.bot.refusals.channel_usable(channel_id):
+            return None
         channel = self.bot.get_channel(channel_id)
         if channel is None:
             try:
@@ -245,6 +269,11 @@ class TableUI:
             await message.edit(embed=lobby_embed(game, engine), view=lobby_view(game))
         except discord.HTTPException as exc:
             log.warning("could not refresh lobby of game %s: %s", game.id, exc)
+            if exc.code == refusals.UNKNOWN_MESSAGE:  # deleted: stop editing it, and say how to get it back
+                await self.tables.set_message(game, lobby_message_id=None)
+                if game.status == "lobby":
+                    await self.post(channel, f"The lobby of table #{game.id} was deleted: `/game status` posts it"
+                                    " again.", allowed_mentions=discord.AllowedMentions.none())
 
     # --- outcomes --------------------------------------------------------------------------
     async def publish(self, outcome: Outcome, *, ping: bool = True) -> None:
@@ -328,9 +357,11 @@ class TableUI:
             channel = await self.channel(game.channel_id)
             if channel is not None:
                 who = ", ".join(f"<@{game.seats[s]['user_id']}>" for s in newly_closed)
-                await channel.send(f"{who}: I couldn't DM you your private information (your DMs are closed)."
-                                   " Use `/game hand` or the **Show my hand** button to see it privately.",
-                                   allowed_mentions=discord.AllowedMentions(users=True))
+                await self.post(channel, f"{who}: I couldn't DM you your private information (your DMs are closed),"
+                                " so I won't try again. Use `/game hand` or the **Show my hand** button to see it"
+                                " privately. To get DMs back: allow direct messages from this server's members"
+                                " (server name → Privacy Settings), then press **Try DMs again**.",
+                                view=dm_retry_view(game), allowed_mentions=discord.AllowedMentions(users=True))
 
     async def send_private(self, game: GameRow, engine: Engine, seat: int, notes: list[str]) -> bool:
         """Keep one DM per player per game up to date (edited in place, so a hand
@@ -338,6 +369,8 @@ class TableUI:
         to them personally (``notes``) arrives as a new message, which notifies."""
         info = game.seats[seat]
         user_id = info["user_id"]
+        if not self.bot.refusals.dm_allowed(user_id):  # Discord refused them before: don't knock again
+            return False
         view = engine.view(game.state, seat)
         text = engine.private_text(view)
         if notes:
@@ -355,10 +388,8 @@ class TableUI:
                 except discord.NotFound:  # they deleted it: send a new one
                     pass
             message = await (user.send(content, file=file) if file is not None else user.send(content))
-        except discord.Forbidden:
-            return False
         except discord.HTTPException as exc:
-            log.warning("DM to %s failed: %s", user_id, exc)
+            await self.bot.refusals.dm_failed(user_id, exc)
             return False
         info["dm"] = message.id
         info["dm_closed"] = False
@@ -378,7 +409,7 @@ class TableUI:
         kwargs: dict[str, Any] = {"ephemeral": True}
         if file is not None:
             kwargs["file"] = file
-        await interaction.response.send_message(clip(engine.private_text(view), 1990), **kwargs)
+        await interaction.response.send_message(clip(engine.private_text(view), CONTENT), **kwargs)
 
     async def show_panel(self, interaction: discord.Interaction, game: GameRow, prefix: str = "",
                          edit: bool = False) -> None:
@@ -390,8 +421,10 @@ class TableUI:
             return await self.error(interaction, "The game hasn't started yet." if game.status == "lobby"
                                     else "This game is over.")
         text, view = build_panel(game, self.tables.engine(game), seat)
-        text = clip(prefix + text, 1990)
-        kwargs: dict[str, Any] = {"content": text}
+        if game.channel_id in self.bot.refusals.muted_channels:
+            text += ("\n⚠️ Discord won't let me post in this channel (missing permissions), so new boards aren't"
+                     " posted: please ask a server admin. `/game status` shows the board meanwhile.")
+        kwargs: dict[str, Any] = fit(prefix + text)
         if view is not None:
             kwargs["view"] = view
         if edit:
@@ -402,19 +435,20 @@ class TableUI:
             await interaction.response.send_message(**kwargs, ephemeral=True)
 
     # --- the router ------------------------------------------------------------------------------
-    async def handle_component(self, interaction: discord.Interaction, kind: str, game_id: int, rest: str,
-                               values: list[str]) -> None:
+    async def handle_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         try:
+            parts = customid.parse(custom_id)
             if interaction.guild_id:
                 await self.bot.refresh_manager_role(interaction.guild_id)
-            await self._handle_component(interaction, kind, game_id, rest, values)
+            await self._handle_component(interaction, parts, values)
         except TableError as exc:
             await self.error(interaction, str(exc))
 
-    async def _handle_component(self, interaction: discord.Interaction, kind: str, game_id: int, rest: str,
+    async def _handle_component(self, interaction: discord.Interaction, parts: customid.CustomId,
                                 values: list[str]) -> None:
         tables = self.tables
         user = interaction.user
+        kind, game_id = parts.kind, parts.game_id
         if kind == "join":
             game = await tables.join(game_id, user.id, user.display_name)
             await interaction.response.edit_message(embed=lobby_embed(game, tables.engine(game)), view=lobby_view(game))
@@ -443,21 +477,25 @@ class TableUI:
             await tables.end(game_id, f"Ended by {user.display_name}.")
             await interaction.response.edit_message(content="The game was ended.", view=None)
             await self.announce_end(game)
+        elif kind == "dm":
+            await self.retry_dms(interaction, await tables.get(game_id))
         elif kind == "cancel":
             await interaction.response.edit_message(content="The game goes on.", view=None)
         elif kind in ("act", "sel"):
-            version_text, _, tail = rest.partition(":")
-            index = int(values[0]) if kind == "sel" and values else int(tail or -1)
+            if kind == "sel" and len(values) != 1:
+                raise customid.BadInput(customid.DAMAGED)
+            index = customid.parse_index(values[0]) if kind == "sel" else parts.n
+            version = parts.version
             game = await tables.get(game_id)
             engine = tables.engine(game)
             seat = seat_of(game, user.id)
             label = ""
-            if seat is not None and game.status == "running" and version_text == str(game.version):
+            if seat is not None and game.status == "running" and version == game.version:
                 legal = engine.legal_actions(game.state, seat) if seat in engine.to_act(game.state) else []
                 if 0 <= index < len(legal):
                     label = engine.describe_action(game.state, seat, legal[index])
             try:
-                outcome = await tables.act(game_id, user.id, version=int(version_text), index=index)
+                outcome = await tables.act(game_id, user.id, version=version, index=index)
             except TableError as exc:
                 if "out of date" in str(exc):
                     return await self.show_panel(interaction, game, prefix=f"{exc}\n", edit=True)
@@ -469,20 +507,68 @@ class TableUI:
                 await interaction.response.edit_message(content=done + "The game is over.", view=None)
             await self.publish(outcome)
         else:
-            raise TableError("That button is from an older version of the bot.")
+            raise customid.BadInput(customid.DAMAGED)
+
+    async def tell(self, user_id: int, text: str) -> bool:
+        """A DM in words to one person (a host, about their table), unless their DMs are closed."""
+        if not self.bot.refusals.dm_allowed(user_id):
+            return False
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(**fit(text))
+        except discord.HTTPException as exc:
+            await self.bot.refusals.dm_failed(user_id, exc)
+            return False
+        return True
+
+    async def channel_refused(self, channel_id: int, code: int) -> None:
+        """Discord said the channel is gone, or that the bot may not post there: stop
+        using it, end its table if it is gone, and tell the host once."""
+        game = await self.tables.in_channel(channel_id)
+        if game is None:
+            return
+        name = self.tables.engine(game).meta.name
+        if code == refusals.UNKNOWN_CHANNEL:
+            try:
+                await self.tables.end(game.id, "Its channel was deleted.")
+            except TableError:
+                return
+            await self.tell(game.host_id, f"Your table #{game.id} ({name}) has ended: its channel was deleted.")
+            return
+        await self.tell(game.host_id, (
+            f"I can't post in <#{channel_id}>, where your table #{game.id} ({name}) is playing: Discord says I'm"
+            " missing permissions there. Please ask a server admin to let me View Channel, Send Messages, Embed"
+            " Links and Attach Files in that channel. Until then the game goes on: `/game play` to move and"
+            " `/game status` to see the board. I'll post boards again as soon as the permissions change."))
+
+    async def retry_dms(self, interaction: discord.Interaction, game: GameRow) -> None:
+        """The **Try DMs again** button: DMs back on for this player, and their hand sent now."""
+        user_id = interaction.user.id
+        await self.bot.refusals.dm_retry(user_id)
+        seat = seat_of(game, user_id)
+        if seat is None or game.status != "running":
+            return await self.error(interaction, "DMs are back on: I'll send your private information by DM"
+                                    " in your next game.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if await self.send_private(game, self.tables.engine(game), seat, []):
+            text = "✅ Sent: check your DMs. I'll keep your hand there up to date."
+        else:
+            text = ("Your DMs are still closed, so I'll stop trying again. Allow direct messages from this"
+                    " server's members (server name → Privacy Settings), then press **Try DMs again**.")
+        await interaction.followup.send(**fit(text, ephemeral=True))
 
     async def announce_end(self, game: GameRow) -> None:
         channel = await self.channel(game.channel_id)
         if channel is not None:
             engine = self.tables.engine(game)
-            await channel.send(board_content(game, engine), allowed_mentions=discord.AllowedMentions.none())
+            await self.post(channel, board_content(game, engine), allowed_mentions=discord.AllowedMentions.none())
         if game.lobby_message_id:
             await self.refresh_lobby(game)
 
     async def channel_note(self, game: GameRow, text: str) -> None:
         channel = await self.channel(game.channel_id)
         if channel is not None:
-            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+            await self.post(channel, text, allowed_mentions=discord.AllowedMentions.none())
 
     async def log_text(self, game: GameRow, lines: int) -> str:
         """The last public moves in words, rebuilt from the action log (hidden
@@ -494,7 +580,7 @@ class TableUI:
             return "No moves yet."
         shown = entries[-lines:]
         text = "\n".join(f"`{n:>3}` {line}" for n, line in shown)
-        return clip(f"**{self.tables.engine(game).meta.name}** · table #{game.id} · last {len(shown)} moves\n{text}", 1990)
+        return clip(f"**{self.tables.engine(game).meta.name}** · table #{game.id} · last {len(shown)} moves\n{text}", CONTENT)
 
     async def timer_fired(self, kind: str, outcome: Outcome) -> None:
         game = outcome.game
@@ -503,8 +589,8 @@ class TableUI:
         if kind == "reminder":
             if channel is not None and who:
                 when = f"<t:{int(game.deadline_at)}:R>" if game.deadline_at else "soon"
-                await channel.send(f"⏰ {who}: it's your move in table #{game.id}. Time runs out {when}.",
-                                   allowed_mentions=discord.AllowedMentions(users=True))
+                await self.post(channel, f"⏰ {who}: it's your move in table #{game.id}. Time runs out {when}.",
+                                allowed_mentions=discord.AllowedMentions(users=True))
             return
         if channel is not None:
             note = f"⌛ Time ran out for {who}: the bot played for them." if who else "⌛ Time ran out."
@@ -513,5 +599,5 @@ class TableUI:
                 names = ", ".join(f"<@{s['user_id']}>" for s in benched if s.get("user_id"))
                 note += (f"\n{names} missed three turns in a row: a bot plays their seat until they come back"
                          " with `/game rejoin`.")
-            await channel.send(note, allowed_mentions=discord.AllowedMentions(users=True))
+            await self.post(channel, note, allowed_mentions=discord.AllowedMentions(users=True))
         await self.publish(outcome)

@@ -20,6 +20,8 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from aiohttp import WSMsgType, web
 
+from . import limits as _limits
+
 __all__ = ["FakeDiscord", "InteractionRecord", "RecordedMessage", "DiscordErrorCollector"]
 
 DISCORD_EPOCH_MS = 1420070400000
@@ -389,6 +391,12 @@ class FakeDiscord:
         self.unhandled: List[Tuple[str, str, Any]] = []
         #: DM attempts refused because the user has DMs closed: (user_id, payload)
         self.blocked_dms: List[Tuple[int, dict]] = []
+        #: channels where the bot lacks a permission: channel_id -> error code (50013 or 50001)
+        self.bot_denied: Dict[int, int] = {}
+        #: requests refused (400, code 50035) for breaking one of Discord's documented limits:
+        #: dicts {method, path, errors (flat list of "path: message")}. The fixture fails a test
+        #: that leaves any here.
+        self.rejected: List[dict] = []
         #: every gateway payload received from clients (op, d)
         self.gateway_received: List[dict] = []
         self._public: List[Any] = []
@@ -514,6 +522,40 @@ class FakeDiscord:
         ch = _Channel(channel_id, name, guild_id, type=type, position=len(g.channels), parent_id=parent_id, topic=topic)
         g.channels[channel_id] = ch
         self.channels[channel_id] = ch
+
+    async def delete_channel(self, channel_id: int, *, dispatch: bool = True) -> None:
+        """Delete a guild channel (or thread): every later request to it answers 404, 10003
+        Unknown Channel. ``dispatch=False`` models a bot that missed CHANNEL_DELETE (offline)."""
+        ch = self.channels.pop(channel_id)
+        self.guilds[ch.guild_id].channels.pop(channel_id, None)
+        if dispatch:
+            event = "THREAD_DELETE" if ch.type in (10, 11, 12) else "CHANNEL_DELETE"
+            data = ch.payload(self)
+            if event == "THREAD_DELETE":
+                data = {"id": str(ch.id), "guild_id": str(ch.guild_id), "parent_id": data["parent_id"], "type": ch.type}
+            await self.dispatch(event, data)
+
+    def deny_bot(self, channel_id: int, code: int = 50013) -> None:
+        """Take the bot's permission to post in a channel: creating or editing messages there
+        answers 403 with ``code`` (50013 Missing Permissions, or 50001 Missing Access)."""
+        self.bot_denied[channel_id] = code
+
+    async def allow_bot(self, channel_id: int) -> None:
+        """Give the permission back (dispatches CHANNEL_UPDATE, as an overwrite change does)."""
+        self.bot_denied.pop(channel_id, None)
+        await self.dispatch("CHANNEL_UPDATE", self.channels[channel_id].payload(self))
+
+    async def delete_message(self, message_id: int) -> None:
+        """Someone (a moderator, or the recipient of a DM) deletes a message: later requests
+        about it answer 404, 10008 Unknown Message."""
+        m = self.messages[int(message_id)]
+        m.deleted = True
+        await self._dispatch_message("MESSAGE_DELETE", m)
+
+    def requests_to_channel(self, channel_id: int) -> List[dict]:
+        """Every REST request the bot made about one channel (``channels/<id>...``)."""
+        prefix = f"channels/{channel_id}"
+        return [r for r in self.requests if r["path"] == prefix or r["path"].startswith(prefix + "/")]
 
     def add_member(
         self, guild_id: int, user_id: int, permissions: Optional[int] = None, roles: Iterable[int] = (),
@@ -1115,6 +1157,12 @@ class FakeDiscord:
         self._notify()
         return _error(404, 0, "404: Not Found")
 
+    def _invalid(self, request: web.Request, errors: "_limits.FormErrors") -> web.Response:
+        """Discord's answer to a body that breaks a documented limit."""
+        self.rejected.append({"method": request.method, "path": request.path, "errors": list(errors.flat)})
+        _log.warning("fake Discord refused %s %s: %s", request.method, request.path, "; ".join(errors.flat))
+        return _json_response(_limits.error_body(errors), 400)
+
     # -- simple GETs
     async def _r_me(self, request, body, files):
         return _json_response({**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0,
@@ -1168,6 +1216,8 @@ class FakeDiscord:
         return _json_response(self._member_payload(int(gid), int(uid)))
 
     async def _r_typing(self, request, body, files, cid):
+        if int(cid) not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         return _no_content()
 
     # -- commands
@@ -1314,6 +1364,12 @@ class FakeDiscord:
         if ch is None:
             return _error(404, 10003, "Unknown Channel")
         body = body or {}
+        errors = _limits.check_message(body, len(files))
+        if errors:
+            return self._invalid(request, errors)
+        if cid in self.bot_denied:
+            code = self.bot_denied[cid]
+            return _error(403, code, "Missing Permissions" if code == 50013 else "Missing Access")
         if ch.type == 1:
             user = self.users[ch.recipient_id]
             if user.dms_closed:
@@ -1329,6 +1385,8 @@ class FakeDiscord:
 
     async def _r_history(self, request, body, files, cid):
         cid = int(cid)
+        if cid not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         limit = int(request.query.get("limit", 50))
         msgs = [m for m in self.channel_messages(cid, include_ephemeral=False)]
         before = request.query.get("before")
@@ -1347,21 +1405,33 @@ class FakeDiscord:
         return m
 
     async def _r_get_message(self, request, body, files, cid, mid):
+        if int(cid) not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         m = self._channel_message(cid, mid)
         return _json_response(self.message_payload(m)) if m else _error(404, 10008, "Unknown Message")
 
     async def _r_edit_message(self, request, body, files, cid, mid):
+        if int(cid) not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         m = self._channel_message(cid, mid)
         if m is None:
             return _error(404, 10008, "Unknown Message")
         if m.author_id != self.bot_user.id:
             return _error(403, 50005, "Cannot edit a message authored by another user")
+        if m.channel_id in self.bot_denied:
+            code = self.bot_denied[m.channel_id]
+            return _error(403, code, "Missing Permissions" if code == 50013 else "Missing Access")
+        errors = _limits.check_message(body, len(files))
+        if errors:
+            return self._invalid(request, errors)
         self._apply_content(m, body or {}, files, editing=True)
         self._record_if_public(m, body, files)
         await self._dispatch_message("MESSAGE_UPDATE", m)
         return _json_response(self.message_payload(m))
 
     async def _r_delete_message(self, request, body, files, cid, mid):
+        if int(cid) not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         m = self._channel_message(cid, mid)
         if m is None:
             return _error(404, 10008, "Unknown Message")
@@ -1379,6 +1449,16 @@ class FakeDiscord:
         body = body or {}
         cb_type = int(body.get("type", 0))
         data = body.get("data") or {}
+        if cb_type in (4, 7):
+            errors = _limits.check_message(data, len(files), ["data"])
+        elif cb_type == 8:
+            errors = _limits.check_choices(data.get("choices"))
+        elif cb_type == 9:
+            errors = _limits.check_modal(data)
+        else:
+            errors = _limits.FormErrors()
+        if errors:
+            return self._invalid(request, errors)
         recorded = dict(body)
         if files:
             recorded["data"] = {**data, "_files": [(n, b) for _, n, b in files]}
@@ -1444,6 +1524,9 @@ class FakeDiscord:
         if rec.callback is None:
             return _error(404, 10015, "Unknown Webhook")  # Discord: token valid only after the callback
         body = body or {}
+        errors = _limits.check_message(body, len(files))
+        if errors:
+            return self._invalid(request, errors)
         orig = rec.original
         if orig is not None and orig.loading and rec.callback["type"] == 5:
             # Discord: the first follow-up after a "thinking" defer replaces the loading message.
@@ -1479,6 +1562,9 @@ class FakeDiscord:
         if m is None:
             return _error(404, 10008, "Unknown Message")
         body = body or {}
+        errors = _limits.check_message(body, len(files))
+        if errors:
+            return self._invalid(request, errors)
         was_loading = m.loading
         self._apply_content(m, body, files, editing=True)
         m.flags &= ~LOADING
@@ -1577,6 +1663,10 @@ class FakeDiscord:
             return str(value)
         if t == OPT_STRING:
             value = str(value)
+            # Discord's client sends at most 6000 characters (or the option's max_length).
+            high = min(6000, opt.get("max_length") or 6000)
+            if not (opt.get("min_length") or 0) <= len(value) <= high:
+                raise ValueError(f"option {opt['name']!r} takes {opt.get('min_length') or 0}..{high} characters")
         elif t == OPT_INTEGER:
             if isinstance(value, bool) or int(value) != value:
                 raise TypeError(f"option {opt['name']!r} needs an integer, got {value!r}")
@@ -1692,6 +1782,12 @@ class FakeDiscord:
         if resp["type"] != 8:
             raise AssertionError(f"autocomplete answered with callback type {resp['type']}")
         return list(resp.get("data", {}).get("choices", []))
+
+    def post_as_bot(self, channel_id: int, payload: dict) -> RecordedMessage:
+        """A message the bot posted earlier (say, an older version of it), put straight
+        into the channel: to press buttons the current bot would never build."""
+        m = self._new_message(channel_id, payload, [], kind="channel")
+        return m
 
     def _message_obj(self, message: Union[RecordedMessage, int, InteractionRecord]) -> RecordedMessage:
         if isinstance(message, InteractionRecord):
