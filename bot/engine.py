@@ -240,7 +240,9 @@ class Engine:
             raise RuleError(self.not_your_turn_message(state, seat))
         wanted = exact_form(action)
         legal = self.legal_actions(state, seat)
-        if type(action) is not dict or wanted is NOT_JSON or not any(exact_form(a) == wanted for a in legal):
+        # ``==`` first (cheap), then the exact form of the few legal actions it matched
+        if (type(action) is not dict or wanted is NOT_JSON
+                or not any(a == action and exact_form(a) == wanted for a in legal)):
             raise RuleError(self._explain_illegal(state, seat, action, legal))
         return self._apply(state, seat, action)
 
