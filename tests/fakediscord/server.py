@@ -913,6 +913,10 @@ class FakeDiscord:
         shard_id, num_shards = s.shard
         return shard_id == 0 if guild_id is None else self.shard_for(guild_id, num_shards) == shard_id
 
+    def session_guilds(self, s: _Session) -> List[_Guild]:
+        """The guilds on session ``s``'s shard."""
+        return [g for g in self.guilds.values() if self.session_has_guild(s, g.id)]
+
     def _sessions_on_shard(self, sessions: List[_Session], data: Any, event: str = "") -> List[_Session]:
         """The sessions that get an event: its guild's shard; DMs and other events shard 0."""
         guild_id = data.get("guild_id") if isinstance(data, dict) else None
@@ -970,7 +974,7 @@ class FakeDiscord:
         ready = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0, "email": None},
-            "guilds": [{"id": str(gid), "unavailable": True} for gid in self.guilds if self.session_has_guild(s, gid)],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.session_guilds(s)],
             "session_id": s.session_id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
@@ -987,9 +991,8 @@ class FakeDiscord:
         if d.get("shard"):
             ready["shard"] = d["shard"]
         await self._send(s, 0, ready, "READY")
-        for g in self.guilds.values():
-            if self.session_has_guild(s, g.id):
-                await self._send(s, 0, self._guild_payload(g, s.intents), "GUILD_CREATE")
+        for g in self.session_guilds(s):
+            await self._send(s, 0, self._guild_payload(g, s.intents), "GUILD_CREATE")
         self._notify()
 
     async def _request_members(self, s: _Session, d: dict) -> None:
