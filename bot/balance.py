@@ -171,9 +171,18 @@ def report(cell: Cell) -> list[str]:
                f"(simultaneous decisions counted once); single-option decisions {pct(single)}")
     shares = win_shares(rs, n)
     no_winner = sum(1 for r in rs if not r.winners) / len(rs)
-    fair = (1 - no_winner) / n
-    seat_line = ", ".join(f"{s + 1}: {pct(v)}" + (" <-" if abs(v - fair) > SEAT_TOLERANCE else "") for s, v in enumerate(shares))
-    out.append(f"- win share by seat (fair {pct(fair)}): {seat_line}" + (f"; no winner {pct(no_winner)}" if no_winner else ""))
+    seat_roles = rs[0].roles
+    if len(set(seat_roles)) > 1:
+        # Asymmetric roles (one wizard against the heroes): a seat is fair if it wins as often as
+        # the other seats of its role; how the roles fare against each other is the role line below.
+        fair_of = [statistics.mean(shares[t] for t in range(n) if seat_roles[t] == seat_roles[s]) for s in range(n)]
+        fair_text = "fair: the mean of the seats of the same role"
+    else:
+        fair_of = [(1 - no_winner) / n] * n
+        fair_text = f"fair {pct(fair_of[0])}"
+    seat_line = ", ".join(f"{s + 1}: {pct(v)}" + (" <-" if abs(v - fair_of[s]) > SEAT_TOLERANCE else "")
+                          for s, v in enumerate(shares))
+    out.append(f"- win share by seat ({fair_text}): {seat_line}" + (f"; no winner {pct(no_winner)}" if no_winner else ""))
     role_games: Counter[str] = Counter()
     role_wins: Counter[str] = Counter()
     role_decisions: Counter[str] = Counter()

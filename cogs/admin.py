@@ -93,11 +93,13 @@ class AdminCog(commands.Cog):
         turn_minutes="Default turn timer in minutes (0 = no timer)",
         on_leave="When a player leaves a running game: a bot takes the seat, or the game ends",
         clear_role="Remove the manager role",
+        threads="Play each started game in a thread of its own (on by default); off: in the channel",
     )
     async def settings(self, interaction: discord.Interaction, manager_role: discord.Role | None = None,
                        game_channel: discord.TextChannel | None = None,
                        turn_minutes: app_commands.Range[int, 0, 10080] | None = None,
-                       on_leave: Literal["bot", "end"] | None = None, clear_role: bool = False) -> None:
+                       on_leave: Literal["bot", "end"] | None = None, clear_role: bool = False,
+                       threads: bool | None = None) -> None:
         storage = self.bot.storage
         s = await storage.settings(interaction.guild_id)
         if manager_role is not None and manager_role.is_default():
@@ -116,6 +118,8 @@ class AdminCog(commands.Cog):
             s.turn_minutes = turn_minutes
         if on_leave is not None:
             s.on_leave = on_leave
+        if threads is not None:
+            s.threads = threads
         await storage.save_settings(s)
         await self.bot.refresh_manager_role(interaction.guild_id)
         await interaction.response.send_message(self._describe(s), ephemeral=True)
@@ -156,11 +160,12 @@ class AdminCog(commands.Cog):
         timer = f"{s.turn_minutes} min" if s.turn_minutes else "no timer"
         leave = "a bot takes the seat" if s.on_leave == "bot" else "the game ends"
         return (f"**heistcord settings**\nManager role: {role}\nGame channels: {channels}\nTurn timer: {timer}\n"
-                f"When a player leaves: {leave}\nMaintenance: {'on' if s.maintenance else 'off'}")
+                f"When a player leaves: {leave}\nGames in threads: {'on' if s.threads else 'off'}\n"
+                f"Maintenance: {'on' if s.maintenance else 'off'}")
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self._channel_gone(channel.id)
+        await self._channel_gone(channel.id)  # (its threads go with it: discord.py reports each as a thread delete)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
@@ -172,7 +177,9 @@ class AdminCog(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
-        self.bot.refusals.permissions_changed([after.id])
+        # Threads take their permissions from their channel.
+        threads = [t.id for t in getattr(after, "threads", [])]
+        self.bot.refusals.permissions_changed([after.id, *threads])
 
     @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:

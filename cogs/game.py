@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import io
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -14,7 +16,8 @@ from bot.games import get_engine, registry
 from bot.tables import TableError, seat_of
 from cogs import customid
 from cogs.limits import CHOICE_TEXT, EMBED_DESCRIPTION, FIELD_VALUE, clip, fit, fit_choices, quote
-from cogs.ui import board_content, board_view, lobby_embed, lobby_view, render_file
+from cogs.ui import ALT_TEXT_LIMIT, alt_text, board_content, board_view, lobby_embed, lobby_view, render_file
+from rendering import render_async
 
 if TYPE_CHECKING:
     from bot.app import HeistBot
@@ -234,7 +237,7 @@ class GameCog(commands.Cog):
             return
         await interaction.response.defer(thinking=True)
         public = engine.view(row.state, None)
-        file = await render_file(row, "board", public)
+        file = await render_file(row, "board", public, description=alt_text(row, engine, "board", public))
         kwargs: dict[str, Any] = {"content": board_content(row, engine)}
         if file is not None:
             kwargs["file"] = file
@@ -281,13 +284,13 @@ class GameCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # a long game takes a moment to replay
         await interaction.followup.send(await self.ui.log_text(row, lines), ephemeral=True)
 
-    @game.command(name="replay", description="Re-draw a finished game's board at any move")
-    @app_commands.describe(id="The table number", move="After how many moves (0 = the start)")
+    @game.command(name="replay", description="A finished game as an animation, or its board at any move")
+    @app_commands.describe(id="The table number", move="After how many moves (0 = the start); leave out for the whole game")
     async def replay(self, interaction: discord.Interaction, id: int, move: int | None = None) -> None:
         # Every check before the public "thinking" reply: an error after it would be
         # public too (Discord makes the first follow-up the deferred reply, ephemeral or not).
         row = await self.bot.storage.get_game(id) if 0 < id <= customid.MAX_ID else None
-        if row is None or row.guild_id != interaction.guild_id:
+        if row is None or row.guild_id != interaction.guild_id:  # the server first: nothing about other servers' games
             raise TableError(f"There is no game #{id} on this server.")
         if row.status in ("lobby", "running") and not self.bot.is_manager(interaction):
             raise TableError("Replays are for finished games (a running game's secrets would show).")
@@ -296,14 +299,27 @@ class GameCog(commands.Cog):
         moves = len(await self.bot.storage.actions(id))
         if move is not None and not 0 <= move <= moves:
             raise TableError(f"Game #{id} has moves 0 to {moves}.")
-        await interaction.response.defer(thinking=True)
-        row, state, total = await self.tables.replay(id, move)
+        await interaction.response.defer(thinking=True)  # public: everything below is the game's public history
         engine = self.tables.engine(row)
+        if move is None:
+            row, snapshots, total, scores = await self.tables.replay_turns(id)
+            gif = await render_async(row.game_key, "replay", snapshots, total, scores)
+            kwargs: dict[str, Any] = {"content": f"**{engine.meta.name}** · table #{id} · the whole game:"
+                                                 f" {len(snapshots) - 1} turns, {total} moves"}
+            if gif is not None:
+                final = (" Final scores: " + "; ".join(f"{row.seats[r['seat']]['name']} {r['score']}" for r in
+                                                       sorted(scores, key=lambda r: (r["rank"], r["seat"])))) if scores else ""
+                description = clip(f"Animated replay of {engine.meta.name}, table #{id}: the board after each of"
+                                   f" {len(snapshots) - 1} turns.{final}", ALT_TEXT_LIMIT)
+                kwargs["file"] = discord.File(io.BytesIO(gif), filename=f"replay-{id}.gif", description=description)
+            await interaction.followup.send(**fit(**kwargs))
+            return
+        row, state, total = await self.tables.replay(id, move)
         public = engine.view(state, None)
-        file = await render_file(row, "board", public, filename=f"replay-{id}-{total if move is None else move}.png")
-        shown = total if move is None else move
-        kwargs: dict[str, Any] = {"content": f"**{engine.meta.name}** · table #{id} · after move {shown} of {total}\n"
-                                             f"{engine.status_line(state)}"}
+        file = await render_file(row, "board", public, filename=f"replay-{id}-{move}.png",
+                                 description=alt_text(row, engine, "board", public))
+        kwargs = {"content": f"**{engine.meta.name}** · table #{id} · after move {move} of {total}\n"
+                             f"{engine.status_line(state)}"}
         if file is not None:
             kwargs["file"] = file
         await interaction.followup.send(**fit(**kwargs))

@@ -54,6 +54,9 @@ NAMES = {
     50035: "Invalid Form Body", 50083: "Thread is archived",
 }
 
+# A refusal here means the bot may not post in the channel; one on another route (say, starting
+# a thread without Create Public Threads) says nothing about posting.
+POSTING_ROUTES = ("POST channels/{id}/messages", "PATCH channels/{id}/messages/{id}")
 _API = re.compile(r"^/api/v\d+/")
 _CHANNEL = re.compile(r"^channels/(\d+)(/|$)")
 _ID = re.compile(r"/\d{5,}")
@@ -187,7 +190,7 @@ class Refusals:
         if code == UNKNOWN_CHANNEL and status == 404:
             if self.channel_gone(channel_id):
                 self._notify(channel_id, code)
-        elif code in (MISSING_ACCESS, MISSING_PERMISSIONS) and method in ("POST", "PATCH", "PUT"):
+        elif code in (MISSING_ACCESS, MISSING_PERMISSIONS) and route in POSTING_ROUTES:
             if self.channel_muted(channel_id):
                 self._notify(channel_id, code)
 

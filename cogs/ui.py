@@ -21,7 +21,7 @@ from bot.storage import GameRow
 from bot.tables import Outcome, TableError, TableService, seat_of
 from cogs import customid, refusals
 from cogs.limits import BUTTON_LABEL, CONTENT, OPTION_TEXT, PLACEHOLDER, SELECT_OPTIONS, clip, fit
-from rendering import render_async
+from rendering import render_async, renderer
 
 if TYPE_CHECKING:
     from bot.app import HeistBot
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("heistcord.ui")
 
 MAX_BUTTONS = 20
+ARCHIVED_THREAD = 50083  # Discord's error code for an edit in an archived thread
+THREAD_ARCHIVE_MINUTES = 10080  # the longest auto-archive Discord allows: a slow game's thread stays open a week
 SELECT_LIMIT = SELECT_OPTIONS
 EMBED_COLOUR = discord.Colour.from_rgb(232, 190, 80)
 
@@ -123,10 +125,48 @@ def board_content(game: GameRow, engine: Engine, events: list[dict[str, Any]] | 
     return clip(f"{header}\n{text}\n{footer}" if text else f"{header}\n{footer}", 1900)
 
 
+ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
+
+
+def plain(text: str) -> str:
+    """Markdown and mentions out, for alt text a screen reader reads aloud."""
+    text = re.sub(r"<@!?(\d+)>", "a player", text)
+    text = re.sub(r"<#\d+>", "a channel", text)
+    text = re.sub(r"<t:(\d+)(:[a-zA-Z])?>", "soon", text)
+    return re.sub(r"[*_`~>|]", "", text).strip()
+
+
+def alt_text(game: GameRow, engine: Engine, kind: str, view: dict[str, Any], events: list[dict[str, Any]] | None = None,
+             results: list[dict[str, Any]] | None = None) -> str:
+    """The words for an image (Discord's attachment description): what the picture
+    shows a sighted player, from the same view it is drawn from."""
+    head = f"{engine.meta.name}, table #{game.id}."
+    if kind == "private":
+        body = f"Your private view. {engine.private_text(view)}"
+    elif kind == "final" and results is not None:
+        body = "Final scores: " + "; ".join(
+            f"{r['rank']}. {game.seats[r['seat']]['name']} {r['score']}" + (" (winner)" if r["won"] else "")
+            for r in sorted(results, key=lambda r: (r["rank"], r["seat"])))
+    else:
+        module = renderer(game.game_key)
+        describe = getattr(module, "describe", None) if module else None
+        body = describe(view) if describe else (engine.status_line(game.state) if game.state else "")
+        if kind != "board":
+            body = f"{kind.replace('_', ' ').capitalize()}. {body}"
+    happened = [e["text"] for e in events or [] if "to" not in e and e.get("text")]
+    tail = clip(plain(" Just happened: " + " ".join(happened[-6:])), ALT_TEXT_LIMIT // 3) if happened else ""
+    return clip(plain(f"{head} {body}"), ALT_TEXT_LIMIT - len(tail)) + tail
+
+
+def as_files(images: list[tuple[str, bytes, str]]) -> list[discord.File]:
+    """Fresh ``discord.File`` objects (discord.py closes them once sent) for ``(name, bytes, alt text)``."""
+    return [discord.File(io.BytesIO(data), filename=name, description=description) for name, data, description in images]
+
+
 async def render_file(game: GameRow, kind: str, view: dict[str, Any], *extra: Any,
-                      filename: str = "board.png") -> discord.File | None:
+                      filename: str = "board.png", description: str | None = None) -> discord.File | None:
     png = await render_async(game.game_key, kind, view, *extra)
-    return None if png is None else discord.File(io.BytesIO(png), filename=filename)
+    return None if png is None else discord.File(io.BytesIO(png), filename=filename, description=description)
 
 
 def results_text(game: GameRow, results: list[dict[str, Any]]) -> str:
@@ -222,6 +262,7 @@ class TableUI:
         self.bot = bot
         self.boards = Coalescer(self._post_latest_board)
         bot.refusals.on_channel_refused = self.channel_refused
+        self._turn_events: dict[int, list[dict[str, Any]]] = {}  # events of the living board's turn, per game
 
     @property
     def tables(self) -> TableService:
@@ -260,7 +301,7 @@ class TableUI:
     async def refresh_lobby(self, game: GameRow) -> None:
         if not game.lobby_message_id:
             return
-        channel = await self.channel(game.channel_id)
+        channel = await self.channel(game.home_channel_id)
         if channel is None:
             return
         engine = self.tables.engine(game)
@@ -280,59 +321,152 @@ class TableUI:
         """Post the new board in the channel, then deliver private views."""
         game = outcome.game
         engine = self.tables.engine(game)
-        await self.boards.submit(game.id, outcome.events)
+        await self.boards.submit(game.id, [(outcome.events, outcome.turn_passed)])
         if outcome.finished and outcome.results is not None:
-            channel = await self.channel(game.channel_id)
-            if channel is not None:
-                await self.post_final(channel, game, engine, outcome.results)
+            await self.post_final(game, engine, outcome.results)
         await self.deliver_private(game, engine, outcome)
 
-    async def _post_latest_board(self, game_id: int, events: list[dict[str, Any]]) -> None:
-        """One board for the table's latest state, with every event queued since the last one."""
+    async def _post_latest_board(self, game_id: int, batches: list[tuple[list[dict[str, Any]], bool]]) -> None:
+        """One board for the table's latest state, with every event queued since the last one:
+        a new message when a turn passed in between, else the living board edited in place."""
         game = await self.tables.get(game_id)
         channel = await self.channel(game.channel_id)
         if channel is not None:
-            await self.post_board(channel, game, self.tables.engine(game), events)
+            events = [event for batch, _ in batches for event in batch]
+            await self.post_board(channel, game, self.tables.engine(game), events,
+                                  new_turn=any(passed for _, passed in batches))
 
     async def post_board(self, channel: discord.abc.Messageable, game: GameRow, engine: Engine,
-                         events: list[dict[str, Any]] | None = None) -> discord.Message | None:
+                         events: list[dict[str, Any]] | None = None, *, new_turn: bool = True) -> discord.Message | None:
+        """The living board: while the same player keeps acting, the board message is
+        edited in place (its text gathers the turn's events); when the turn passes, a new
+        board is posted (pinging whoever is up) and the old one loses its buttons, so only
+        the newest board has them."""
+        events = list(events or [])
+        if new_turn or not game.board_message_id:
+            self._turn_events[game.id] = events
+        else:
+            events = self._turn_events.setdefault(game.id, []) + events
+            self._turn_events[game.id] = events
         public = engine.view(game.state, None) if game.state else None
-        files = []
+        images: list[tuple[str, bytes, str]] = []  # (file name, PNG, alt text)
         if public is not None:
-            extras = dict.fromkeys(e["image"] for e in events or [] if "to" not in e and e.get("image"))
+            extras = dict.fromkeys(e["image"] for e in events if "to" not in e and e.get("image"))
             for kind in ["board", *extras]:
-                file = await render_file(game, kind, public, filename=f"{kind}.png")
-                if file is not None:
-                    files.append(file)
-        kwargs: dict[str, Any] = {"content": board_content(game, engine, events)}
-        if files:
-            kwargs["files"] = files
+                png = await render_async(game.game_key, kind, public)
+                if png is not None:
+                    images.append((f"{kind}.png", png, alt_text(game, engine, kind, public, events)))
+        content = board_content(game, engine, events)
         view = board_view(game)
+        if not new_turn and game.board_message_id:
+            edited = await self._edit_board(channel, game, content, images, view)
+            if edited is not None:
+                return edited
+        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(users=True)}
+        if images:
+            kwargs["files"] = as_files(images)
         if view is not None:
             kwargs["view"] = view
         try:
-            message = await channel.send(**kwargs, allowed_mentions=discord.AllowedMentions(users=True))
+            message = await channel.send(**fit(content, **kwargs))
         except discord.HTTPException as exc:
             log.warning("could not post board of game %s: %s", game.id, exc)
             return None
+        previous = game.board_message_id
         await self.tables.set_message(game, board_message_id=message.id)
+        if previous:
+            await self._retire_board(channel, game, previous)
+        if game.status != "running":
+            self._turn_events.pop(game.id, None)
         return message
 
-    async def post_final(self, channel: discord.abc.Messageable, game: GameRow, engine: Engine,
-                         results: list[dict[str, Any]]) -> None:
+    async def _edit_board(self, channel: discord.abc.Messageable, game: GameRow, content: str,
+                          images: list[tuple[str, bytes, str]], view: discord.ui.View | None) -> discord.Message | None:
+        """Edit the living board in place (unarchiving its thread if Discord archived it);
+        None if it can't be, e.g. someone deleted it: then a new board is posted."""
+        message = channel.get_partial_message(game.board_message_id)  # type: ignore[attr-defined]
+        for attempt in range(2):
+            try:
+                return await message.edit(**fit(content, attachments=as_files(images), view=view,
+                                                allowed_mentions=discord.AllowedMentions.none()))
+            except discord.NotFound:
+                return None
+            except discord.HTTPException as exc:
+                if exc.code != ARCHIVED_THREAD or attempt or not await self._unarchive(channel):
+                    log.warning("could not edit the board of game %s: %s", game.id, exc)
+                    return None
+        return None
+
+    async def _retire_board(self, channel: discord.abc.Messageable, game: GameRow, message_id: int) -> None:
+        """An older board keeps its picture and text but loses its buttons."""
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
+        except discord.HTTPException as exc:
+            log.info("could not take the buttons off an old board of game %s: %s", game.id, exc)
+
+    async def _unarchive(self, channel: discord.abc.Messageable) -> bool:
+        """Discord archives a quiet thread; the bot (its creator) may unarchive it."""
+        if not isinstance(channel, discord.Thread):
+            return False
+        try:
+            await channel.edit(archived=False)
+            return True
+        except discord.HTTPException as exc:
+            log.warning("could not unarchive thread %s: %s", channel.id, exc)
+            return False
+
+    # --- threads ---------------------------------------------------------------------------
+    async def open_thread(self, game: GameRow) -> None:
+        """Move a starting game into a public thread made from its lobby message (the
+        players are added to it), so that the channel only sees the lobby, one line
+        pointing to the thread and the final result. Falls back to playing in the
+        channel when threads are off on this server or the bot may not create one."""
+        settings = await self.tables.guild_settings(game.guild_id)
+        channel = await self.channel(game.channel_id)
+        if not settings.threads or channel is None or not game.lobby_message_id \
+                or not isinstance(channel, discord.TextChannel):
+            return
+        engine = self.tables.engine(game)
+        try:
+            thread = await channel.get_partial_message(game.lobby_message_id).create_thread(
+                name=clip(f"{engine.meta.name} · table #{game.id}", 100), auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        except discord.HTTPException as exc:
+            log.info("no thread for game %s in channel %s: %s", game.id, channel.id, exc)
+            why = ("I need the **Create Public Threads** permission in this channel"
+                   if isinstance(exc, discord.Forbidden) else "Discord refused it")
+            await self.post(channel, f"Table #{game.id} is played here in the channel: I couldn't open a thread for"
+                            f" it ({why}).", allowed_mentions=discord.AllowedMentions.none())
+            return
+        await self.tables.move_to_thread(game, thread.id)
+        for seat in game.seats:
+            if seat.get("user_id"):
+                try:
+                    await thread.add_user(discord.Object(seat["user_id"]))
+                except discord.HTTPException as exc:
+                    log.info("could not add %s to the thread of game %s: %s", seat["user_id"], game.id, exc)
+        await self.post(channel, f"🎲 {engine.meta.name} (table #{game.id}) has started: follow it in {thread.mention}.",
+                        allowed_mentions=discord.AllowedMentions.none())
+
+    async def post_final(self, game: GameRow, engine: Engine, results: list[dict[str, Any]]) -> None:
+        """The final scores with their picture in the game's channel (with the whole log),
+        and, when the game was played in a thread, in the channel it came from too."""
         public = engine.view(game.state, None)
-        file = await render_file(game, "final", public, results, filename="final.png")
-        kwargs: dict[str, Any] = {"content": results_text(game, results)}
+        png = await render_async(game.game_key, "final", public, results)
+        description = alt_text(game, engine, "final", public, results=results)
         lines = await self.tables.public_log(game.id)
         full_log = "\n".join(f"{n:>4}  {text}" for n, text in lines)
-        files = [discord.File(io.BytesIO(full_log.encode()), filename=f"table-{game.id}-log.txt")]
-        if file is not None:
-            files.insert(0, file)
-        kwargs["files"] = files
-        try:
-            await channel.send(**kwargs, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as exc:
-            log.warning("could not post the final scores of game %s: %s", game.id, exc)
+        targets = [game.channel_id] + ([game.parent_channel_id] if game.parent_channel_id else [])
+        for channel_id in targets:
+            channel = await self.channel(channel_id)
+            if channel is None:
+                continue
+            files = as_files([("final.png", png, description)]) if png is not None else []
+            content = results_text(game, results)
+            if channel_id == game.channel_id:
+                files.append(discord.File(io.BytesIO(full_log.encode()), filename=f"table-{game.id}-log.txt"))
+            else:
+                content = f"{content}\nThe whole game: <#{game.channel_id}>"
+            await self.post(channel, content, files=files, allowed_mentions=discord.AllowedMentions.none())
 
     async def deliver_private(self, game: GameRow, engine: Engine, outcome: Outcome) -> None:
         """DM each human whose private view changed (plus their private events)."""
@@ -376,7 +510,8 @@ class TableUI:
         if notes:
             text = "\n".join(f"• {n}" for n in notes) + "\n\n" + text
         content = clip(f"**{engine.meta.name}** · table #{game.id} in <#{game.channel_id}>\n{text}", 1990)
-        file = await render_file(game, "private", view, filename="hand.png")
+        file = await render_file(game, "private", view, filename="hand.png",
+                                 description=alt_text(game, engine, "private", view))
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             if info.get("dm") and not notes:
@@ -405,7 +540,8 @@ class TableUI:
                                     else "This game is over.")
         engine = self.tables.engine(game)
         view = engine.view(game.state, seat)
-        file = await render_file(game, "private", view, filename="hand.png")
+        file = await render_file(game, "private", view, filename="hand.png",
+                                 description=alt_text(game, engine, "private", view))
         kwargs: dict[str, Any] = {"ephemeral": True}
         if file is not None:
             kwargs["file"] = file
@@ -465,6 +601,7 @@ class TableUI:
         elif kind == "start":
             outcome = await tables.start(game_id, user.id, is_manager=self.bot.is_manager(interaction))
             await interaction.response.edit_message(embed=lobby_embed(outcome.game, tables.engine(outcome.game)), view=None)
+            await self.open_thread(outcome.game)
             await self.publish(outcome)
         elif kind == "play":
             await self.show_panel(interaction, await tables.get(game_id))
@@ -558,10 +695,17 @@ class TableUI:
         await interaction.followup.send(**fit(text, ephemeral=True))
 
     async def announce_end(self, game: GameRow) -> None:
+        engine = self.tables.engine(game)
         channel = await self.channel(game.channel_id)
         if channel is not None:
-            engine = self.tables.engine(game)
             await self.post(channel, board_content(game, engine), allowed_mentions=discord.AllowedMentions.none())
+            if game.board_message_id:
+                await self._retire_board(channel, game, game.board_message_id)
+        if game.parent_channel_id:
+            parent = await self.channel(game.parent_channel_id)
+            if parent is not None:
+                await self.post(parent, f"{engine.meta.name} (table #{game.id}) ended. {game.ended_reason or ''}".strip(),
+                                allowed_mentions=discord.AllowedMentions.none())
         if game.lobby_message_id:
             await self.refresh_lobby(game)
 

@@ -43,3 +43,13 @@ def test_unknown_game_is_refused(capsys):
     with pytest.raises(SystemExit):
         balance.main(["chess", "--games", "1"])
     assert "unknown game" in capsys.readouterr().err
+
+
+def test_with_asymmetric_roles_a_seat_is_compared_with_the_seats_of_its_role():
+    cell = balance.Cell("demo", 3)
+    roles = ["wizard", "hero", "hero"]
+    cell.bots = [record([0], players=3, roles=roles) for _ in range(6)] + \
+                [record([1, 2], players=3, roles=roles) for _ in range(4)]
+    lines = "\n".join(report(cell))
+    assert "1: 60%," in lines and "<-" not in lines.split("by seat")[1].split("\n")[0]
+    assert "wizard wins 60% of games" in lines and "hero wins 40% of games" in lines

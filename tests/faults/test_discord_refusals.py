@@ -96,13 +96,14 @@ async def test_try_dms_again_button_and_game_hand(harness):
 async def test_a_deleted_channel_ends_its_table_without_further_requests(harness):
     h, fake = harness, harness.fake
     game = await open_and_start(h, "dummy", [ADMIN, BOB], options="pile=30, turn_minutes=2")
+    where = game.channel_id  # the table's thread
     # The channel is deleted while the bot is away (it never hears of it): the next thing it
     # posts there (the turn reminder) is refused once, and that is the last request to it.
-    await fake.delete_channel(CHANNEL, dispatch=False)
-    before = len(fake.requests_to_channel(CHANNEL))
+    await fake.delete_channel(where, dispatch=False)
+    before = len(fake.requests_to_channel(where))
     h.clock.now += 100
     h.bot.wake_timers()
-    await fake.wait_for(lambda: len(fake.requests_to_channel(CHANNEL)) > before, timeout=5)
+    await fake.wait_for(lambda: len(fake.requests_to_channel(where)) > before, timeout=5)
     await h.settle()
     game = await h.bot.tables.get(game.id)
     assert game.status == "ended" and "deleted" in game.ended_reason
@@ -110,42 +111,44 @@ async def test_a_deleted_channel_ends_its_table_without_further_requests(harness
     h.clock.now += 1000
     h.bot.wake_timers()
     await h.settle()
-    assert len(fake.requests_to_channel(CHANNEL)) == before + 1
-    assert await h.bot.tables.in_channel(CHANNEL) is None
+    assert len(fake.requests_to_channel(where)) == before + 1
+    assert await h.bot.tables.in_channel(where) is None
 
 
 async def test_a_channel_deleted_while_the_bot_watches(harness):
     h, fake = harness, harness.fake
     game = await open_and_start(h, "dummy", [ADMIN, BOB], options="pile=30")
-    before = len(fake.requests_to_channel(CHANNEL))
-    await fake.delete_channel(CHANNEL)
+    where = game.channel_id  # the table's thread
+    before = len(fake.requests_to_channel(where))
+    await fake.delete_channel(where)
     await fake.wait_for(lambda: any("its channel was deleted" in m.content for m in fake.dms(ADMIN)), timeout=5)
     await h.settle()
     assert (await h.bot.tables.get(game.id)).status == "ended"
-    assert len(fake.requests_to_channel(CHANNEL)) == before
+    assert len(fake.requests_to_channel(where)) == before
 
 
 async def test_missing_permissions_pause_the_channel_and_tell_the_host_once(harness):
     h, fake = harness, harness.fake
     game = await open_and_start(h, "dummy", [ADMIN, BOB], options="pile=30")
+    where = game.channel_id  # the table's thread
     board = latest_board(h)
-    fake.deny_bot(CHANNEL)
-    before = len(fake.requests_to_channel(CHANNEL))
+    fake.deny_bot(where)
+    before = len(fake.requests_to_channel(where))
     for _ in range(3):  # moves still work (interaction replies need no channel permission)
         seat = game.state["turn"]
         rec = await press(h, game.seats[seat]["user_id"], 0, game)
         assert "✅" in callback_text(rec)
         await h.settle()
         game = await h.bot.tables.get(game.id)
-    assert len(fake.requests_to_channel(CHANNEL)) == before + 1  # one refused board, then nothing
+    assert len(fake.requests_to_channel(where)) == before + 1  # one refused board, then nothing
     told = [m for m in fake.dms(ADMIN) if "missing permissions" in m.content]
-    assert len(told) == 1 and f"<#{CHANNEL}>" in told[0].content
+    assert len(told) == 1 and f"<#{where}>" in told[0].content
     # The players are told too, on their private move panel.
     panel = await h.click(game.seats[game.state["turn"]]["user_id"], board,
                           fake.find_component(board, label="Play")["custom_id"])
     assert "won't let me post in this channel" in callback_text(panel)
     # An admin fixes the permissions: boards come back with the next move.
-    await fake.allow_bot(CHANNEL)
+    await fake.allow_bot(where)
     await fake.settle()
     seat = game.state["turn"]
     await press(h, game.seats[seat]["user_id"], 0, game)
