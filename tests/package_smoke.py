@@ -124,7 +124,7 @@ async def play_through_fake_discord() -> None:
         await click(lobby, "Start")
         moves = 0
         for _ in range(200):
-            boards = [m for m in fake.channel_messages(channel, include_ephemeral=False)
+            boards = [m for m in fake.public_messages(channel)
                       if any(c.get("custom_id", "").startswith("hc:play:") for c in fake.find_components(m, type=2))]
             if not boards or moves >= 6:
                 break
@@ -142,7 +142,7 @@ async def play_through_fake_discord() -> None:
             else:
                 continue
             moves += 1
-        pictures = [f for m in fake.channel_messages(channel, include_ephemeral=False) for f in m.files]
+        pictures = [f for m in fake.public_messages(channel) for f in m.files]
         assert moves >= 1, "no move could be made through Discord"
         assert pictures and all(data.startswith(PNG) for _, data in pictures), "no board picture was posted"
         assert fake.unhandled == [], fake.unhandled

@@ -195,7 +195,7 @@ def new_bot(db: Path, **config) -> HeistBot:
 
 
 def board_of(fake, channel_id: int):
-    boards = [m for m in fake.channel_messages(channel_id, include_ephemeral=False)
+    boards = [m for m in fake.public_messages(channel_id)
               if any(c.get("custom_id", "").startswith("hc:play:") for c in fake.find_components(m, type=2))]
     return boards[-1]
 
