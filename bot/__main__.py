@@ -9,7 +9,11 @@ from bot.storage import DatabaseInUse
 
 
 def main() -> int:
-    config = Config.from_env()
+    try:
+        config = Config.from_env()
+    except ValueError as exc:  # bot.config.ConfigError: one line saying which setting is wrong
+        print(f"heistcord: {exc}", file=sys.stderr)
+        return 2
     if not config.token:
         print("heistcord: no bot token. Copy .env.example to .env and set DISCORD_TOKEN"
               " (see README: 'Create the Discord application').", file=sys.stderr)

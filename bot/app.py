@@ -67,11 +67,17 @@ class HeistTree(app_commands.CommandTree):
                 interaction, "Something went wrong on our side; the game is unchanged. Please try again.")
 
 
-class HeistBot(commands.Bot):
+class HeistBot(commands.AutoShardedBot):
+    """Sharded (Discord refuses an unsharded bot in more than 2,500 servers): as many shards
+    as Discord recommends, or ``HEISTCORD_SHARD_COUNT`` with this process running the shards
+    ``HEISTCORD_SHARD_IDS`` (all of them by default)."""
+
     def __init__(self, config: Config, *, seed_source=None, clock=None, **kwargs: Any) -> None:
         from cogs.refusals import Refusals
 
         kwargs.setdefault("intents", intents(config.members_intent))
+        kwargs.setdefault("shard_count", config.shard_count)
+        kwargs.setdefault("shard_ids", config.shard_ids)
         refusals = Refusals(clock=clock or time.time)
         kwargs.setdefault("http_trace", refusals.trace_config())  # counts every answer Discord refuses
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, tree_cls=HeistTree, **kwargs)

@@ -9,6 +9,47 @@ from typing import Mapping
 DEFAULT_DB = "heistcord.sqlite3"
 
 
+class ConfigError(ValueError):
+    """A setting that can't be used; the message says which and why, in one line."""
+
+
+def parse_shard_count(text: str) -> int | None:
+    """``HEISTCORD_SHARD_COUNT``: empty for as many shards as Discord recommends."""
+    text = text.strip()
+    if not text:
+        return None
+    if not text.isdecimal() or int(text) < 1:
+        raise ConfigError(f"HEISTCORD_SHARD_COUNT must be a whole number of shards, 1 or more (not '{text}').")
+    return int(text)
+
+
+def parse_shard_ids(text: str, count: int | None) -> list[int] | None:
+    """``HEISTCORD_SHARD_IDS``: the shards this process runs, e.g. ``0-3`` or ``0,1,2``
+    (or ``0-1,4``); empty for all of them. Each id is below the shard count."""
+    text = text.strip()
+    if not text:
+        return None
+    if count is None:
+        raise ConfigError("HEISTCORD_SHARD_IDS needs HEISTCORD_SHARD_COUNT too: the total number of shards"
+                          " across all processes.")
+    ids: list[int] = []
+    for part in text.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.strip().isdecimal() or dash and not last.strip().isdecimal():
+            raise ConfigError(f"HEISTCORD_SHARD_IDS is a list of shard ids and ranges such as '0-3' or '0,1,2'"
+                              f" (not '{text}').")
+        low, high = int(first), int(last) if dash else int(first)
+        if high < low:
+            raise ConfigError(f"HEISTCORD_SHARD_IDS: the range '{part.strip()}' runs backwards.")
+        ids.extend(range(low, high + 1))
+    if max(ids) >= count:
+        raise ConfigError(f"HEISTCORD_SHARD_IDS: shard {max(ids)} does not exist with HEISTCORD_SHARD_COUNT={count}"
+                          f" (shard ids are 0 to {count - 1}).")
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"HEISTCORD_SHARD_IDS names a shard twice ('{text}').")
+    return ids
+
+
 def read_env_file(path: Path) -> dict[str, str]:
     """``KEY=value`` lines; ``#`` comments and blank lines skipped; quotes stripped."""
     values: dict[str, str] = {}
@@ -31,6 +72,8 @@ class Config:
     log_level: str = "INFO"
     default_turn_minutes: int = 0  # 0 = no turn timer unless a guild or table sets one
     members_intent: bool = False  # privileged; lets the bot see players leave the server
+    shard_count: int | None = None  # None: as many shards as Discord recommends
+    shard_ids: list[int] | None = None  # the shards this process runs; None: all of them
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")) -> "Config":
@@ -38,6 +81,7 @@ class Config:
         merged.update(os.environ if env is None else env)
         guild = merged.get("HEISTCORD_DEV_GUILD_ID", "").strip()
         minutes = merged.get("HEISTCORD_TURN_MINUTES", "").strip()
+        shard_count = parse_shard_count(merged.get("HEISTCORD_SHARD_COUNT", ""))
         return cls(
             token=merged.get("DISCORD_TOKEN") or None,
             db_path=merged.get("HEISTCORD_DB", "").strip() or DEFAULT_DB,
@@ -45,4 +89,6 @@ class Config:
             log_level=(merged.get("HEISTCORD_LOG_LEVEL", "").strip() or "INFO").upper(),
             default_turn_minutes=int(minutes) if minutes else 0,
             members_intent=merged.get("HEISTCORD_MEMBERS_INTENT", "").strip().lower() in ("1", "true", "yes", "on"),
+            shard_count=shard_count,
+            shard_ids=parse_shard_ids(merged.get("HEISTCORD_SHARD_IDS", ""), shard_count),
         )

@@ -34,6 +34,26 @@ def competition_ranks(keys: list[Any]) -> list[int]:
     return [1 + sum(1 for other in keys if other < key) for key in keys]
 
 
+NOT_JSON = ("not json",)
+
+
+def exact_form(value: Any) -> Any:
+    """A form of a JSON value equal only to the form of an identical value: unlike
+    ``==``, ``True`` differs from ``1``, ``2.0`` from ``2`` and a tuple from a list.
+    Anything that is not plain JSON (other types, non-string keys) gives ``NOT_JSON``,
+    which matches no legal action's form."""
+    kind = type(value)
+    if value is None or kind in (bool, int, float, str):
+        return (kind.__name__, value)
+    if kind is list:
+        items = tuple(exact_form(item) for item in value)
+        return NOT_JSON if NOT_JSON in items else ("list", items)
+    if kind is dict and all(type(key) is str for key in value):
+        items = tuple(sorted((key, exact_form(item)) for key, item in value.items()))
+        return NOT_JSON if any(form is NOT_JSON for _, form in items) else ("dict", items)
+    return NOT_JSON
+
+
 class RuleError(Exception):
     """An illegal move. ``str(error)`` is a sentence a player can read."""
 
@@ -215,14 +235,34 @@ class Engine:
     # --- the shared contract -----------------------------------------------------
     def apply(self, state: State, seat: int, action: Action) -> list[Event]:
         """Validate and apply one action. Raises RuleError and leaves ``state``
-        untouched when the move is not allowed."""
+        untouched when the move is not allowed.
+
+        The action must be *exactly* one of ``legal_actions``: same keys, and values of
+        the same JSON type (``True``, ``2.0``, ``"2"`` or ``[2]`` are not ``2``), so
+        ``_apply`` only ever sees a move it offered itself."""
         if self.is_terminal(state):
             raise RuleError("This game is over.")
-        if seat not in self.to_act(state):
+        if type(seat) is not int or seat not in self.to_act(state):
             raise RuleError(self.not_your_turn_message(state, seat))
-        if action not in self.legal_actions(state, seat):
-            raise RuleError(self.illegal_message(state, seat, action))
+        wanted = exact_form(action)
+        legal = self.legal_actions(state, seat)
+        # ``==`` first (cheap), then the exact form of the few legal actions it matched
+        if (type(action) is not dict or wanted is NOT_JSON
+                or not any(a == action and exact_form(a) == wanted for a in legal)):
+            raise RuleError(self._explain_illegal(state, seat, action, legal))
         return self._apply(state, seat, action)
+
+    def _explain_illegal(self, state: State, seat: int, action: Any, legal: list[Action]) -> str:
+        """The game's own explanation, unless the action is malformed (not a plain JSON
+        dict) or a look-alike of a legal move (``2.0`` for ``2``): the game's explanation
+        would then be about a move it allows, and the plain refusal is given."""
+        generic = Engine.illegal_message(self, state, seat, action)
+        if type(action) is not dict or exact_form(action) is NOT_JSON or action in legal:
+            return generic
+        try:
+            return self.illegal_message(state, seat, action) or generic
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            return generic  # a value the explanation did not expect: the move is refused all the same
 
     def not_your_turn_message(self, state: State, seat: int) -> str:
         line = self.status_line(state)

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
-from pathlib import Path
+from bot.paths import FONT_DIR
 
 from PIL import Image, ImageDraw, ImageFont
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 
 # A dark, high-contrast palette that reads well in Discord's dark and light themes.
 BG = (30, 32, 40)

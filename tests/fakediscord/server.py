@@ -375,6 +375,7 @@ class _Session:
     seq: int = 0
     identified: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    shard: Tuple[int, int] = (0, 1)  # (shard_id, num_shards) from IDENTIFY
 
 
 # ---------------------------------------------------------------------------
@@ -938,10 +939,10 @@ class FakeDiscord:
             return True
 
     async def dispatch(self, event: str, data: dict, *, intent: int = 0, latest_only: bool = False) -> int:
-        """Send a DISPATCH event to connected bot sessions (those whose intents include ``intent``).
-        Returns the number of sessions it was sent to."""
+        """Send a DISPATCH event to connected bot sessions (those whose intents include ``intent``,
+        on the event's guild's shard). Returns the number of sessions it was sent to."""
         self._last_activity = time.monotonic()
-        sessions = self._live_sessions()
+        sessions = self._sessions_on_shard(self._live_sessions(), data, event)
         if latest_only:
             sessions = sessions[-1:]
         n = 0
@@ -951,6 +952,53 @@ class FakeDiscord:
             if await self._send(s, 0, data, event):
                 n += 1
         return n
+
+    # ---------------------------------------------------------------- sharding
+    # Discord's sharding: IDENTIFY may carry ``shard: [shard_id, num_shards]``; a session then
+    # gets only the guilds with ``(guild_id >> 22) % num_shards == shard_id`` (in READY, as
+    # GUILD_CREATE, and their events), and DMs only on shard 0. An invalid shard closes the
+    # connection with 4010; a session that would hold more than 2,500 guilds with 4011
+    # (sharding required). GET /gateway/bot recommends about one shard per 1,000 guilds.
+    MAX_GUILDS_PER_SESSION = 2500
+    GUILDS_PER_RECOMMENDED_SHARD = 1000
+    #: a test may set the shard count that GET /gateway/bot recommends
+    recommended_shards: Optional[int] = None
+
+    @staticmethod
+    def shard_for(guild_id: int, num_shards: int) -> int:
+        return (int(guild_id) >> 22) % num_shards
+
+    def recommended_shard_count(self) -> int:
+        if self.recommended_shards is not None:
+            return self.recommended_shards
+        return max(1, -(-len(self.guilds) // self.GUILDS_PER_RECOMMENDED_SHARD))
+
+    def session_has_guild(self, s: _Session, guild_id: Optional[int]) -> bool:
+        """Whether events of ``guild_id`` (None: a DM) go to session ``s``."""
+        shard_id, num_shards = s.shard
+        return shard_id == 0 if guild_id is None else self.shard_for(guild_id, num_shards) == shard_id
+
+    def session_guilds(self, s: _Session) -> List[_Guild]:
+        """The guilds on session ``s``'s shard."""
+        return [g for g in self.guilds.values() if self.session_has_guild(s, g.id)]
+
+    def _sessions_on_shard(self, sessions: List[_Session], data: Any, event: str = "") -> List[_Session]:
+        """The sessions that get an event: its guild's shard; DMs and other events shard 0."""
+        guild_id = data.get("guild_id") if isinstance(data, dict) else None
+        if guild_id is None and event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+            guild_id = data.get("id")
+        return [s for s in sessions if self.session_has_guild(s, None if guild_id is None else int(guild_id))]
+
+    def _identify_shard_refusal(self, d: dict) -> Optional[Tuple[int, str]]:
+        """(close code, reason) when IDENTIFY's shard is not acceptable, else None."""
+        shard = d.get("shard", [0, 1])
+        if not (isinstance(shard, list) and len(shard) == 2 and all(type(x) is int for x in shard)
+                and 0 <= shard[0] < shard[1]):
+            return 4010, "Invalid shard."
+        held = sum(1 for gid in self.guilds if self.shard_for(gid, shard[1]) == shard[0])
+        if held > self.MAX_GUILDS_PER_SESSION:
+            return 4011, "Sharding required."
+        return None
 
     async def _gateway_handler(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
@@ -980,13 +1028,18 @@ class FakeDiscord:
         return ws
 
     async def _identify(self, s: _Session, d: dict) -> None:
+        refusal = self._identify_shard_refusal(d)
+        if refusal is not None:
+            await s.ws.close(code=refusal[0], message=refusal[1].encode())
+            return
+        s.shard = tuple(d.get("shard", [0, 1]))  # type: ignore[assignment]
         s.intents = int(d.get("intents", 0))
         s.session_id = secrets.token_hex(16)
         s.identified = True
         ready = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0, "email": None},
-            "guilds": [{"id": str(gid), "unavailable": True} for gid in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.session_guilds(s)],
             "session_id": s.session_id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
@@ -1003,7 +1056,7 @@ class FakeDiscord:
         if d.get("shard"):
             ready["shard"] = d["shard"]
         await self._send(s, 0, ready, "READY")
-        for g in self.guilds.values():
+        for g in self.session_guilds(s):
             await self._send(s, 0, self._guild_payload(g, s.intents), "GUILD_CREATE")
         self._tell("ready", s)
         self._notify()
@@ -1062,7 +1115,7 @@ class FakeDiscord:
         intent = INTENT_DM_MESSAGES if ch.type == 1 else INTENT_GUILD_MESSAGES
         if ch.guild_id is not None:
             data["member"] = self._member_payload(ch.guild_id, user_id, with_user=False)
-        for s in self._live_sessions():
+        for s in self._sessions_on_shard(self._live_sessions(), data, "MESSAGE_CREATE"):
             if not s.intents & intent:
                 continue
             d = dict(data)
@@ -1195,7 +1248,7 @@ class FakeDiscord:
         return _json_response(self._app_payload())
 
     async def _r_gateway_bot(self, request, body, files):
-        return _json_response({"url": self.gateway_url.rstrip("/"), "shards": 1, "session_start_limit": {
+        return _json_response({"url": self.gateway_url.rstrip("/"), "shards": self.recommended_shard_count(), "session_start_limit": {
             "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
 
     async def _r_gateway(self, request, body, files):

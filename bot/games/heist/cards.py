@@ -7,10 +7,10 @@ identities and secrets by their key.
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from bot.paths import DATA_DIR
 from typing import Any
 
-_DATA = json.loads((Path(__file__).resolve().parents[3] / "data" / "heist" / "cards.json").read_text("utf-8"))
+_DATA = json.loads((DATA_DIR / "heist" / "cards.json").read_text("utf-8"))
 
 SKILLS: list[str] = _DATA["skills"]  # agility, charm, dexterity
 SKILL_NAME = {s: s.capitalize() for s in SKILLS}

@@ -7,10 +7,10 @@ about a card beyond its deck, so public views may list public ids freely.
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from bot.paths import DATA_DIR
 from typing import Any
 
-_DATA = json.loads((Path(__file__).resolve().parents[3] / "data" / "masterminds" / "cards.json").read_text("utf-8"))
+_DATA = json.loads((DATA_DIR / "masterminds" / "cards.json").read_text("utf-8"))
 
 SKILLS: list[str] = _DATA["skills"]
 COLOURS: list[str] = _DATA["colours"]

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from bot.paths import DATA_DIR
 
-DATA = Path(__file__).resolve().parents[3] / "data" / "rage"
+DATA = DATA_DIR / "rage"
 
 
 def _load(name: str) -> dict:

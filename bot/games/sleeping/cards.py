@@ -3,10 +3,10 @@ tracker's bonus table, loaded once from ``data/sleeping/``."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from bot.paths import DATA_DIR
 from typing import Any
 
-DATA = Path(__file__).resolve().parents[3] / "data" / "sleeping"
+DATA = DATA_DIR / "sleeping"
 
 
 def _load(name: str) -> Any:

@@ -3,12 +3,12 @@ scoring rules. Cards are referred to by their integer ``id`` (index in CARDS).""
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from bot.paths import DATA_DIR
 from typing import Any, Iterable
 
 from bot.engine import competition_ranks
 
-_DATA = json.loads((Path(__file__).resolve().parents[3] / "data" / "tower" / "cards.json").read_text("utf-8"))
+_DATA = json.loads((DATA_DIR / "tower" / "cards.json").read_text("utf-8"))
 
 SUITS: list[str] = _DATA["suits"]
 CARDS: list[dict[str, Any]] = _DATA["cards"]

@@ -1,0 +1,78 @@
+"""The built wheel works on its own: built from a copy of the checkout, installed into a
+fresh venv in a temporary folder, and run from a temporary working directory with no
+way to see the checkout (no PYTHONPATH, ``python -I``). It plays one seeded bot game of
+every title to the end with the installed package, drawing every kind of picture, and
+``heistcord`` without a token prints its one line."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(p.parent.name for p in (ROOT / "bot" / "games").glob("*/__init__.py"))
+NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
+                                    "*.sqlite3*", "*.db*", ".env")
+
+
+def clean_env() -> dict[str, str]:
+    """The caller's environment (pip's settings included) without anything that would
+    point python at the checkout or configure the bot."""
+    drop = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "VIRTUAL_ENV")
+    return {k: v for k, v in os.environ.items() if k not in drop and not k.startswith(("DISCORD_", "HEISTCORD_"))}
+
+
+def run(args: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
+    result = subprocess.run([str(a) for a in args], cwd=cwd, env=clean_env(), capture_output=True, text=True,
+                            timeout=timeout)
+    assert result.returncode == 0, f"{args} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+    return result
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """A venv holding the wheel built from (a copy of) this checkout, and its dependencies."""
+    tmp = tmp_path_factory.mktemp("package")
+    source = tmp / "source"
+    shutil.copytree(ROOT, source, ignore=NOT_SOURCE)  # building in the checkout would leave build/ there
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp / "dist", source], cwd=tmp)
+    (wheel,) = (tmp / "dist").glob("heistcord-*.whl")
+    venv = tmp / "venv"
+    run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=tmp)  # this pip installs into it
+    run([sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install", "-q", wheel], cwd=tmp)
+    return venv
+
+
+def test_the_wheel_ships_the_data_and_fonts(installed):
+    (wheel,) = (installed.parent / "dist").glob("heistcord-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    shipped = {str(p.relative_to(ROOT / "data")) for p in (ROOT / "data").rglob("*") if p.is_file()}
+    assert shipped and {f"heistcord_data/{name}" for name in shipped} <= names
+    assert not any(name.startswith(("data/", "tests/")) for name in names)
+
+
+def test_the_installed_package_plays_every_game_outside_the_checkout(installed, tmp_path):
+    script = tmp_path / "package_smoke.py"
+    shutil.copy(ROOT / "tests" / "package_smoke.py", script)
+    shutil.copytree(ROOT / "tests" / "fakediscord", tmp_path / "fakediscord", ignore=NOT_SOURCE)
+    cwd = tmp_path / "elsewhere"
+    cwd.mkdir()
+    result = run([installed / "bin" / "python", "-I", script, installed, ROOT, *GAMES], cwd=cwd)
+    print(result.stdout)
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == GAMES + ["discord"], result.stdout
+    assert all("final" in line and "board" in line for line in lines[:-1])
+
+
+def test_the_installed_heistcord_without_a_token_says_what_to_set(installed, tmp_path):
+    result = subprocess.run([str(installed / "bin" / "heistcord")], cwd=tmp_path, env=clean_env(),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0], result.stderr
+    assert result.stdout == ""
