@@ -520,13 +520,18 @@ class TableService:
             waiting = [s for s in engine.to_act(game.state) if not bot_controlled(game.seats[s])]
             draft = copy.deepcopy(game)
             if game.deadline_at is not None and game.deadline_at <= now and waiting:
-                outcome = Outcome(game=game, missed=waiting)
+                # A real-time window (anyone may interrupt) closing is not a missed turn: no
+                # "time ran out" for its seats, no step towards being benched.
+                window = engine.window_seconds(game.state, engine_options(game)) is not None
+                outcome = Outcome(game=game, missed=[] if window else waiting)
                 applied = []
                 for seat in waiting:
                     if seat not in engine.to_act(draft.state):
                         continue
                     action = engine.timeout_action(draft.state, seat, bot_rng(game, game.version + len(applied)))
                     applied.append((seat, None, action, engine.apply(draft.state, seat, action)))
+                    if window:
+                        continue
                     info = draft.seats[seat]
                     info["missed"] = info.get("missed", 0) + 1
                     if info["missed"] >= MISSED_TURNS_LIMIT and not info.get("away"):

@@ -735,7 +735,7 @@ class TableUI:
                 await self.post(channel, f"⏰ {who}: it's your move in table #{game.id}. Time runs out {when}.",
                                 allowed_mentions=discord.AllowedMentions(users=True))
             return
-        if channel is not None:
+        if channel is not None and outcome.missed:  # (a real-time window closing is not worth a note)
             note = f"⌛ Time ran out for {who}: the bot played for them." if who else "⌛ Time ran out."
             benched = [game.seats[s] for s in outcome.benched]
             if benched:

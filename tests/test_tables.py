@@ -1,6 +1,7 @@
 """The table service without Discord: lobby rules, turns, bots, races, deadlines, replay."""
 import asyncio
 import json
+import random
 
 import pytest
 
@@ -225,4 +226,27 @@ async def test_a_short_window_gets_its_own_deadline_without_reminder(service, mo
     assert row.deadline_at == pytest.approx(service.test_clock.now + 20) and row.reminder_at is None
     service.test_clock.now += 21
     fired = await service.fire_timers()
-    assert [k for k, _ in fired] == ["deadline"] and fired[0][1].missed == [1]
+    assert [k for k, _ in fired] == ["deadline"] and fired[0][1].missed == []  # a window closing is no missed turn
+
+
+async def test_a_closing_interrupt_window_is_no_missed_turn(service):
+    """Masterminds asks every player in its interrupt window; letting it close is not
+    missing a turn (no "time ran out" ping, no step towards being benched)."""
+    game = await service.open(1, 20, "masterminds", 100, "Ann", {})
+    await service.join(game.id, 101, "Bob")
+    await service.start(game.id, 100)
+    engine = service.engine(game)
+    rng = random.Random(5)
+    for _ in range(300):
+        game = await service.get(game.id)
+        if game.state["phase"] == "window":
+            break
+        seat = engine.to_act(game.state)[0]
+        await service.act(game.id, game.seats[seat]["user_id"], engine.bot_action(game.state, seat, rng))
+    assert game.state["phase"] == "window" and len(engine.to_act(game.state)) == 2
+    service.test_clock.now = game.deadline_at + 1
+    fired = await service.fire_timers()
+    assert [kind for kind, _ in fired] == ["deadline"]
+    assert fired[0][1].missed == [] and fired[0][1].benched == []
+    game = await service.get(game.id)
+    assert all(seat.get("missed", 0) == 0 for seat in game.seats)
