@@ -9,6 +9,7 @@ track, then secrets are checked against the final bag and the cheese counted.
 """
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -32,6 +33,14 @@ SUMMARY = """**HEIST**: 1-6 thieves, 5 rounds. Score the most **cheese**.
 **Round end**: the heat track's tokens for this round go into the bag and all drawn tokens return to it. After round 5 (or when every job is empty) the game ends.
 **Scoring**: cheese on obstacles, assists and tricks in your score pile; +1 per obstacle from a completed job (its 7th obstacle overcome); your secret's cheese if met (bag secrets use the final bag). Tie: most obstacles, then shared.
 """
+
+
+def _canonical(action: Any) -> str | None:
+    """A type-exact key for an action (2.0 is not 2, True is not 1), or None if it isn't JSON."""
+    try:
+        return json.dumps(action, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
 
 
 def _other_seats(state: dict[str, Any], active: int) -> list[int]:
@@ -305,7 +314,17 @@ class HeistEngine(Engine):
         hand = [c for c in state["hands"][state["active"]] if K.is_trick(c) and RESOURCE[c]["upgrade"]]
         return self._dedupe(played) + [c for c in self._dedupe(hand)]
 
+    def _exact_legal(self, state: dict[str, Any], seat: int, action: Any) -> dict[str, Any]:
+        """The legal action equal to ``action`` in value AND type, or RuleError. Everything a
+        move needs is checked here, before anything in the state changes."""
+        key = _canonical(action)
+        for legal in self.legal_actions(state, seat):
+            if key is not None and _canonical(legal) == key:
+                return legal
+        raise RuleError(self.illegal_message(state, seat, action))
+
     def _apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+        action = self._exact_legal(state, seat, action)
         kind = action["type"]
         if kind == "choose":
             return self._choose(state, seat, action)
@@ -866,6 +885,9 @@ class HeistEngine(Engine):
 
     def illegal_message(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
         kind = action.get("type") if isinstance(action, dict) else None
+        if not isinstance(kind, str):
+            return "That isn't a HEIST move."
+        action = {k: v for k, v in action.items() if isinstance(v, (str, int))}  # odd values match nothing
         phase = state["phase"]
         want = {"choose": "choose", "assist": "assist", "no_assist": "assist", "trick": "tricks",
                 "resolve": "tricks", "upgrade": "upgrade", "no_upgrade": "upgrade"}.get(kind)
