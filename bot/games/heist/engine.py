@@ -747,6 +747,7 @@ class HeistEngine(Engine):
         v: dict[str, Any] = {
             "game": "heist", "names": list(state["names"]), "n": n, "round": state["round"], "rounds": ROUNDS,
             "phase": state["phase"], "active": state["active"], "start": state["start"],
+            "options": dict(state["options"]),
             "status": self.status_line(state), "over": over,
             "heat": [{"round": i + 1, "colour": h["colour"], "count": h["count"], "done": h["done"]}
                      for i, h in enumerate(state["heat"])],
@@ -816,7 +817,7 @@ class HeistEngine(Engine):
             priv: dict[str, Any] = {
                 "seat": viewer,
                 "hand": [self._card_view(c, True) for c in sorted(state["hands"][viewer])],
-                "secret": {"name": sec["name"], "text": sec["text"], "cheese": sec["cheese"],
+                "secret": {"id": sec["id"], "name": sec["name"], "text": sec["text"], "cheese": sec["cheese"],
                            "met_now": self.secret_met(state, viewer)},
             }
             if test and not test["revealed"] and str(viewer) in test["commits"]:
@@ -942,5 +943,9 @@ class HeistEngine(Engine):
         return self.bot_action(state, seat, rng)
 
     def bot_action(self, state: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
-        from .bot_player import choose_action
-        return choose_action(self, state, seat, rng)
+        from .bot_player import choose
+
+        legal = self.legal_actions(state, seat)
+        if len(legal) == 1:
+            return legal[0]
+        return choose(self.view(state, seat), legal, rng)
