@@ -266,10 +266,14 @@ def test_assist_at_location_pays_nothing_and_lone_card_cannot_pay() -> None:
     active = st["active"]
     other = 1 - active
     (lookout,) = set_hand(st, other, ["Lookout"])
-    choose(st, "C")
-    # Away with a single card: the commit could not be paid, so it isn't offered.
-    assert E.legal_actions(st, other) == [{"type": "no_assist"}]
+    state = json.loads(json.dumps(st))
+    ev = choose(state, "C")
+    # Away with a single card: the commit could not be paid, so it isn't offered; the
+    # public sees one card and the pawn elsewhere, so the player isn't even asked.
+    assert other not in E.to_act(state) and state["phase"] == "tricks"
+    assert "can't pay to move: no assist" in texts(ev)
     st["locations"][other] = "C"
+    choose(st, "C")
     assert {"type": "assist", "card": lookout} in E.legal_actions(st, other)
     msg = assert_rejects(E, st, other, {"type": "assist", "card": lookout, "pay": lookout})
     assert "already at this job" in msg
@@ -358,7 +362,8 @@ def test_token_distribution_helper() -> None:
 def _tricks_state(tokens: list[tuple[str, int]], hand: list[str], n: int = 2) -> tuple[dict, list[str]]:
     st = new(n, seed=7)
     active = st["active"]
-    got = set_hand(st, active, hand)
+    # A spare assist keeps the hand from running empty (an empty hand resolves at once).
+    got = set_hand(st, active, hand + ["Old Friend"])[:len(hand)]
     set_bag(st, yellow=4)
     choose(st, "A")
     no_assists(st)
@@ -419,7 +424,7 @@ def test_redraw_extra_lucky() -> None:
 def test_favour_counts_assists_and_clean_exit_once() -> None:
     st = new(3, seed=8)
     a = st["active"]
-    favour, clean = set_hand(st, a, ["Call in a Favour", "Clean Exit"])
+    favour, clean, _ = set_hand(st, a, ["Call in a Favour", "Clean Exit", "Lookout"])
     for s in range(3):
         if s != a:
             (cid,) = set_hand(st, s, ["Lookout"])
@@ -453,7 +458,7 @@ def test_success_scores_obstacle_assists_and_upgrades() -> None:
     set_skills(st, a, "cat_burglar")
     (wl,) = set_hand(st, x, ["Watch & Learn"])
     (look,) = set_hand(st, y, ["Lookout"])
-    (brute,) = set_hand(st, a, ["Brute Force"])
+    brute, _ = set_hand(st, a, ["Brute Force", "Lookout"])
     st["locations"][x] = st["locations"][y] = "B"
     set_bag(st, yellow=4)
     choose(st, "B")  # B1 Climb the Tower: Agility 2

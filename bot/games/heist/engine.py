@@ -327,16 +327,54 @@ class HeistEngine(Engine):
         action = self._exact_legal(state, seat, action)
         kind = action["type"]
         if kind == "choose":
-            return self._choose(state, seat, action)
-        if kind in ("assist", "no_assist"):
-            return self._commit(state, seat, action)
-        if kind == "trick":
-            return self._trick(state, seat, action)
-        if kind == "resolve":
-            return self._resolve(state)
-        if kind in ("upgrade", "no_upgrade"):
-            return self._upgrade(state, action)
-        raise RuleError("That move isn't part of HEIST.")  # pragma: no cover
+            events = self._choose(state, seat, action)
+        elif kind in ("assist", "no_assist"):
+            events = self._commit(state, seat, action)
+        elif kind == "trick":
+            events = self._trick(state, seat, action)
+        elif kind == "resolve":
+            events = self._resolve(state)
+        else:
+            events = self._upgrade(state, action)
+        return events + self._skip_forced(state)
+
+    def _pass_is_public(self, state: dict[str, Any], seat: int) -> str | None:
+        """Why ``seat`` can't assist, when the public board already shows it (no card in
+        hand, or a single card while away from the job, which can't pay to move); else None.
+        A hand without assist cards is NOT public, so that seat is still asked."""
+        hand = state["hands"][seat]
+        if not hand:
+            return "has no cards"
+        if len(hand) == 1 and state["locations"][seat] != state["test"]["job"]:
+            return "has one card and is away from the job, so can't pay to move"
+        return None
+
+    def _skip_forced(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """Play the prompts whose only answer is forced and whose being forced tells nobody
+        anything new (the public board shows it); prompts that would reveal a hidden hand
+        are still asked."""
+        events: list[dict[str, Any]] = []
+        while True:
+            phase = state["phase"]
+            if phase == "assist":
+                stuck = [(s, why) for s in self.to_act(state) if (why := self._pass_is_public(state, s))]
+                if not stuck:
+                    break
+                for s, why in stuck:
+                    state["test"]["commits"][str(s)] = None
+                    events.append({"type": "commit", "text": f"{state['names'][s]} {why}: no assist."})
+                if self.to_act(state):
+                    break
+                events += self._reveal(state)
+            elif phase == "tricks" and not state["hands"][state["active"]]:
+                events.append({"type": "auto", "text": f"{state['names'][state['active']]} has no cards left "
+                               "to play tricks with."})
+                events += self._resolve(state)
+            elif phase == "choose" and len(acts := self.legal_actions(state, state["active"])) == 1:
+                events += self._choose(state, state["active"], acts[0])
+            else:
+                break
+        return events
 
     def _choose(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         letter = action["job"]
