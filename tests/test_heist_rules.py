@@ -150,7 +150,10 @@ def test_setup(n: int) -> None:
     assert all(len(h) == 5 for h in st["hands"])
     assert len(st["deck"]) == 78 - 5 * n
     assert len(set(st["identities"])) == n and len(set(st["secrets"])) == n
-    assert st["jobs"]["A"] == [f"A{i}" for i in range(1, 8)]
+    k = K.JOB_LENGTH[n]  # shorter jobs with fewer players; the last one is the finale
+    assert st["jobs"]["A"] == [f"A{i}" for i in range(1, k + 1)]
+    assert st["finales"]["A"] == f"A{k}" and E.mandatory(st, f"A{k}")
+    assert sorted(st["unused"]) == sorted(f"{j}{i}" for j in "ABCD" for i in range(k + 1, 8))
     assert st["locations"] == [None] * n
     assert st["phase"] == "choose" and st["active"] == st["start"] and st["round"] == 1
 
@@ -679,7 +682,8 @@ def test_round_end_adds_heat_and_returns_tokens() -> None:
     bag_before = dict(st["bag"])
     for _ in range(3):
         _play_turn(st)
-    assert st["round"] == 2 and st["active"] == start and st["spent"] == []
+    # the first player moves one seat left each round
+    assert st["round"] == 2 and st["active"] == (start + 1) % 3 and st["spent"] == []
     # drawn tokens are back; the heat added ceil(3/2)=2 orange (plus obstacle effects)
     assert st["heat"][0]["done"] and st["heat"][0]["count"] == 0
     diff = {c: st["bag"][c] - bag_before[c] for c in K.COLOURS}
@@ -786,20 +790,23 @@ def test_solo_comparison_secrets_need_three() -> None:
     ("jack_of_all_trades", lambda st: st["identities"].__setitem__(0, "fixer"), False),
     ("well_trained", lambda st: st["upgrades"][0].extend(["t01", "t02", "t03", "t04"]), True),
     ("well_trained", lambda st: st["upgrades"][0].extend(["t01", "t02", "t03"]), False),
-    ("collector", lambda st: st["piles"][0].extend(["A1", "B1", "C1"]), True),
-    ("collector", lambda st: st["piles"][0].extend(["A1", "A2", "C1"]), False),
+    ("collector", lambda st: st["piles"][0].extend(["A1", "B1", "C1", "C2"]), True),  # 3 players: 4 from 3 jobs
+    ("collector", lambda st: st["piles"][0].extend(["A1", "B1", "C1"]), False),
+    ("collector", lambda st: st["piles"][0].extend(["A1", "A2", "C1", "C2"]), False),
     ("specialist", lambda st: st["piles"][0].extend(["A1", "A2", "A3"]), True),
     ("specialist", lambda st: st["piles"][0].extend(["A1", "A2", "B3"]), False),
     ("ringleader", lambda st: (st["piles"][0].extend(["A1", "A2"]), st["piles"][1].append("B1")), True),
-    ("ringleader", lambda st: (st["piles"][0].extend(["A1"]), st["piles"][1].append("B1")), False),
+    ("ringleader", lambda st: (st["piles"][0].extend(["A1"]), st["piles"][1].append("B1")), True),  # ties at 3+
+    ("ringleader", lambda st: (st["piles"][0].extend(["A1"]), st["piles"][1].extend(["B1", "B2"])), False),
     ("team_player", lambda st: (st["piles"][0].extend(["a25", "a26", "a27"]), st["upgrades"][0].append("a01")), True),
     ("team_player", lambda st: (st["piles"][0].extend(["a25", "a26"]), st["upgrades"][0].append("a01")), False),
     ("sore_loser", lambda st: st["piles"][0].extend(["t30", "t31"]), True),
     ("sore_loser", lambda st: st["piles"][0].extend(["t30", "a25"]), False),
     ("jack_of_all_trades", lambda st: (st["identities"].__setitem__(0, "fixer"),
                                        st["upgrades"][0].extend(["a01", "a04", "a07"])), True),
-    ("saboteur", lambda st: st["boxed"].extend(["A1", "A2", "B1", "B2", "C1", "C2"]), True),
-    ("saboteur", lambda st: st["boxed"].extend(["A1", "A2", "B1", "B2", "C1"]), False),
+    ("saboteur", lambda st: st.update(tests=10, failed=4), True),  # 3 players: 40% of tests failed
+    ("saboteur", lambda st: st.update(tests=10, failed=3), False),
+    ("saboteur", lambda st: None, False),
     ("big_score", lambda st: st["completed"].append("C"), True),
     ("big_score", lambda st: None, False),
 ])
@@ -847,7 +854,8 @@ def test_secret_checked_after_last_heat_tokens() -> None:
     assert next(r for r in st["final"] if r["seat"] == 0)["secret_met"] is met
 
 
-def test_scores_and_tiebreaks() -> None:
+def test_scores_and_tiebreaks(monkeypatch) -> None:
+    monkeypatch.setattr(K, "HEAD_START", [0] * 7)  # tested on its own
     st = _final_state(3)
     for s in range(3):
         _with_secret(st, s, ["big_score", "saboteur", "specialist"][s])

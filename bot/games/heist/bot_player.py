@@ -75,7 +75,8 @@ def success_chance(view: dict[str, Any], seat: int, option: dict[str, Any], help
 
 
 def _secret(view: dict[str, Any]) -> dict[str, Any]:
-    return K.SECRET[view["private"]["secret"]["id"]]
+    """The seat's own secret condition at this player count."""
+    return K.secret_check(view["private"]["secret"]["id"], view["n"])
 
 
 def _hand(view: dict[str, Any]) -> list[str]:
@@ -100,7 +101,7 @@ def _choose(view, legal, rng):
     hand = _hand(view)
     tricks = sum(1 for c in hand if K.is_trick(c))
     helpers = 1.2 * (view["n"] - 1) + 0.8 * min(tricks, 2)
-    secret = _secret(view)["check"]["kind"]
+    secret = _secret(view)["kind"]
     mine = view["players"][seat]["pile_obstacles"]
     have_jobs = {OBSTACLE[o]["job"] for o in mine}
     jobs = {j["letter"]: j for j in view["jobs"]}
@@ -111,15 +112,18 @@ def _choose(view, legal, rng):
         option = ob["test"][action["option"]]
         p = success_chance(view, seat, option, helpers)
         penalty = 1.0 if ob["failure"] else 0.0
-        if ob["mandatory"]:
+        if job["top"]["mandatory"]:
             penalty += 0.5
         value = ob["cheese"] + 1.0
         if secret == "distinct_jobs" and ob["job"] not in have_jobs:
             value += 1.5
         if secret == "same_job":
-            value += 0.8 * sum(1 for o in mine if OBSTACLE[o]["job"] == ob["job"])
-        if secret == "jobs_completed":
-            value += 0.3 * (7 - job["left"])
+            value += 1.2 * sum(1 for o in mine if OBSTACLE[o]["job"] == ob["job"])
+        mine_here = sum(1 for o in mine if OBSTACLE[o]["job"] == ob["job"])
+        if job["left"] == 1:  # the finale: completing the job pays +1 per obstacle of it held
+            value += mine_here + 1 + (3.0 if secret == "jobs_completed" else 0.0)
+        elif secret == "jobs_completed":
+            value += 1.5 / job["left"]
         score = p * value - (1 - p) * penalty + rng.random() * 0.05
         if score > best_score:
             best, best_score = action, score
@@ -135,6 +139,8 @@ def _assist(view, legal, rng):
     saboteur = secret in ("saboteur", "heat_seeker")
     best, best_value = {"type": "no_assist"}, 0.0
     hand = _hand(view)
+    goal = _secret(view)
+    my_skills = view["players"][view["private"]["seat"]]["skills"]
     for action in legal:
         if action["type"] != "assist":
             continue
@@ -146,6 +152,11 @@ def _assist(view, legal, rng):
             value = _assist_value(cid)
             if p > 0.97 and not c["upgrade"] and not c["cheese"]:
                 value = 0.1
+            if c["upgrade"] and goal["kind"] == "all_skills" and my_skills[c["upgrade"]] < goal["n"]:
+                value += 3.0
+            if c["upgrade"] and goal["kind"] == "top_skill" and c["upgrade"] == goal["skill"]:
+                value += 1.5
+            value += _bag_value(view, c, goal)
         if "pay" in action:
             if len(hand) < 3:
                 continue
@@ -153,6 +164,25 @@ def _assist(view, legal, rng):
         if value > best_value:
             best, best_value = action, value
     return best
+
+
+def _bag_value(view, card: dict[str, Any], goal: dict[str, Any]) -> float:
+    """What an assist's bag change is worth: the shift of the expected two-token sum,
+    plus a nudge when the seat's secret counts that colour in the final bag."""
+    value = 0.0
+    front = view["options"].get("token_faces") == "front"
+    for effect in card["effects"]:
+        if effect["do"] not in ("add", "remove"):
+            continue
+        bag = dict(view["bag"])
+        step = effect.get("n", 1) if effect["do"] == "add" else -min(effect.get("n", 1), bag[effect["colour"]])
+        before = bag_mean(bag, front)
+        bag[effect["colour"]] += step
+        value += K.DRAW_TOKENS * (bag_mean(bag, front) - before)
+        if goal["kind"] == "bag_diff":
+            sign = (effect["colour"] in goal["plus"]) - (effect["colour"] in goal["minus"])
+            value += 1.0 * sign * (1 if step > 0 else -1 if step < 0 else 0)
+    return value
 
 
 def _gain(view, action) -> float:
@@ -224,7 +254,7 @@ def _upgrade(view, legal):
     test = view["test"]
     seat = view["private"]["seat"]
     option = OBSTACLE[test["obstacle"]["id"]]["test"][test["option"]]
-    secret = _secret(view)["check"]
+    secret = _secret(view)
     wanted = list(option["skills"])
     if secret["kind"] == "top_skill":
         wanted = [secret["skill"]]

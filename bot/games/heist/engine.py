@@ -80,8 +80,15 @@ class HeistEngine(Engine):
         state["box_identities"] = sorted(idents[n:])
         state["secrets"] = secrets[:n]
         state["box_secrets"] = sorted(secrets[n:])
-        state["jobs"] = {j["letter"]: [o["id"] for o in j["obstacles"]] for j in K.JOBS}
+        # Jobs are shorter with fewer players: the top k obstacles of each job are used,
+        # the last of them is the job's finale (Mandatory); the rest stay in the box.
+        k = K.JOB_LENGTH[n]
+        state["jobs"] = {j["letter"]: [o["id"] for o in j["obstacles"][:k]] for j in K.JOBS}
+        state["unused"] = sorted(o["id"] for j in K.JOBS for o in j["obstacles"][k:])
+        state["finales"] = {letter: stack[-1] for letter, stack in state["jobs"].items()}
         state["boxed"] = []
+        state["tests"] = 0
+        state["failed"] = 0
         state["completed"] = []
         supply = dict(K.TOKEN_TOTAL)
         bag = {c: 0 for c in COLOURS}
@@ -109,10 +116,13 @@ class HeistEngine(Engine):
         state["hands"] = [[] for _ in range(n)]
         for s in range(n):
             state["hands"][s] = [state["deck"].pop() for _ in range(K.HAND_SIZE)]
+        # Card names that have been in some hand (for the balance report's "available").
+        state["held"] = sorted({K.card_name(c) for hand in state["hands"] for c in hand})
         state["upgrades"] = [[] for _ in range(n)]
         state["piles"] = [[] for _ in range(n)]
         state["locations"] = [None] * n  # None = the hideout (no job yet)
         state["start"] = rng.below(n)
+        state["leader"] = state["start"]  # this round's first player (moves left each round)
         state["active"] = state["start"]
         state["round"] = 1
         state["turns"] = 0
@@ -163,6 +173,8 @@ class HeistEngine(Engine):
             card = state["deck"].pop()
             state["hands"][seat].append(card)
             drawn.append(card)
+            if "held" in state and K.card_name(card) not in state["held"]:
+                state["held"] = sorted(state["held"] + [K.card_name(card)])
         if drawn:
             events.append({"type": "draw", "to": seat,
                            "text": "You draw " + ", ".join(K.card_name(c) for c in drawn) + "."})
@@ -234,6 +246,11 @@ class HeistEngine(Engine):
                 events.append({"type": "discard", "text": f"{source}: {name} discards {K.card_name(card)} at random."})
         else:  # pragma: no cover - data is validated by tests
             raise ValueError(do)
+
+    @staticmethod
+    def mandatory(state: dict[str, Any], oid: str) -> bool:
+        """Printed Mandatory, or the finale (last obstacle in play) of its job."""
+        return OBSTACLE[oid]["mandatory"] or state["finales"][OBSTACLE[oid]["job"]] == oid
 
     def obstacles_left(self, state: dict[str, Any]) -> int:
         return sum(len(stack) for stack in state["jobs"].values())
@@ -528,6 +545,7 @@ class HeistEngine(Engine):
         source = f"{ob['id']} {ob['name']}"
         breakdown = (f"skill {numbers['skill']}, assists {numbers['assists']:+d}, tokens {numbers['tokens']:+d}, "
                      f"tricks {numbers['tricks']:+d}")
+        state["tests"] += 1
         if numbers["success"]:
             events.append({"type": "success", "text": f"SUCCESS! {name} overcomes {source}: {numbers['total']} "
                            f"against {numbers['target']} ({breakdown})."})
@@ -565,7 +583,8 @@ class HeistEngine(Engine):
         else:
             for effect in ob["failure"]:
                 self._effect(state, active, effect, events, source)
-        if ob["mandatory"]:
+        state["failed"] += 1
+        if self.mandatory(state, ob["id"]):
             events.append({"type": "mandatory", "text": f"{ob['name']} is Mandatory: it stays on top of the job."})
         else:
             stack.pop(0)
@@ -658,22 +677,24 @@ class HeistEngine(Engine):
             for r in state["final"]:
                 sec = K.SECRET[state["secrets"][r["seat"]]]
                 events.append({"type": "secret", "text": f"{state['names'][r['seat']]}'s secret was {sec['name']} "
-                               f"({sec['text']}) - {'met' if r['secret_met'] else 'not met'}."})
+                               f"({K.secret_text(sec['id'], state['n'])}) - {'met' if r['secret_met'] else 'not met'}."})
             events.append({"type": "over", "text": "Game over! " + ", ".join(
                 f"{state['names'][r['seat']]} {r['score']}" for r in sorted(state["final"], key=lambda r: r["rank"]))
-                + ". Winner: " + " and ".join(state["names"][r["seat"]] for r in best) + "."})
+                + (". Winner: " + " and ".join(state["names"][r["seat"]] for r in best) + "." if state["n"] > 1 else
+                   f" (target {K.SOLO_TARGET}): rated {state['final'][0]['rating']}, "
+                   f"{'the heist is pulled off' if best else 'not enough'}.")})
             return
         state["round"] += 1
         state["turns"] = 0
-        state["active"] = state["start"]
+        state["leader"] = (state["start"] + state["round"] - 1) % state["n"]
+        state["active"] = state["leader"]
         state["phase"] = "choose"
         events.append({"type": "turn", "text": f"Round {state['round']}: {state['names'][state['active']]} "
                        f"chooses an obstacle."})
 
     # ------------------------------------------------------------------ scoring
     def secret_met(self, state: dict[str, Any], seat: int) -> bool:
-        sec = K.SECRET[state["secrets"][seat]]
-        check = sec["check"]
+        check = K.secret_check(state["secrets"][seat], state["n"])
         kind = check["kind"]
         n = state["n"]
         others = [s for s in range(n) if s != seat]
@@ -683,13 +704,15 @@ class HeistEngine(Engine):
             mine = self.skill(state, seat, check["skill"])
             if not others:
                 return mine >= 3
-            return all(mine >= self.skill(state, s, check["skill"]) for s in others)
+            if check.get("ties", True):
+                return all(mine >= self.skill(state, s, check["skill"]) for s in others)
+            return all(mine > self.skill(state, s, check["skill"]) for s in others)
         if kind == "all_skills":
             return all(v >= check["n"] for v in self.skills(state, seat).values())
         if kind == "upgrades":
             return len(state["upgrades"][seat]) >= check["n"]
         if kind == "distinct_jobs":
-            return len({OBSTACLE[o]["job"] for o in obstacles}) >= check["n"]
+            return len({OBSTACLE[o]["job"] for o in obstacles}) >= check["n"] and len(obstacles) >= check["total"]
         if kind == "same_job":
             counts: dict[str, int] = {}
             for o in obstacles:
@@ -699,15 +722,16 @@ class HeistEngine(Engine):
             mine = len(obstacles)
             if not others:
                 return mine >= 3
-            return all(mine > len([c for c in state["piles"][s] if c in OBSTACLE]) for s in others)
+            theirs = [len([c for c in state["piles"][s] if c in OBSTACLE]) for s in others]
+            return all(mine >= t if check["ties"] else mine > t for t in theirs)
         if kind == "assists_kept":
             kept = [c for c in pile + state["upgrades"][seat]
                     if c in K.ASSISTS and RESOURCE[c]["special"] != "double_cross"]
             return len(kept) >= check["n"]
         if kind == "tricks_kept":
             return sum(1 for c in pile if c in K.TRICKS) >= check["n"]
-        if kind == "boxed":
-            return len(state["boxed"]) >= check["n"]
+        if kind == "failed_share":
+            return state["tests"] > 0 and 100 * state["failed"] >= check["n"] * state["tests"]
         if kind == "jobs_completed":
             return len(state["completed"]) >= check["n"]
         if kind == "bag_diff":
@@ -727,14 +751,22 @@ class HeistEngine(Engine):
             met = self.secret_met(state, seat)
             sec = K.SECRET[state["secrets"][seat]]
             secret = sec["cheese"] if met else 0
-            score = ob_cheese + assist_cheese + trick_cheese + bonus + secret
+            head = K.HEAD_START[state["n"]] if seat == state["start"] else 0
+            score = ob_cheese + assist_cheese + trick_cheese + bonus + secret + head
             detail = (f"obstacles {ob_cheese} ({len(obstacles)}), assists {assist_cheese}, tricks {trick_cheese}, "
                       f"job bonus {bonus}, secret {sec['name']} {secret}")
+            if head:
+                detail += f", start player's head start {head}"
+            if state["n"] == 1:
+                detail += f"; target {K.SOLO_TARGET}, rating: {K.solo_rating(score)}"
             rows.append({"seat": seat, "score": score, "obstacles": len(obstacles), "secret_met": met,
                          "secret": sec["id"], "detail": detail})
         for r, rank in zip(rows, competition_ranks([(-r["score"], -r["obstacles"]) for r in rows])):
             r["rank"] = rank
             r["won"] = rank == 1
+        if state["n"] == 1:  # solo: beat the target score
+            rows[0]["won"] = rows[0]["score"] >= K.SOLO_TARGET
+            rows[0]["rating"] = K.solo_rating(rows[0]["score"])
         return rows
 
     def scores(self, state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -742,12 +774,48 @@ class HeistEngine(Engine):
         return [{"seat": r["seat"], "score": r["score"], "rank": r["rank"], "won": r["won"], "detail": r["detail"]}
                 for r in final]
 
+    def balance_tally(self, state: dict[str, Any], trace: list[dict[str, Any]]) -> dict[str, Any]:
+        """How the game ended, seat order from the start player, cards and mechanics held
+        and used, and each dealt secret's goal."""
+        n = state["n"]
+        start = state["start"]
+        roles = [f"{(s - start) % n + 1}. in turn order" for s in range(n)]
+        kinds = {a["action"].get("type") for a in trace}
+        used = {K.card_name(a["action"]["card"]) for a in trace if a["action"].get("type") in ("assist", "trick")}
+        available = set(state.get("held", []))
+        if n == 1:  # nobody to assist
+            available -= {K.card_name(c) for c in K.ASSISTS}
+        if n > 1:
+            available.add("mechanic: pay a card to move and assist")
+            if any("pay" in a["action"] for a in trace):
+                used.add("mechanic: pay a card to move and assist")
+        if kinds & {"upgrade", "no_upgrade"}:
+            available.add("mechanic: failure upgrade")
+            if "upgrade" in kinds:
+                used.add("mechanic: failure upgrade")
+        ors = [a["action"] for a in trace if a["action"].get("type") == "choose"]
+        if ors:
+            available.add("mechanic: second skill of an 'or' obstacle")
+            if any(a["option"] == 1 for a in ors):
+                used.add("mechanic: second skill of an 'or' obstacle")
+        final = state["final"] or self._final(state)
+        if state["completed"]:
+            end = "heat track done, job completed" if self.obstacles_left(state) else "every job emptied"
+        else:
+            end = "heat track done, no job completed"
+        return {"end": end, "roles": roles, "available": sorted(available), "used": sorted(used & available),
+                "goals": {K.SECRET[r["secret"]]["name"]: r["secret_met"] for r in final}}
+
     # ------------------------------------------------------------------ views and text
     def status_line(self, state: dict[str, Any]) -> str:
         names = state["names"]
         phase = state["phase"]
         if phase == "over":
             final = state["final"] or []
+            if state["n"] == 1 and final:
+                r = final[0]
+                return (f"Game over: {names[0]} scores {r['score']} against a target of {K.SOLO_TARGET} "
+                        f"({r['rating']}): {'the heist is pulled off' if r['won'] else 'not enough'}.")
             win = " and ".join(names[r["seat"]] for r in final if r["won"])
             return f"Game over: {win} win{'s' if ' and ' not in win else ''}."
         active = names[state["active"]]
@@ -764,9 +832,10 @@ class HeistEngine(Engine):
                     f"and may play tricks.")
         return f"{head}: {active} failed {ob['name']} and may upgrade a skill with a trick."
 
-    def _obstacle_view(self, oid: str) -> dict[str, Any]:
+    def _obstacle_view(self, state: dict[str, Any], oid: str) -> dict[str, Any]:
         ob = OBSTACLE[oid]
-        return {"id": oid, "name": ob["name"], "job": ob["job"], "cheese": ob["cheese"], "mandatory": ob["mandatory"],
+        return {"id": oid, "name": ob["name"], "job": ob["job"], "cheese": ob["cheese"],
+                "mandatory": self.mandatory(state, oid), "finale": state["finales"][ob["job"]] == oid,
                 "tests": [{"skills": o["skills"], "target": o["target"], "label": K.test_label(o)} for o in ob["test"]],
                 "test_text": K.obstacle_test_text(ob),
                 "success": K.effects_text(ob["success"]), "failure": K.effects_text(ob["failure"])}
@@ -798,7 +867,7 @@ class HeistEngine(Engine):
         active_job = state["test"]["job"] if state["test"] else None
         v["jobs"] = [{"letter": j["letter"], "name": j["name"], "left": len(state["jobs"][j["letter"]]),
                       "stack": list(state["jobs"][j["letter"]]),
-                      "top": self._obstacle_view(state["jobs"][j["letter"]][0]) if state["jobs"][j["letter"]] else None,
+                      "top": self._obstacle_view(state, state["jobs"][j["letter"]][0]) if state["jobs"][j["letter"]] else None,
                       "completed": j["letter"] in state["completed"], "active": j["letter"] == active_job}
                      for j in K.JOBS]
         players = []
@@ -818,7 +887,7 @@ class HeistEngine(Engine):
         if test:
             option = self.option_of(state)
             tv: dict[str, Any] = {
-                "seat": state["active"], "job": test["job"], "obstacle": self._obstacle_view(test["obstacle"]),
+                "seat": state["active"], "job": test["job"], "obstacle": self._obstacle_view(state, test["obstacle"]),
                 "option": test["option"], "label": K.test_label(option), "target": option["target"],
                 "revealed": test["revealed"],
                 "committed": sorted(int(s) for s in test["commits"]),
@@ -848,14 +917,14 @@ class HeistEngine(Engine):
         if over:
             v["scores"] = self.scores(state)
             v["secrets"] = [{"seat": r["seat"], "name": K.SECRET[r["secret"]]["name"],
-                             "text": K.SECRET[r["secret"]]["text"], "cheese": K.SECRET[r["secret"]]["cheese"],
+                             "text": K.secret_text(r["secret"], n), "cheese": K.SECRET[r["secret"]]["cheese"],
                              "met": r["secret_met"]} for r in state["final"]]
         if viewer is not None:
             sec = K.SECRET[state["secrets"][viewer]]
             priv: dict[str, Any] = {
                 "seat": viewer,
                 "hand": [self._card_view(c, True) for c in sorted(state["hands"][viewer])],
-                "secret": {"id": sec["id"], "name": sec["name"], "text": sec["text"], "cheese": sec["cheese"],
+                "secret": {"id": sec["id"], "name": sec["name"], "text": K.secret_text(sec["id"], n), "cheese": sec["cheese"],
                            "met_now": self.secret_met(state, viewer)},
             }
             if test and not test["revealed"] and str(viewer) in test["commits"]:
