@@ -147,7 +147,8 @@ def test_jobs_get_completed_at_two_to_four_players() -> None:
 
 
 def test_secret_thresholds_follow_the_player_count() -> None:
-    assert "at least 3 more red" in K.secret_text("heat_seeker", 4)
+    assert "at least 2 more red" in K.secret_text("heat_seeker", 4)
+    assert "at least 3 more red" in K.secret_text("heat_seeker", 6)
     assert "no ties" in K.secret_text("ringleader", 2) and "no ties" not in K.secret_text("ringleader", 4)
     assert K.secret_text("big_score", 6) == "At least 2 jobs were completed."
     st = new(6, seed=1)

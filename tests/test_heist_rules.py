@@ -826,10 +826,10 @@ def test_team_player_ignores_double_cross() -> None:
 
 def test_bag_secrets_use_final_bag() -> None:
     st = _final_state()
-    _with_secret(st, 0, "heat_seeker")
-    set_bag(st, red=4, blue=1)
-    assert E.secret_met(st, 0)
+    _with_secret(st, 0, "heat_seeker")  # 3 players: at least 2 more red than blue
     set_bag(st, red=3, blue=1)
+    assert E.secret_met(st, 0)
+    set_bag(st, red=2, blue=1)
     assert not E.secret_met(st, 0)
     _with_secret(st, 0, "guardian_angel")
     set_bag(st, red=3, blue=2, green=2)
@@ -850,7 +850,8 @@ def test_secret_checked_after_last_heat_tokens() -> None:
         _play_turn(st)
     # the round-5 blue tokens are in the final bag the secret looks at
     assert st["bag"]["blue"] >= 1
-    met = st["bag"]["blue"] + st["bag"]["green"] > st["bag"]["red"]
+    need = K.secret_check("guardian_angel", 2)["n"]
+    met = st["bag"]["blue"] + st["bag"]["green"] - st["bag"]["red"] >= need
     assert next(r for r in st["final"] if r["seat"] == 0)["secret_met"] is met
 
 

@@ -74,12 +74,13 @@ class HeistEngine(Engine):
         rng = Rng(state)
         idents = [i["id"] for i in K.IDENTITIES]
         rng.shuffle(idents)
-        secrets = [s["id"] for s in K.SECRETS]
+        # Solo leaves out the secrets nobody can meet alone (no assists, no job within reach).
+        secrets = [s["id"] for s in K.SECRETS if n > 1 or s.get("solo", True)]
         rng.shuffle(secrets)
         state["identities"] = idents[:n]
         state["box_identities"] = sorted(idents[n:])
         state["secrets"] = secrets[:n]
-        state["box_secrets"] = sorted(secrets[n:])
+        state["box_secrets"] = sorted(set(K.SECRET) - set(secrets[:n]))
         # Jobs are shorter with fewer players: the top k obstacles of each job are used,
         # the last of them is the job's finale (Mandatory); the rest stay in the box.
         k = K.JOB_LENGTH[n]
@@ -866,6 +867,7 @@ class HeistEngine(Engine):
         }
         active_job = state["test"]["job"] if state["test"] else None
         v["jobs"] = [{"letter": j["letter"], "name": j["name"], "left": len(state["jobs"][j["letter"]]),
+                      "length": K.JOB_LENGTH[n],
                       "stack": list(state["jobs"][j["letter"]]),
                       "top": self._obstacle_view(state, state["jobs"][j["letter"]][0]) if state["jobs"][j["letter"]] else None,
                       "completed": j["letter"] in state["completed"], "active": j["letter"] == active_job}
