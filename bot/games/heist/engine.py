@@ -22,7 +22,7 @@ from .cards import COLOURS, OBSTACLE, RESOURCE, SKILL_NAME
 ROUNDS = len(K.HEAT_TRACK)
 
 SUMMARY = """**HEIST**: 1-6 thieves, 5 rounds. Score the most **cheese**.
-**Setup**: each player gets an identity (skills Agility/Charm/Dexterity), a hidden secret and 5 resource cards (assists and tricks). Four jobs (A-D) each have 7 obstacles stacked in order; only the top one of each job can be faced.
+**Setup**: each player gets an identity (skills Agility/Charm/Dexterity), a hidden secret and 5 resource cards (assists and tricks). Four jobs (A-D) each stack their top obstacles in order (3 obstacles at 1-2 players, 5 at 3, 6 at 4, all 7 at 5-6); the last one is the job's Mandatory finale. Only the top obstacle of each job can be faced.
 **Your turn**
 1. **Choose** the top obstacle of a job (an "or" obstacle: pick its skill now). Your pawn moves there. Your skill = identity + upgrade cards (several skills listed: add them).
 2. **Get help**: every other player secretly commits one assist card or nothing; all are revealed together. An assister away from the job discards one more card (chosen with the commit) to move there. Assist effects on the bag happen now.
@@ -30,8 +30,9 @@ SUMMARY = """**HEIST**: 1-6 thieves, 5 rounds. Score the most **cheese**.
 4. **Tricks**: only you play tricks from your hand (flip, redraw, ignore a token, +2...). Then **Resolve**.
 5. total = skill + assists + tokens + tricks. **Success** if total >= target: the obstacle goes to your score pile, its success effect applies, assists with cheese go to their owners' score piles and assists with an upgrade go on their owners' identities. **Failure**: the failure effect applies, the obstacle goes to the box unless Mandatory, assists are discarded, played tricks with cheese go to your score pile, and you may put one trick (played or from your hand) on your identity for its +1 skill upgrade.
 6. Refill your hand to 5.
-**Round end**: the heat track's tokens for this round go into the bag and all drawn tokens return to it. After round 5 (or when every job is empty) the game ends.
-**Scoring**: cheese on obstacles, assists and tricks in your score pile; +1 per obstacle from a completed job (its 7th obstacle overcome); your secret's cheese if met (bag secrets use the final bag). Tie: most obstacles, then shared.
+**Round end**: the heat track's tokens for this round go into the bag and all drawn tokens return to it; the next round starts with the player left of this round's first player. After round 5 (or when every job is empty) the game ends.
+**Scoring**: cheese on obstacles, assists and tricks in your score pile; +1 per obstacle from a completed job (its 7th obstacle overcome); your secret's cheese if met (bag secrets use the final bag). Tie: most obstacles, then shared. At 6 players the start player gets 1 cheese head start. Secret thresholds depend on the player count (your secret shows this game's numbers).
+**Solo**: no assists; reach 6 cheese to pull off the heist (rating: 0 Caught red-handed, 3 Small-time crook, 6 Professional, 9 Mastermind).
 """
 
 
