@@ -798,8 +798,9 @@ def test_solo_comparison_secrets_need_three() -> None:
     ("ringleader", lambda st: (st["piles"][0].extend(["A1", "A2"]), st["piles"][1].append("B1")), True),
     ("ringleader", lambda st: (st["piles"][0].extend(["A1"]), st["piles"][1].append("B1")), True),  # ties at 3+
     ("ringleader", lambda st: (st["piles"][0].extend(["A1"]), st["piles"][1].extend(["B1", "B2"])), False),
-    ("team_player", lambda st: (st["piles"][0].extend(["a25", "a26", "a27"]), st["upgrades"][0].append("a01")), True),
-    ("team_player", lambda st: (st["piles"][0].extend(["a25", "a26"]), st["upgrades"][0].append("a01")), False),
+    ("team_player", lambda st: (st["piles"][0].extend(["a25", "a26", "a27", "a28"]), st["upgrades"][0].append("a01")),
+     True),  # 3 players: 5 assists kept
+    ("team_player", lambda st: (st["piles"][0].extend(["a25", "a26", "a27"]), st["upgrades"][0].append("a01")), False),
     ("sore_loser", lambda st: st["piles"][0].extend(["t30", "t31"]), True),
     ("sore_loser", lambda st: st["piles"][0].extend(["t30", "a25"]), False),
     ("jack_of_all_trades", lambda st: (st["identities"].__setitem__(0, "fixer"),

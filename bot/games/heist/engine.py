@@ -31,7 +31,7 @@ SUMMARY = """**HEIST**: 1-6 thieves, 5 rounds. Score the most **cheese**.
 5. total = skill + assists + tokens + tricks. **Success** if total >= target: the obstacle goes to your score pile, its success effect applies, assists with cheese go to their owners' score piles and assists with an upgrade go on their owners' identities. **Failure**: the failure effect applies, the obstacle goes to the box unless Mandatory, assists are discarded, played tricks with cheese go to your score pile, and you may put one trick (played or from your hand) on your identity for its +1 skill upgrade.
 6. Refill your hand to 5.
 **Round end**: the heat track's tokens for this round go into the bag and all drawn tokens return to it; the next round starts with the player left of this round's first player. After round 5 (or when every job is empty) the game ends.
-**Scoring**: cheese on obstacles, assists and tricks in your score pile; +1 per obstacle from a completed job (its 7th obstacle overcome); your secret's cheese if met (bag secrets use the final bag). Tie: most obstacles, then shared. At 6 players the start player gets 1 cheese head start. Secret thresholds depend on the player count (your secret shows this game's numbers).
+**Scoring**: cheese on obstacles, assists and tricks in your score pile; +1 per obstacle from a completed job (its 7th obstacle overcome); your secret's cheese if met (bag secrets use the final bag). Tie: most obstacles, then shared. At 3 and 6 players the start player gets a 1-cheese head start. Secret thresholds depend on the player count (your secret shows this game's numbers).
 **Solo**: no assists; reach 6 cheese to pull off the heist (rating: 0 Caught red-handed, 3 Small-time crook, 6 Professional, 9 Mastermind).
 """
 
@@ -785,8 +785,9 @@ class HeistEngine(Engine):
         kinds = {a["action"].get("type") for a in trace}
         used = {K.card_name(a["action"]["card"]) for a in trace if a["action"].get("type") in ("assist", "trick")}
         available = set(state.get("held", []))
-        if n == 1:  # nobody to assist
+        if n == 1:  # nobody to assist (so Call in a Favour can only add 0)
             available -= {K.card_name(c) for c in K.ASSISTS}
+            available -= {K.card_name(c) for c in K.TRICKS if RESOURCE[c]["effect"]["do"] == "favour"}
         if n > 1:
             available.add("mechanic: pay a card to move and assist")
             if any("pay" in a["action"] for a in trace):
