@@ -705,7 +705,7 @@ class HeistEngine(Engine):
         if kind == "top_skill":
             mine = self.skill(state, seat, check["skill"])
             if not others:
-                return mine >= 3
+                return mine >= check.get("solo", 3)
             if check.get("ties", True):
                 return all(mine >= self.skill(state, s, check["skill"]) for s in others)
             return all(mine > self.skill(state, s, check["skill"]) for s in others)
