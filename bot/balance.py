@@ -4,9 +4,9 @@ Plays N seeded games per player count with every seat taken by the game's normal
 bot player, and N more with one bot among random players (the bot's seat rotating),
 in parallel processes, and prints per game and player count:
 
-* median length in decisions, and in minutes at 20 s per human decision, where a
-  decision taken while k seats could act at once counts 1/k (simultaneous
-  decisions counted once);
+* median length in decisions, and in minutes at 20 s per human decision, where
+  the seats answering one simultaneous moment (a window in which several seats
+  may act, each dropping out as it answers) count as one decision;
 * win share by seat (a shared win is split between the winners) and by role;
 * how games end, and the share of decisions that had a single option;
 * per card/secret/mechanic: how often it was used in the games where it was
@@ -69,6 +69,7 @@ def play(key: str, players: int, seed: int, bot_seat: int | None = None) -> Game
     bot_rng = random.Random(seed * 104729 + players)
     trace: list[dict[str, Any]] = []
     weighted = 0.0
+    previous: list[int] | None = None
     single = 0
     by_seat: Counter[int] = Counter()
     end = ""
@@ -83,7 +84,8 @@ def play(key: str, players: int, seed: int, bot_seat: int | None = None) -> Game
         else:
             action = chooser.choice(legal)
         trace.append({"seat": seat, "action": action, "options": len(legal), "acting": len(acting)})
-        weighted += 1 / len(acting)
+        weighted += decision_weight(previous, acting)
+        previous = acting
         single += len(legal) == 1
         by_seat[seat] += 1
         engine.apply(state, seat, action)
@@ -110,6 +112,15 @@ def play(key: str, players: int, seed: int, bot_seat: int | None = None) -> Game
         used=sorted(set(tally.get("used", ()))),
         goals={str(k): bool(v) for k, v in (tally.get("goals") or {}).items()},
     )
+
+
+def decision_weight(previous: list[int] | None, acting: list[int]) -> int:
+    """1 for a decision that takes its own time at the table; 0 for one answered
+    inside a simultaneous moment that an earlier decision already counted (several
+    seats could act, and the seats still to answer are some of those)."""
+    if previous is not None and len(previous) > 1 and set(acting) < set(previous):
+        return 0
+    return 1
 
 
 def _play_task(task: tuple[str, int, int, int | None]) -> GameRecord:
@@ -171,9 +182,18 @@ def report(cell: Cell) -> list[str]:
                f"(simultaneous decisions counted once); single-option decisions {pct(single)}")
     shares = win_shares(rs, n)
     no_winner = sum(1 for r in rs if not r.winners) / len(rs)
-    fair = (1 - no_winner) / n
-    seat_line = ", ".join(f"{s + 1}: {pct(v)}" + (" <-" if abs(v - fair) > SEAT_TOLERANCE else "") for s, v in enumerate(shares))
-    out.append(f"- win share by seat (fair {pct(fair)}): {seat_line}" + (f"; no winner {pct(no_winner)}" if no_winner else ""))
+    seat_roles = rs[0].roles
+    if len(set(seat_roles)) > 1:
+        # Asymmetric roles (one wizard against the heroes): a seat is fair if it wins as often as
+        # the other seats of its role; how the roles fare against each other is the role line below.
+        fair_of = [statistics.mean(shares[t] for t in range(n) if seat_roles[t] == seat_roles[s]) for s in range(n)]
+        fair_text = "fair: the mean of the seats of the same role"
+    else:
+        fair_of = [(1 - no_winner) / n] * n
+        fair_text = f"fair {pct(fair_of[0])}"
+    seat_line = ", ".join(f"{s + 1}: {pct(v)}" + (" <-" if abs(v - fair_of[s]) > SEAT_TOLERANCE else "")
+                          for s, v in enumerate(shares))
+    out.append(f"- win share by seat ({fair_text}): {seat_line}" + (f"; no winner {pct(no_winner)}" if no_winner else ""))
     role_games: Counter[str] = Counter()
     role_wins: Counter[str] = Counter()
     role_decisions: Counter[str] = Counter()

@@ -349,15 +349,17 @@ class TableUI:
             events = self._turn_events.setdefault(game.id, []) + events
             self._turn_events[game.id] = events
         public = engine.view(game.state, None) if game.state else None
+        # The words and buttons of the same moment as the picture (the game may move on while it is drawn).
+        content = board_content(game, engine, events)
+        view = board_view(game)
         images: list[tuple[str, bytes, str]] = []  # (file name, PNG, alt text)
         if public is not None:
             extras = dict.fromkeys(e["image"] for e in events if "to" not in e and e.get("image"))
+            alt = {kind: alt_text(game, engine, kind, public, events) for kind in ["board", *extras]}
             for kind in ["board", *extras]:
                 png = await render_async(game.game_key, kind, public)
                 if png is not None:
-                    images.append((f"{kind}.png", png, alt_text(game, engine, kind, public, events)))
-        content = board_content(game, engine, events)
-        view = board_view(game)
+                    images.append((f"{kind}.png", png, alt[kind]))
         if not new_turn and game.board_message_id:
             edited = await self._edit_board(channel, game, content, images, view)
             if edited is not None:

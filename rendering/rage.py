@@ -1,9 +1,11 @@
 """Wizard's Rage renderer: draws views only (never full state).
 
-render_board(public view)  - the grid, face-down tokens all alike, heroes, the tower, the status.
+render_board(public view)  - a phone-first layout: big header (round, whose turn, what just happened),
+                             the grid (face-down tokens all alike), then one big line per hero.
 render_private(view)       - the wizard's own board: token identities, key tiles, hand. Heroes: None
                              (their secrets are a short card list, sent as text).
 render_final(view, scores) - the board with the result banner.
+describe(public view)      - plain-words alt text for a screen reader.
 """
 from __future__ import annotations
 
@@ -14,196 +16,222 @@ from PIL import Image, ImageDraw
 from rendering.common import (BG, BLUE, GOLD, GREEN, INK, MUTED, PANEL, PURPLE, RED, fit_text, font, new_canvas,
                               seat_colour, wrap_text)
 
-BOARD_PX = 800
-SIDE_W = 400
+WIDTH = 1040
 PAD = 16
-HEADER = 64
 FACE_DOWN = (62, 58, 74)
 FACE_UP = (92, 86, 70)
 CAMP = (60, 96, 70)
 VOID = (14, 14, 18)
 TOWER = (96, 60, 140)
 DARK = (20, 20, 26)
+TOKEN = (190, 190, 200)
+# Sizes chosen for a phone: the image is shown ~400 px wide, so x0.385; 30 px type reads as ~11.5 px.
+TITLE, STATUS, EVENT, HERO, DETAIL = 40, 34, 30, 34, 26
 
 
 def _cell(view: dict) -> int:
-    return BOARD_PX // view["size"]
+    return (WIDTH - 2 * PAD) // view["size"]
 
 
-def _xy(view: dict, i: int) -> tuple[int, int]:
+def _xy(view: dict, top: int, i: int) -> tuple[int, int]:
     r, c = divmod(i, view["size"])
     cell = _cell(view)
-    return PAD + c * cell, HEADER + r * cell
+    return PAD + c * cell, top + r * cell
 
 
-def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, secret: dict | None = None) -> None:
+def _header_lines(d: ImageDraw.ImageDraw, view: dict) -> list[tuple[str, Any, tuple]]:
+    """(text, font, colour) lines of the header: round, whose turn, what just happened."""
+    width = WIDTH - 2 * PAD
+    round_txt = f"Round {view['round']}/{view['round_limit']}" if view["round"] else "Setup"
+    out: list[tuple[str, Any, tuple]] = [(f"Wizard's Rage - {round_txt}", font(TITLE, bold=True), GOLD)]
+    for line in wrap_text(d, view.get("status", ""), font(STATUS, bold=True), width, 2):
+        out.append((line, font(STATUS, bold=True), INK))
+    recent = [t for t in view.get("recent") or [] if t != view.get("status")]
+    lines: list[str] = []
+    for text in reversed(recent):  # the newest events first, as many as fit in 3 lines
+        wrapped = wrap_text(d, text.replace("**", ""), font(EVENT), width, 3)
+        if len(lines) + len(wrapped) > 3:
+            if not lines:
+                lines = wrapped[:3]
+            break
+        lines = wrapped + lines
+    out += [(line, font(EVENT), MUTED) for line in lines]
+    return out
+
+
+def _header_height(view: dict) -> int:
+    d = ImageDraw.Draw(new_canvas(4, 4)[0])
+    return PAD + sum(f.size + 8 for _, f, _ in _header_lines(d, view)) + 8
+
+
+def _draw_header(d: ImageDraw.ImageDraw, view: dict) -> None:
+    y = PAD
+    for text, fnt, colour in _header_lines(d, view):
+        d.text((PAD, y), text, font=fnt, fill=colour)
+        y += fnt.size + 8
+
+
+def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, top: int, secret: dict | None = None) -> None:
     cell = _cell(view)
-    small = font(max(14, cell // 7))
-    name_f = font(max(15, cell // 7), bold=True, condensed=True)
-    badge_f = font(max(15, cell // 7), bold=True)
+    coord_f = font(max(18, cell // 7))
+    name_f = font(max(16, cell // 8), condensed=True)
+    count_f = font(max(26, cell // 4), bold=True)
+    badge_f = font(max(26, cell // 5), bold=True)
     secret_tokens = (secret or {}).get("tokens", {})
     secret_keys = set((secret or {}).get("keys", []))
     for t in view["tiles"]:
         i = t["i"]
-        x, y = _xy(view, i)
+        x, y = _xy(view, top, i)
         box = (x + 2, y + 2, x + cell - 2, y + cell - 2)
         if t["removed"]:
             d.rectangle(box, fill=VOID)
-            d.line((x + 10, y + 10, x + cell - 10, y + cell - 10), fill=(40, 40, 48), width=2)
-            d.line((x + cell - 10, y + 10, x + 10, y + cell - 10), fill=(40, 40, 48), width=2)
+            d.line((x + 12, y + 12, x + cell - 12, y + cell - 12), fill=(44, 44, 52), width=3)
+            d.line((x + cell - 12, y + 12, x + 12, y + cell - 12), fill=(44, 44, 52), width=3)
             continue
+        fill = TOWER if t["tower"] else CAMP if t["camp"] else FACE_UP if t["up"] else FACE_DOWN
+        d.rounded_rectangle(box, radius=10, fill=fill)
+        d.text((x + 7, y + 4), t["label"], font=coord_f, fill=MUTED)
         if t["tower"]:
-            fill = TOWER
-        elif t["camp"]:
-            fill = CAMP
-        elif t["up"]:
-            fill = FACE_UP
-        else:
-            fill = FACE_DOWN
-        d.rounded_rectangle(box, radius=8, fill=fill)
-        d.text((x + 6, y + 4), t["label"], font=small, fill=MUTED)
-        if t["tower"]:
-            tf = font(max(16, cell // 6), bold=True)
-            d.text((x + cell / 2, y + cell / 2 - 10), "TOWER", font=tf, fill=INK, anchor="mm")
+            d.text((x + cell / 2, y + cell / 2 - cell // 7), "TOWER", font=font(max(22, cell // 5), bold=True),
+                   fill=INK, anchor="mm")
             state = "open" if view["tower_open"] else f"keys {view['keys_taken']}/3"
-            d.text((x + cell / 2, y + cell / 2 + 14), state, font=small, fill=GOLD, anchor="mm")
+            d.text((x + cell / 2, y + cell / 2 + cell // 12), state, font=font(max(20, cell // 6), bold=True),
+                   fill=GOLD, anchor="mm")
             ent = view.get("entrance")
             if ent:
-                w = 8
-                seg = {"N": (x + cell * 0.3, y + 2, x + cell * 0.7, y + 2 + w),
-                       "S": (x + cell * 0.3, y + cell - 2 - w, x + cell * 0.7, y + cell - 2),
-                       "W": (x + 2, y + cell * 0.3, x + 2 + w, y + cell * 0.7),
-                       "E": (x + cell - 2 - w, y + cell * 0.3, x + cell - 2, y + cell * 0.7)}[ent]
+                w = 10
+                seg = {"N": (x + cell * 0.25, y + 2, x + cell * 0.75, y + 2 + w),
+                       "S": (x + cell * 0.25, y + cell - 2 - w, x + cell * 0.75, y + cell - 2),
+                       "W": (x + 2, y + cell * 0.25, x + 2 + w, y + cell * 0.75),
+                       "E": (x + cell - 2 - w, y + cell * 0.25, x + cell - 2, y + cell * 0.75)}[ent]
                 d.rectangle(seg, fill=GOLD)
         elif t["up"]:
-            name = t.get("name", "")
-            if t["camp"]:
-                name = "Camp"
-            d.text((x + 6, y + 4 + small.size + 2), fit_text(d, name, name_f, cell - 12), font=name_f, fill=INK)
-            if not t["camp"]:
-                d.text((x + 6, y + 8 + small.size + name_f.size), f"C{t.get('draw', 0):+d} M{t.get('mana', 0):+d}",
-                       font=small, fill=MUTED)
+            name = "Camp" if t["camp"] else t.get("name", "")
+            d.text((x + 7, y + 8 + coord_f.size), fit_text(d, name, name_f, cell - 14 - (cell // 4 if t.get("sense") else 0)),
+                   font=name_f, fill=INK)
         else:
-            qf = font(max(18, cell // 4), bold=True)
-            d.text((x + cell - 8, y + 6), "?", font=qf, fill=(120, 112, 140), anchor="ra")
+            d.text((x + cell - 10, y + 4), "?", font=font(max(26, cell // 4), bold=True), fill=(120, 112, 140),
+                   anchor="ra")
+        if t.get("sense"):  # scouting: how many key vaults lie within range of this room
+            r = max(15, cell // 8)
+            cx, cy = x + cell - r - 8, y + r + 8
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=GOLD, width=3)
+            d.text((cx, cy), str(t["sense"]), font=font(max(20, cell // 6), bold=True), fill=GOLD, anchor="mm")
         if t.get("key") or i in secret_keys:
-            kx, ky = x + cell - 22, y + cell // 2 - 4
-            d.ellipse((kx - 9, ky - 9, kx + 9, ky + 9), outline=GOLD, width=4)
-            d.line((kx, ky + 9, kx, ky + 24), fill=GOLD, width=4)
+            kx, ky = x + cell - cell // 5, y + cell // 2 - 4
+            r = max(9, cell // 14)
+            d.ellipse((kx - r, ky - r, kx + r, ky + r), outline=GOLD, width=5)
+            d.line((kx, ky + r, kx, ky + 2.6 * r), fill=GOLD, width=5)
             if i in secret_keys and not t.get("key"):
-                d.rounded_rectangle(box, radius=8, outline=GOLD, width=3)
-        # tokens: face-down discs (all alike), face-up monsters as red badges
-        ty = y + cell - 6
-        tx = x + 6
+                d.rounded_rectangle(box, radius=10, outline=GOLD, width=4)
         hidden = t["hidden_tokens"]
-        rad = max(8, cell // 12)
-        ids = secret_tokens.get(str(i), [])
-        for k in range(hidden):
-            cx = tx + rad + k * (2 * rad + 3)
-            d.ellipse((cx - rad, ty - 2 * rad, cx + rad, ty), fill=(190, 190, 200), outline=DARK, width=2)
-            if k < len(ids):
-                tk = ids[k]
-                letter = {"monster": str(tk.get("level", "")), "trap": "T", "blank": "-"}[tk["kind"]]
-                col = RED if tk["kind"] == "monster" else (PURPLE if tk["kind"] == "trap" else (90, 90, 100))
-                d.text((cx, ty - rad), letter, font=font(max(12, rad + 2), bold=True), fill=col, anchor="mm")
+        if hidden:  # face-down tokens: one disc with the count (all alike in public)
+            r = max(16, cell // 7)
+            cx, cy = x + 8 + r, y + cell - 8 - r
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=TOKEN, outline=DARK, width=2)
+            d.text((cx, cy), str(hidden), font=count_f if r * 2 > count_f.size else badge_f, fill=DARK, anchor="mm")
+            ids = secret_tokens.get(str(i), [])
+            if ids:
+                marks = " ".join({"monster": str(tk.get("level", 0) * tk.get("count", 1)), "trap": "T",
+                                  "blank": "-"}[tk["kind"]] for tk in ids)
+                d.text((cx + r + 6, cy), marks, font=font(max(20, cell // 6), bold=True), fill=RED, anchor="lm")
         if t["monsters"]:
             level = sum(m["level"] for m in t["monsters"])
-            label = f"{len(t['monsters'])}x L{level}" if len(t["monsters"]) > 1 else f"L{level}"
+            label = f"L{level}" if len(t["monsters"]) == 1 else f"{len(t['monsters'])}xL{level}"
             bw = d.textlength(label, font=badge_f) + 12
-            bx = x + cell - 6 - bw
-            by = y + cell - 8 - badge_f.size - 6
-            d.rounded_rectangle((bx, by, bx + bw, by + badge_f.size + 6), radius=6, fill=RED)
-            d.text((bx + 6, by + 2), label, font=badge_f, fill=INK)
+            bx, by = x + cell - 6 - bw, y + cell - 10 - badge_f.size - 6
+            d.rounded_rectangle((bx, by, bx + bw, by + badge_f.size + 8), radius=6, fill=RED)
+            d.text((bx + 6, by + 3), label, font=badge_f, fill=INK)
         if t["drop"]["cards"] or t["drop"]["keys"]:
-            d.rectangle((x + cell - 20, y + small.size + 10, x + cell - 8, y + small.size + 24), fill=GOLD)
-    # heroes
-    hero_r = max(12, cell // 8)
-    hf = font(max(14, hero_r), bold=True)
+            q = max(14, cell // 9)
+            d.rectangle((x + cell // 2 - q // 2, y + 8, x + cell // 2 + q // 2, y + 8 + q), fill=GOLD)
+    hero_r = max(16, cell // 6)
     by_tile: dict[int, list[dict]] = {}
     for h in view["heroes"]:
         if h["alive"]:
             by_tile.setdefault(h["pos"], []).append(h)
     for i, hs in by_tile.items():
-        x, y = _xy(view, i)
+        x, y = _xy(view, top, i)
+        r = hero_r if len(hs) <= 2 else max(12, int(hero_r * 0.75))
         for k, h in enumerate(hs):
-            cx = x + cell / 2 + (k - (len(hs) - 1) / 2) * (hero_r * 2 + 2)
-            cy = y + cell * 0.64
-            d.ellipse((cx - hero_r, cy - hero_r, cx + hero_r, cy + hero_r), fill=seat_colour(h["seat"]),
-                      outline=INK if not h["frozen"] else BLUE, width=3 if not h["frozen"] else 5)
-            d.text((cx, cy), str(h["seat"]), font=hf, fill=DARK, anchor="mm")
+            cx = x + cell / 2 + (k - (len(hs) - 1) / 2) * (r * 2 + 2)
+            cy = y + cell * 0.56
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=seat_colour(h["seat"]),
+                      outline=BLUE if h["frozen"] else INK, width=7 if h["frozen"] else 3)
+            d.text((cx, cy), str(h["seat"]), font=font(max(18, r), bold=True), fill=DARK, anchor="mm")
 
 
-def _draw_side(d: ImageDraw.ImageDraw, view: dict, x0: int, y0: int, height: int) -> None:
-    d.rounded_rectangle((x0, y0, x0 + SIDE_W - PAD, y0 + height), radius=10, fill=PANEL)
-    x = x0 + 14
-    y = y0 + 12
-    big = font(22, bold=True)
-    norm = font(19)
+def _hero_status(h: dict) -> list[str]:
+    out = []
+    if h["keys"]:
+        out.append(f"{h['keys']} key{'s' if h['keys'] > 1 else ''}")
+    if h["frozen"]:
+        out.append("FROZEN")
+    if h["committed"]:
+        out.append("ready")
+    return out
+
+
+def _panel_height(view: dict) -> int:
+    return 20 + 2 * (STATUS + 10) + len(view["heroes"]) * (HERO + 12 + 2 * (DETAIL + 6) + 12) + 10
+
+
+def _draw_panel(d: ImageDraw.ImageDraw, view: dict, y: int) -> None:
+    """The wizard's resources and one big line per hero (HP, keys, frozen, ready), details below."""
+    x = PAD
+    width = WIDTH - 2 * PAD
     w = view["wizard"]
-    d.text((x, y), fit_text(d, f"Wizard: {w['name']}", big, SIDE_W - 50), font=big, fill=PURPLE)
-    y += 30
-    mana = f"Mana Wheel {w['mana']}/{w['mana_max']}"
-    if w.get("mana_left") is not None:
-        mana += f" ({w['mana_left']} left)"
-    d.text((x, y), mana, font=norm, fill=INK)
-    y += 26
-    d.text((x, y), f"Hand {w['hand_count']}  Deck {w['deck_count']}  Discard {w['discard_count']}", font=norm,
-           fill=MUTED)
-    y += 26
-    # mana wheel bar
-    bw = SIDE_W - 60
-    d.rectangle((x, y, x + bw, y + 12), fill=DARK)
-    d.rectangle((x, y, x + bw * w["mana"] / max(1, w["mana_max"]), y + 12), fill=PURPLE)
-    y += 26
+    big = font(STATUS, bold=True)
+    mana = f"Mana {w['mana']}/{w['mana_max']}" + (f" ({w['mana_left']} left)" if w.get("mana_left") is not None else "")
+    name = fit_text(d, f"Wizard {w['name']}", big, width * 0.45)
+    d.text((x, y), name, font=big, fill=PURPLE)
+    d.text((x + d.textlength(name, font=big) + 16, y), f"{mana}  hand {w['hand_count']}", font=font(STATUS), fill=INK)
+    y += STATUS + 10
     keys = f"Keys found {view['keys_taken']}/3" + ("  - RAGE!" if view["keys_found"] else "")
     d.text((x, y), keys, font=big, fill=RED if view["keys_found"] else GOLD)
-    y += 36
+    y += STATUS + 14
+    hf = font(HERO, bold=True)
+    df = font(DETAIL)
     for h in view["heroes"]:
-        col = seat_colour(h["seat"])
-        d.ellipse((x, y + 3, x + 20, y + 23), fill=col)
-        d.text((x + 10, y + 13), str(h["seat"]), font=font(15, bold=True), fill=DARK, anchor="mm")
-        state = f"{h['hp']} HP" if h["alive"] else "fallen"
-        line = f"{h['name']}  {state}"
-        d.text((x + 28, y), fit_text(d, line, big, SIDE_W - 80), font=big, fill=INK if h["alive"] else MUTED)
-        y += 28
+        r = HERO // 2
+        d.ellipse((x, y + 2, x + 2 * r, y + 2 + 2 * r), fill=seat_colour(h["seat"]))
+        d.text((x + r, y + 2 + r), str(h["seat"]), font=font(HERO - 10, bold=True), fill=DARK, anchor="mm")
+        status = ["fallen"] if not h["alive"] else [f"{h['hp']} HP"] + _hero_status(h)
+        tail = "  " + "  ·  ".join(status)
+        room = width - 2 * r - 12 - d.textlength(tail, font=hf)
+        name = fit_text(d, h["name"], hf, max(80, room))
+        d.text((x + 2 * r + 12, y), name, font=hf, fill=INK if h["alive"] else MUTED)
+        d.text((x + 2 * r + 12 + d.textlength(name, font=hf), y), tail, font=hf,
+               fill=(GREEN if h["alive"] else MUTED))
+        y += HERO + 12
         if h["alive"]:
-            extra = []
-            if h["keys"]:
-                extra.append(f"{h['keys']} key{'s' if h['keys'] > 1 else ''}")
-            if h["frozen"]:
-                extra.append("frozen")
-            if h["committed"]:
-                extra.append("ready")
-            info = f"{h['pos_label']}  atk +{h['attack']}  save +{h['save']}  hand {h['hand_count']}"
-            d.text((x + 28, y), fit_text(d, info, norm, SIDE_W - 80), font=norm, fill=MUTED)
-            y += 24
             gear = ", ".join(e["name"] for e in h["equip"]) or "no equipment"
-            for line in wrap_text(d, gear + ("  | " + ", ".join(extra) if extra else ""), norm, SIDE_W - 80, 2):
-                d.text((x + 28, y), line, font=norm, fill=GREEN if extra else MUTED)
-                y += 24
-        y += 8
-    d.text((x, y0 + height - 30), f"Loot deck {view['loot']['deck_count']}  Max tokens/tile {view['token_cap']}",
-           font=norm, fill=MUTED)
+            info = f"{h['pos_label']}  atk +{h['attack']}  save +{h['save']}  hand {h['hand_count']}  -  {gear}"
+            for line in wrap_text(d, info, df, width - 2 * r - 12, 2):
+                d.text((x + 2 * r + 12, y), line, font=df, fill=MUTED)
+                y += DETAIL + 6
+        y += 12
 
 
-def _canvas(view: dict, extra_h: int = 0) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
-    cell = _cell(view)
-    board_h = cell * view["size"]
-    height = HEADER + board_h + PAD + extra_h
-    img, d = new_canvas(PAD + cell * view["size"] + PAD + SIDE_W, max(height, 620))
-    title = font(26, bold=True)
-    round_txt = f"Round {view['round']}/{view['round_limit']}" if view["round"] else "Setup"
-    d.text((PAD, 10), f"Wizard's Rage - {round_txt}", font=title, fill=GOLD)
-    status = fit_text(d, view.get("status", ""), font(19), img.width - 2 * PAD)
-    d.text((PAD, 40), status, font=font(19), fill=INK)
-    return img, d, board_h
+def _layout(view: dict, extra_h: int = 0) -> tuple[Image.Image, ImageDraw.ImageDraw, int, int]:
+    """The canvas, the board's top and the panel's top."""
+    top = _header_height(view)
+    board_h = _cell(view) * view["size"]
+    legend_h = DETAIL + 18
+    panel_top = top + board_h + legend_h
+    img, d = new_canvas(WIDTH, panel_top + _panel_height(view) + extra_h)
+    _draw_header(d, view)
+    d.text((PAD, top + board_h + 8), fit_text(d, "grey disc: face-down tokens  red: monsters  gold ring: key "
+                                                 f"vaults within {view.get('scout_range') or 2} steps",
+                                              font(DETAIL - 4), WIDTH - 2 * PAD),
+           font=font(DETAIL - 4), fill=MUTED)
+    return img, d, top, panel_top
 
 
 def render_board(view: dict) -> Image.Image:
-    img, d, board_h = _canvas(view)
-    _draw_board(img, d, view)
-    x0 = PAD + _cell(view) * view["size"] + PAD
-    _draw_side(d, view, x0, HEADER, max(board_h, img.height - HEADER - PAD))
+    img, d, top, panel_top = _layout(view)
+    _draw_board(img, d, view, top)
+    _draw_panel(d, view, panel_top)
     return img
 
 
@@ -212,24 +240,24 @@ def render_private(view: dict) -> Image.Image | None:
     if priv.get("role") != "wizard":
         return None
     hand = priv.get("hand", []) + priv.get("opening", [])
-    extra = 50 + 30 * (len(hand) + 1)
-    img, d, board_h = _canvas(view, extra)
-    _draw_board(img, d, view, secret=priv)
-    x0 = PAD + _cell(view) * view["size"] + PAD
-    _draw_side(d, view, x0, HEADER, board_h)
-    y = HEADER + board_h + PAD
-    big = font(22, bold=True)
-    norm = font(19)
-    d.text((PAD, y), "Your secret board: numbers = monster levels, T = trap, - = decoy, gold rings = keys.",
-           font=norm, fill=GOLD)
-    y += 32
+    line_h = DETAIL + 12
+    extra = 3 * line_h + line_h * (len(hand) + 1)
+    img, d, top, panel_top = _layout(view, extra)
+    _draw_board(img, d, view, top, secret=priv)
+    _draw_panel(d, view, panel_top)
+    y = panel_top + _panel_height(view)
+    norm = font(DETAIL)
+    for line in wrap_text(d, "Your secret board: red numbers = monster levels, T = trap, - = decoy, "
+                             "gold rings on tiles = your key vaults.", norm, WIDTH - 2 * PAD, 2):
+        d.text((PAD, y), line, font=norm, fill=GOLD)
+        y += line_h
     label = "Opening draw (keep 3)" if priv.get("opening") else f"Your hand ({priv.get('mana_left', 0)} mana left)"
-    d.text((PAD, y), label, font=big, fill=INK)
-    y += 30
+    d.text((PAD, y), label, font=font(STATUS, bold=True), fill=INK)
+    y += line_h + 6
     for c in hand:
-        line = f"{c['name']} ({c['cost']}): {c['text']}"
-        d.text((PAD + 10, y), fit_text(d, line, norm, img.width - 3 * PAD), font=norm, fill=INK)
-        y += 30
+        d.text((PAD + 10, y), fit_text(d, f"{c['name']} ({c['cost']}): {c['text']}", norm, WIDTH - 3 * PAD),
+               font=norm, fill=INK)
+        y += line_h
     return img
 
 
@@ -238,12 +266,42 @@ def render_final(view: dict, scores: list[dict[str, Any]] | None = None) -> Imag
     d = ImageDraw.Draw(img)
     winner = view.get("winner")
     text = "The heroes win!" if winner == "heroes" else "The wizard wins!"
-    f = font(44, bold=True)
-    w = d.textlength(text, font=f) + 40
-    cx = PAD + _cell(view) * view["size"] / 2
-    cy = HEADER + _cell(view) * view["size"] / 2
-    d.rounded_rectangle((cx - w / 2, cy - 70, cx + w / 2, cy + 70), radius=14, fill=BG, outline=GOLD, width=4)
-    d.text((cx, cy - 28), text, font=f, fill=GOLD, anchor="mm")
-    for k, line in enumerate(wrap_text(d, view.get("end_reason", ""), font(19), w - 30, 2)):
-        d.text((cx, cy + 18 + k * 24), line, font=font(19), fill=INK, anchor="mm")
+    f = font(52, bold=True)
+    w = max(d.textlength(text, font=f) + 60, WIDTH * 0.7)
+    cx = WIDTH / 2
+    cy = _header_height(view) + _cell(view) * view["size"] / 2
+    d.rounded_rectangle((cx - w / 2, cy - 90, cx + w / 2, cy + 90), radius=14, fill=BG, outline=GOLD, width=4)
+    d.text((cx, cy - 40), text, font=f, fill=GOLD, anchor="mm")
+    for k, line in enumerate(wrap_text(d, view.get("end_reason", ""), font(EVENT), w - 40, 2)):
+        d.text((cx, cy + 14 + k * (EVENT + 8)), line, font=font(EVENT), fill=INK, anchor="mm")
     return img
+
+
+def describe(view: dict) -> str:
+    """Alt text for the public board (at most 1,000 characters), from the public view only."""
+    parts = []
+    round_txt = f"Round {view['round']} of {view['round_limit']}" if view["round"] else "Setup"
+    parts.append(f"Wizard's Rage, {round_txt}. {view.get('status', '')}")
+    if view.get("winner") and view.get("end_reason") != view.get("status"):
+        parts.append(view.get("end_reason", ""))
+    recent = [t.replace("**", "") for t in view.get("recent") or [] if t not in (view.get("status"), view.get("end_reason"))]
+    if recent:
+        parts.append("Just now: " + recent[-1])
+    w = view["wizard"]
+    parts.append(f"Wizard {w['name']}: Mana Wheel {w['mana']} of {w['mana_max']}, {w['hand_count']} cards in hand. "
+                 f"Keys found {view['keys_taken']} of 3" + (", the rage has begun." if view["keys_found"] else "."))
+    for h in view["heroes"]:
+        if not h["alive"]:
+            parts.append(f"{h['name']} has fallen.")
+            continue
+        extra = ", ".join(_hero_status(h)).replace("FROZEN", "frozen")
+        parts.append(f"{h['name']} on {h['pos_label']} with {h['hp']} HP" + (f", {extra}" if extra else "") + ".")
+    tiles = [t for t in view["tiles"] if not t["removed"]]
+    monsters = [f"{t['label']} level {sum(m['level'] for m in t['monsters'])}" for t in tiles if t["monsters"]]
+    tokens = [f"{t['label']} ({t['hidden_tokens']})" for t in tiles if t["hidden_tokens"]]
+    if monsters:
+        parts.append("Monsters on " + ", ".join(monsters) + ".")
+    if tokens:
+        parts.append("Face-down tokens on " + ", ".join(tokens) + ".")
+    text = " ".join(p.strip() for p in parts if p.strip())
+    return text if len(text) <= 1000 else text[:999] + "…"

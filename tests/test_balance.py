@@ -43,3 +43,22 @@ def test_unknown_game_is_refused(capsys):
     with pytest.raises(SystemExit):
         balance.main(["chess", "--games", "1"])
     assert "unknown game" in capsys.readouterr().err
+
+
+def test_with_asymmetric_roles_a_seat_is_compared_with_the_seats_of_its_role():
+    cell = balance.Cell("demo", 3)
+    roles = ["wizard", "hero", "hero"]
+    cell.bots = [record([0], players=3, roles=roles) for _ in range(6)] + \
+                [record([1, 2], players=3, roles=roles) for _ in range(4)]
+    lines = "\n".join(report(cell))
+    assert "1: 60%," in lines and "<-" not in lines.split("by seat")[1].split("\n")[0]
+    assert "wizard wins 60% of games" in lines and "hero wins 40% of games" in lines
+
+
+def test_a_simultaneous_moment_counts_as_one_decision():
+    from bot.balance import decision_weight
+
+    # Three seats asked at once answer one by one: one decision in time.
+    assert [decision_weight(None, [0, 1, 2]), decision_weight([0, 1, 2], [0, 2]), decision_weight([0, 2], [2])] == [1, 0, 0]
+    # Then the roller goes on alone, then the next player: each a decision of its own.
+    assert decision_weight([2], [0]) == 1 and decision_weight([0], [0]) == 1 and decision_weight([0], [1]) == 1

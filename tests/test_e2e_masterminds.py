@@ -1,7 +1,11 @@
 """Masterminds end to end: a 3-player game through the fake Discord server in
 which a player who is not taking the turn plays an interrupt in a real-time
-window; a window survives a restart, and one closes by its deadline."""
+window; a window survives a restart, and one closes by its deadline. Every
+window asks every player, and what the channel shows when a window opens is
+the same whether or not anyone holds an interrupt."""
 from __future__ import annotations
+
+import re
 
 from tests.conftest import ADMIN, CHANNEL
 from tests.e2e_helpers import open_and_start, play_to_end
@@ -14,6 +18,22 @@ async def test_three_player_game_with_an_interrupt_from_another_player(harness):
     game = await open_and_start(h, "masterminds", USERS, options="interrupt_seconds=20")
     interrupts: list[tuple[int, int]] = []  # (who played, whose turn it was)
     windows = {"seen": 0, "restarted": False, "timed_out": False}
+    posted = {"count": 0}
+    openings: dict[bool, set[str]] = {True: set(), False: set()}  # anyone holds an interrupt? -> window texts
+
+    def window_text(messages, names) -> str:
+        """The window's lines in what the channel got, with names, mentions and numbers abstracted
+        (they depend on whose turn it is and on the clock, never on the hands)."""
+        lines = [line for m in messages for line in (m.content or "").splitlines()
+                 if line.startswith("• Interrupt window")]
+        lines += [line[line.index("Interrupt window: waiting"):] if "Interrupt window: waiting" in line else line
+                  for m in [m for m in messages if "Interrupt window: waiting" in (m.content or "")][-1:]
+                  for line in (m.content or "").splitlines()
+                  if "Interrupt window: waiting" in line or "Waiting for" in line]  # not the round/heist counters
+        text = "\n".join(lines)
+        for name in names:
+            text = text.replace(name, "<name>")
+        return re.sub(r"\d+", "#", text)
 
     def choose(engine, state, seat, rng):
         if state["phase"] == "window" and seat != state["turn"]:
@@ -26,11 +46,24 @@ async def test_three_player_game_with_an_interrupt_from_another_player(harness):
     async def after(current):
         g = await h.bot.tables.get(current.id)
         if g.status != "running" or g.state["phase"] != "window":
+            posted["count"] = len(fake.public_messages(CHANNEL))
             return
-        windows["seen"] += 1
-        waiting = h.bot.tables.engine(g).to_act(g.state)
-        board = fake.public_messages(CHANNEL)[-1]
+        engine = h.bot.tables.engine(g)
+        waiting = engine.to_act(g.state)
+        # The board of this very state (a deadline's note may be posted around it; wait, don't race it).
+        status = f"**{engine.status_line(g.state)}**"
+        board = await fake.wait_for(lambda: next((m for m in reversed(fake.public_messages(CHANNEL))
+                                                  if status in (m.content or "")), None), timeout=10)
         assert "Waiting for" in board.content and all(f"<@{USERS[s]}>" in board.content for s in waiting)
+        messages = fake.public_messages(CHANNEL)
+        new, posted["count"] = messages[posted["count"]:], len(messages)
+        if not g.state["window"]["done"]:  # this move opened the window
+            assert sorted(waiting) == [0, 1, 2]  # everyone is asked, whatever they hold
+            holds = any(a["type"] == "interrupt" for seat in range(3) for a in engine.legal_actions(g.state, seat))
+            text = window_text(new, g.state["names"])
+            if g.state["window"]["kind"] == "step" and "• Interrupt window" in text:
+                openings[holds].add(text)
+        windows["seen"] += 1
         assert g.deadline_at == h.clock.now + 20 and g.reminder_at is None
         if not windows["restarted"]:
             windows["restarted"] = True
@@ -49,11 +82,15 @@ async def test_three_player_game_with_an_interrupt_from_another_player(harness):
             assert after_timeout.version > before
             log = await h.bot.storage.actions(g.id)
             assert [e["action"] for e in log[before:before + len(waiting)]] == [{"type": "pass"}] * len(waiting)
+            posted["count"] = len(fake.public_messages(CHANNEL))  # the timeout's messages belong to no move
 
     game = await play_to_end(h, choose=choose, after_move=after)
     assert game.status == "finished"
     assert any(who != turn for who, turn in interrupts), "no interrupt was played by a non-active player"
     assert windows["restarted"] and windows["timed_out"]
+    # The public output of an opening window never depends on the hands.
+    assert openings[True] and openings[False], openings
+    assert openings[True] == openings[False] and len(openings[True]) == 1, openings
     played = [m.content for m in fake.public_messages(CHANNEL) if " plays " in m.content]
     assert played, "the interrupt must be revealed in the channel"
     assert fake.unhandled == []

@@ -8,8 +8,8 @@ import pytest
 
 from bot.games.masterminds.cards import CLEAR, HEISTS, PREP, TALENTS
 from tests.playout import assert_rejects
-from tests.test_masterminds_util import (E, check, clear_hands, fresh, hid, play, rig, set_hand, set_heist,
-                                         set_team, texts, tid, top_failure, top_prep)
+from tests.test_masterminds_util import (E, check, clear_hands, fresh, go, hid, pass_all, play, rig, set_hand,
+                                         set_heist, set_team, texts, tid, top_failure, top_prep)
 
 
 def heist_state(n=2, seed=1, team=("Rosa Vance",), gear=None, a="The Crown Jewels", b="Casino Vault", dice=None):
@@ -317,22 +317,31 @@ def test_street_tip_and_rival_crew_and_lockdown():
 
 
 # ----------------------------------------------------------------- HEIST: tally
-def attempt(s, recruits, skill=None, slot=0):
+def attempt(s, recruits, skill=None, slot=0, resolve=True):
+    """Seat 0 picks the step, then the crew; with ``resolve`` everyone passes in the windows."""
     h = s["heists"][slot]
     k = E._next_step(h)
     skill = skill or E._steps(h)[k]["skills"][0]
-    return play(s, 0, {"type": "attempt", "heist": slot, "skill": skill, "recruits": recruits})
+    return go(s, 0, slot, skill, recruits, resolve=resolve)
 
 
 def test_perfection_choose_the_face():
-    # Crown Jewels A is Stealth 6; Ghost 4 + Shadow Suit 2 + Lone Wolf 2 = 8 > 6.
-    s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"})
+    # Crown Jewels B is Stealth 7 (Casino Vault's B side); Ghost 4 + Shadow Suit 2 + Lone Wolf 2 = 8 > 7.
+    s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"}, dice=[(0, 3)])
     ev = attempt(s, [tid("Ghost")])
     assert s["phase"] == "face" and "PERFECTION" in texts(ev)
     play(s, 0, {"type": "face", "value": 3})
-    assert s["heists"][0]["dice"][0] == {"seat": 0, "value": 3} and s["dice"][0] == 4
+    assert s["heists"][0]["dice"][1] == {"seat": 0, "value": 3} and s["dice"][0] == 3
     assert s["phase"] == "turn" and s["turn"] == 1  # no fresh recruits: the run ends
     check(s)
+
+
+def test_perfection_without_a_die_of_yours_there_needs_no_face_choice():
+    """With none of your dice on the heist every face is alike: the die shows 6, no question asked."""
+    s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"}, dice=[])
+    ev = attempt(s, [tid("Ghost")])
+    assert "PERFECTION" in texts(ev) and s["phase"] == "turn"
+    assert s["heists"][0]["dice"][0] == {"seat": 0, "value": 6}
 
 
 def test_equal_total_before_roll_must_roll():
@@ -369,6 +378,7 @@ def test_failure_choose_who_suffers_and_test_fails_busted():
     assert s["phase"] == "suffer"
     assert {a["recruit"] for a in E.legal_actions(s, 0)} == {tid("Marco Bellini"), tid("Big Tomas")}
     ev = play(s, 0, {"type": "suffer", "recruit": tid("Big Tomas")})
+    ev += pass_all(s)
     assert "arrested" in texts(ev) and [e["card"] for e in s["teams"][0]] == [tid("Marco Bellini")]
     assert s["turn"] == 1
     check(s)
@@ -399,9 +409,11 @@ def test_consequence_injured_stays_tapped_one_upkeep():
     assert marco["tapped"] and not marco["injured"]  # upkeep passed: still tapped, flag used up
     play(s, 1, {"type": "draw_prep"})
     play(s, 1, {"type": "end_plan"})
-    assert not any(a["type"] == "attempt" and tid("Marco Bellini") in a["recruits"] for a in E.legal_actions(s, 0))
-    msg = assert_rejects(E, s, 0, {"type": "attempt", "heist": 0, "skill": "Driving", "recruits": [tid("Marco Bellini")]})
+    play(s, 0, {"type": "heist", "heist": 0, "skill": "Driving"})
+    assert not any(tid("Marco Bellini") in a["recruits"] for a in E.legal_actions(s, 0) if a["type"] == "crew")
+    msg = assert_rejects(E, s, 0, {"type": "crew", "recruits": [tid("Marco Bellini")]})
     assert "tapped" in msg
+    play(s, 0, {"type": "back"})
     play(s, 0, {"type": "draw_prep"})
     play(s, 0, {"type": "end_plan"})
     assert not s["teams"][0][0]["tapped"]
@@ -448,15 +460,18 @@ def test_consequence_lose_cards():
 def test_continue_with_unused_recruits_only_same_heist():
     s = heist_state(team=("Ghost", "Silas Crane", "Big Tomas"), gear={"Ghost": "Shadow Suit"})
     attempt(s, [tid("Ghost")])
-    play(s, 0, {"type": "face", "value": 6})
     assert s["phase"] == "continue"
     legal = E.legal_actions(s, 0)
-    att = [a for a in legal if a["type"] == "attempt"]
-    assert att and all(a["heist"] == 0 and tid("Ghost") not in a["recruits"] for a in att)
+    steps = [a for a in legal if a["type"] == "heist" and "recruits" not in a]
+    assert steps == [{"type": "heist", "heist": 0, "skill": "Stealth"}]
     assert {"type": "hold"} in legal
-    # Crown Jewels B is Hacking 7 (from Casino Vault's B side: Stealth 7).
+    play(s, 0, steps[0])
+    crews = [a for a in E.legal_actions(s, 0) if a["type"] == "crew"]
+    assert crews and all(tid("Ghost") not in a["recruits"] for a in crews)
+    # Crown Jewels B is Stealth 7 (from Casino Vault's B side).
     rig(s, [6])
-    play(s, 0, {"type": "attempt", "heist": 0, "skill": "Stealth", "recruits": [tid("Silas Crane"), tid("Big Tomas")]})
+    play(s, 0, {"type": "crew", "recruits": [tid("Silas Crane"), tid("Big Tomas")]})
+    pass_all(s)
     assert s["heists"][0]["dice"][1] == {"seat": 0, "value": 6}
     assert s["phase"] == "turn" and s["turn"] == 1  # nobody fresh left
     check(s)
@@ -466,34 +481,33 @@ def test_hold_keeps_the_die_and_others_may_continue():
     s = heist_state(team=("Ghost", "Byte"), gear={"Ghost": "Shadow Suit"})
     set_team(s, 1, ["Lena Fox", "Silas Crane", "Iris Calder"])
     attempt(s, [tid("Ghost")])
-    play(s, 0, {"type": "face", "value": 6})
     play(s, 0, {"type": "hold"})
     assert s["turn"] == 1 and s["heists"][0]["dice"][0] == {"seat": 0, "value": 6}
     # P2 may attempt step B of the same heist.
-    assert any(a["type"] == "attempt" and a["heist"] == 0 for a in E.legal_actions(s, 1))
+    assert any(a["type"] == "heist" and a["heist"] == 0 for a in E.legal_actions(s, 1))
 
 
 def test_need_a_free_die():
     s = heist_state(team=("Ghost",), dice=[(0, 1), (0, 2), (0, 3)])
     set_heist(s, 1, hid("Yacht Party"), hid("Auction House"), [(0, 4), (0, 5)])
     assert s["dice"][0] == 0
-    assert not any(a["type"] == "attempt" for a in E.legal_actions(s, 0))
-    msg = assert_rejects(E, s, 0, {"type": "attempt", "heist": 0, "skill": "Driving", "recruits": [tid("Ghost")]})
+    assert not any(a["type"] == "heist" for a in E.legal_actions(s, 0))
+    msg = assert_rejects(E, s, 0, {"type": "heist", "heist": 0, "skill": "Stealth"})
     assert "free die" in msg
     check(s)
 
 
 def test_at_most_three_recruits():
     s = heist_state(team=("Ghost", "Byte", "Big Tomas", "Rosa Vance"))
-    assert max(len(a["recruits"]) for a in E.legal_actions(s, 0) if a["type"] == "attempt") == 3
-    msg = assert_rejects(E, s, 0, {"type": "attempt", "heist": 0, "skill": "Stealth",
-                                   "recruits": [e["card"] for e in s["teams"][0]]})
+    play(s, 0, {"type": "heist", "heist": 0, "skill": "Stealth"})
+    assert max(len(a["recruits"]) for a in E.legal_actions(s, 0) if a["type"] == "crew") == 3
+    msg = assert_rejects(E, s, 0, {"type": "crew", "recruits": [e["card"] for e in s["teams"][0]]})
     assert "at most 3" in msg
 
 
 def test_two_skill_step_choose_one():
     s = heist_state(team=("Ghost",), a="Museum After Dark")  # A: Stealth or Hacking 6
-    skills = {a["skill"] for a in E.legal_actions(s, 0) if a["type"] == "attempt" and a["heist"] == 0}
+    skills = {a["skill"] for a in E.legal_actions(s, 0) if a["type"] == "heist" and a["heist"] == 0}
     assert skills == {"Stealth", "Hacking"}
 
 
@@ -538,7 +552,7 @@ def test_completion_no_draw_with_full_team_and_no_bonus_without_three():
 
 
 def test_completer_takes_all_and_dice_return_to_owners():
-    s = heist_state(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault", dice=[(1, 2), (1, 3), (1, 6)])
+    s = heist_state(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault", dice=[(0, 2), (1, 3), (1, 6)])
     s["intel"][0] = 9
     attempt(s, [tid("Big Tomas")])
     play(s, 0, {"type": "face", "value": 1})
@@ -549,11 +563,14 @@ def test_completer_takes_all_and_dice_return_to_owners():
 
 
 # ----------------------------------------------------------------- interrupt window
-def test_no_window_without_interrupts():
+def test_window_opens_for_everyone_even_without_interrupts():
     s = heist_state(team=("Ghost",))
     rig(s, [6])
-    attempt(s, [tid("Ghost")])
-    assert s["phase"] != "window"
+    ev = attempt(s, [tid("Ghost")], resolve=False)
+    assert s["phase"] == "window" and sorted(E.to_act(s)) == [0, 1]
+    assert E.legal_actions(s, 0) == [{"type": "pass"}] and E.legal_actions(s, 1) == [{"type": "pass"}]
+    assert E.describe_action(s, 0, {"type": "pass"}) == "Roll without an interrupt"
+    assert "everyone may play an interrupt or pass" in texts(ev)
 
 
 def test_window_simultaneous_hidden_then_resolves():
@@ -561,16 +578,17 @@ def test_window_simultaneous_hidden_then_resolves():
     set_hand(s, 0, ["Adrenaline"])
     set_hand(s, 1, ["Jammed Radio"])
     set_hand(s, 2, ["Cover Story"])  # "self" only: seat 2 can't use it on P1's attempt
-    attempt(s, [tid("Byte")])
-    assert s["phase"] == "window" and sorted(E.to_act(s)) == [0, 1]
-    assert E.legal_actions(s, 2) == []
+    attempt(s, [tid("Byte")], resolve=False)
+    assert s["phase"] == "window" and sorted(E.to_act(s)) == [0, 1, 2]
+    assert E.legal_actions(s, 2) == [{"type": "pass"}]
     assert E.timeout_action(s, 1, __import__("random").Random(1)) == {"type": "pass"}
     jam = s["hands"][1][0]
     ev = play(s, 1, {"type": "interrupt", "card": jam})
-    assert E.to_act(s) == [0]
+    assert E.to_act(s) == [0, 2]
     assert "Jammed Radio" not in texts(ev)
     assert "Jammed Radio" not in json.dumps(E.view(s, None)) and jam in s["hands"][1]
     assert E.view(s, 1)["private"]["committed"] == "Jammed Radio"
+    play(s, 2, {"type": "pass"})
     rig(s, [5])
     ev = play(s, 0, {"type": "pass"})
     t = texts(ev)
@@ -583,9 +601,10 @@ def test_window_closes_when_all_pass():
     s = heist_state(n=3, team=("Ghost",))
     set_hand(s, 1, ["Jammed Radio"])
     set_hand(s, 2, ["Adrenaline"])
-    attempt(s, [tid("Ghost")])
-    assert sorted(E.to_act(s)) == [1, 2]
+    attempt(s, [tid("Ghost")], resolve=False)
+    assert sorted(E.to_act(s)) == [0, 1, 2]
     play(s, 2, {"type": "pass"})
+    play(s, 0, {"type": "pass"})
     rig(s, [3])
     ev = play(s, 1, {"type": "pass"})
     assert "Nobody plays an interrupt" in texts(ev) and "rolls 3" in texts(ev)
@@ -594,24 +613,25 @@ def test_window_closes_when_all_pass():
 
 def test_window_has_its_own_short_deadline():
     s = heist_state(n=3, team=("Ghost",))
-    set_hand(s, 1, ["Jammed Radio"])
     options = E.meta.resolve_options({"interrupt_seconds": "12"})
     assert E.window_seconds(s, options) is None  # an ordinary turn: the table's turn timer applies
-    attempt(s, [tid("Ghost")])
+    attempt(s, [tid("Ghost")], resolve=False)
     assert s["phase"] == "window" and E.window_seconds(s, options) == 12
-    assert E.window_seconds(s, E.meta.resolve_options({})) == 30
+    assert E.window_seconds(s, E.meta.resolve_options({})) == 20
 
 
 def test_interrupt_adrenaline_and_lucky_break():
     s = heist_state(team=("Byte",))
     set_hand(s, 0, ["Adrenaline"])
-    attempt(s, [tid("Byte")])
+    attempt(s, [tid("Byte")], resolve=False)
+    play(s, 1, {"type": "pass"})
     rig(s, [3])
     ev = play(s, 0, {"type": "interrupt", "card": s["hands"][0][0]})
     assert "total 3 + 3 = 6: push" in texts(ev)
     s = heist_state(team=("Byte",))
     set_hand(s, 0, ["Lucky Break"])
-    attempt(s, [tid("Byte")])
+    attempt(s, [tid("Byte")], resolve=False)
+    play(s, 1, {"type": "pass"})
     rig(s, [2, 6])
     ev = play(s, 0, {"type": "interrupt", "card": s["hands"][0][0]})
     assert "rolls 2, 6 (keeps 6)" in texts(ev) and s["heists"][0]["dice"][0]["value"] == 6
@@ -620,14 +640,16 @@ def test_interrupt_adrenaline_and_lucky_break():
 def test_interrupt_tripped_alarm_denies_perfection():
     s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"})
     set_hand(s, 1, ["Tripped Alarm"])
-    attempt(s, [tid("Ghost")])
+    attempt(s, [tid("Ghost")], resolve=False)
+    play(s, 0, {"type": "pass"})
     rig(s, [1, 1])
     top_failure(s, "Pulled Over")
     ev = play(s, 1, {"type": "interrupt", "card": s["hands"][1][0]})
     assert "failure" in texts(ev) and "Tripped Alarm" in texts(ev)
     s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"})
     set_hand(s, 1, ["Tripped Alarm"])
-    attempt(s, [tid("Ghost")])
+    attempt(s, [tid("Ghost")], resolve=False)
+    play(s, 0, {"type": "pass"})
     rig(s, [2])
     play(s, 1, {"type": "interrupt", "card": s["hands"][1][0]})
     assert s["heists"][0]["dice"][0] == {"seat": 0, "value": 2}  # rolled, no face choice
@@ -636,7 +658,8 @@ def test_interrupt_tripped_alarm_denies_perfection():
 def test_interrupt_cover_story():
     s = heist_state(team=("Marco Bellini",))
     set_hand(s, 0, ["Cover Story"])
-    attempt(s, [tid("Marco Bellini")])
+    attempt(s, [tid("Marco Bellini")], resolve=False)
+    play(s, 1, {"type": "pass"})
     rig(s, [1])
     n_fail = len(s["failure_deck"])
     ev = play(s, 0, {"type": "interrupt", "card": s["hands"][0][0]})
@@ -648,12 +671,13 @@ def test_window_before_failure_test():
     rig(s, [1])
     top_failure(s, "Silent Alarm")
     set_hand(s, 1, ["Adrenaline"])
-    # Step window: only P2 holds an interrupt (Adrenaline may be played by anyone).
-    attempt(s, [tid("Marco Bellini")])
-    assert s["phase"] == "window" and s["window"]["kind"] == "step" and E.to_act(s) == [1]
+    attempt(s, [tid("Marco Bellini")], resolve=False)
+    assert s["phase"] == "window" and s["window"]["kind"] == "step" and sorted(E.to_act(s)) == [0, 1]
     play(s, 1, {"type": "pass"})
+    play(s, 0, {"type": "pass"})
     # Stealth 0 + 1 < 6: FAILURE, Silent Alarm triggers on Stealth: a new window before the test roll.
-    assert s["phase"] == "window" and s["window"]["kind"] == "test"
+    assert s["phase"] == "window" and s["window"]["kind"] == "test" and sorted(E.to_act(s)) == [0, 1]
+    play(s, 0, {"type": "pass"})
     rig(s, [4])
     ev = play(s, 1, {"type": "interrupt", "card": s["hands"][1][0]})
     assert "Stealth 0 + 2 + 4 = 6: safe" in texts(ev) and len(s["teams"][0]) == 1
@@ -683,12 +707,16 @@ def test_ability_clutch_turns_push_into_success():
 
 
 def test_ability_perfectionist_chooses_face_on_success():
-    s = heist_state(team=("Lena Fox",))  # Stealth 4 vs 6
+    s = heist_state(team=("Lena Fox",), dice=[(0, 2)])  # step B Stealth 7: Lena 4 + 5 = 9
     rig(s, [5])
     attempt(s, [tid("Lena Fox")])
     assert s["phase"] == "face"
     play(s, 0, {"type": "face", "value": 2})
-    assert s["heists"][0]["dice"][0]["value"] == 2
+    assert s["heists"][0]["dice"][1]["value"] == 2
+    s = heist_state(team=("Lena Fox",))  # no die of hers there: the rolled face stays, no question
+    rig(s, [5])
+    attempt(s, [tid("Lena Fox")])
+    assert s["phase"] == "turn" and s["heists"][0]["dice"][0]["value"] == 5
 
 
 def test_ability_lucky_rerolls_a_one():
@@ -741,10 +769,31 @@ def test_game_ends_at_players_plus_one_heists():
     s["intel"][0] = 20
     attempt(s, [tid("Big Tomas")])
     ev = play(s, 0, {"type": "face", "value": 5})
+    ev += play(s, 0, {"type": "retire", "recruit": tid("Byte")})
+    # The round is played out: P2 (later in turn order) still gets this round's turn.
+    assert not E.is_terminal(s) and s["turn"] == 1 and "when this round is over" in texts(ev)
+    assert "LAST ROUND" in E.status_line(s)
+    play(s, 1, {"type": "draw_prep"})
+    ev = play(s, 1, {"type": "end_plan"})
     assert E.is_terminal(s) and s["final"]["reason"] == "heists" and E.to_act(s) == []
     assert "Gem values" in texts(ev)
     sc = E.scores(s)
     assert len(sc) == 2 and any(r["won"] for r in sc)
+    check(s)
+
+
+def test_last_player_in_the_round_completing_ends_the_game_at_once():
+    s = heist_state(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault", dice=[(1, 1), (1, 2), (1, 3)])
+    s["turn"] = 1  # P2 is last in turn order (P1 started)
+    set_team(s, 1, ["Big Tomas"])
+    s["completed"] = 2
+    s["mementos"][0] = [m for m in list(s["heist_deck"])[:2]]
+    for m in s["mementos"][0]:
+        s["heist_deck"].remove(m)
+    s["intel"][1] = 20
+    go(s, 1, 0, "Muscle", [tid("Big Tomas")], resolve=True)
+    play(s, 1, {"type": "face", "value": 5})
+    assert E.is_terminal(s) and s["final"]["reason"] == "heists"
     check(s)
 
 

@@ -209,3 +209,21 @@ def check(state) -> None:
         assert {c["id"] for c in mine["private"]["hand"]} == set(state["hands"][s])
         others = json.dumps({k: v for k, v in mine.items() if k != "private"})
         assert others == public
+
+
+def go(state, seat: int, slot: int, skill: str, recruits: list[str], resolve: bool = False) -> list[dict]:
+    """Attempt the next step of heist ``slot`` with ``recruits`` (pick the step, then the crew);
+    with ``resolve`` everyone passes in every interrupt window that opens. Returns all events."""
+    events = E.apply(state, seat, {"type": "heist", "heist": slot, "skill": skill})
+    events += E.apply(state, seat, {"type": "crew", "recruits": recruits})
+    if resolve:
+        events += pass_all(state)
+    return events
+
+
+def pass_all(state) -> list[dict]:
+    """Everyone still to answer passes, in every interrupt window that opens in a row."""
+    events: list[dict] = []
+    while state["phase"] == "window":
+        events += E.apply(state, E.to_act(state)[0], {"type": "pass"})
+    return events

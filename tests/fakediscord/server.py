@@ -441,11 +441,21 @@ class FakeDiscord:
         self._routes = self._build_routes()
         self._inflight = 0
         self._last_activity = 0.0
+        #: ``listener(event, obj)`` calls made as things happen (for benchmarks, which time them):
+        #: ``("ready", session)`` once a bot's IDENTIFY is answered (READY and every GUILD_CREATE sent),
+        #: ``("callback", InteractionRecord)`` when an interaction gets its initial response,
+        #: ``("message", RecordedMessage)`` when any message is created, ``("edit", RecordedMessage)`` when the bot
+        #: edits a channel message (its ``history[-1]`` is the edit, with ``_files`` if it uploaded any).
+        self.listeners: List[Callable[[str, Any], None]] = []
 
     # ------------------------------------------------------------------ ids
     def snowflake(self) -> int:
         ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
         return (ms << 22) | (next(self._counter) & 0x3FFFFF)
+
+    def _tell(self, event: str, obj: Any) -> None:
+        for listener in self.listeners:
+            listener(event, obj)
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> "FakeDiscord":
@@ -988,6 +998,7 @@ class FakeDiscord:
         await self._send(s, 0, ready, "READY")
         for g in self.guilds.values():
             await self._send(s, 0, self._guild_payload(g, s.intents), "GUILD_CREATE")
+        self._tell("ready", s)
         self._notify()
 
     async def _request_members(self, s: _Session, d: dict) -> None:
@@ -1433,6 +1444,7 @@ class FakeDiscord:
             m.application_id = self.application_id
         self._apply_content(m, payload, files, editing=False)
         self.messages[m.id] = m
+        self._tell("message", m)
         return m
 
     def _record_if_public(self, m: RecordedMessage, payload: Any, files) -> None:
@@ -1533,6 +1545,7 @@ class FakeDiscord:
         if self._in_archived_thread(m):  # "Users cannot edit messages ... in archived threads"
             return _error(400, 50083, "Thread is archived")
         self._apply_content(m, body or {}, files, editing=True)
+        self._tell("edit", m)
         self._record_if_public(m, body, files)
         await self._dispatch_message("MESSAGE_UPDATE", m)
         return _json_response(self.message_payload(m))
@@ -1604,6 +1617,7 @@ class FakeDiscord:
         rec.callback = recorded
         if not rec._response_fut.done():
             rec._response_fut.set_result(recorded)
+        self._tell("callback", rec)
         if msg is not None:
             resource["message"] = self.message_payload(msg)
             await self._dispatch_message("MESSAGE_UPDATE" if cb_type == 7 else "MESSAGE_CREATE", msg)

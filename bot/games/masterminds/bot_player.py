@@ -1,81 +1,98 @@
 """A sensible bot for Masterminds: Heist Society.
 
-It only reads what its seat may know: the public board (heists, dice, teams, gear,
-gem counts, Intel) and its own hand. It never looks at decks, other hands or the
-hidden interrupt commits of other players.
+It decides from its seat's view (``engine.view(state, seat)``: the public board plus its
+own hand) and the legal actions only -- it is never handed the game state, so it can't
+peek at decks, rival hands or the hidden commits of an interrupt window. Card ids in the
+view are public facts; their printed data comes from :mod:`.cards` and the arithmetic
+from :mod:`.calc`.
 """
 from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import combinations
 from typing import Any
 
-from .cards import CLEAR, PREP, TALENTS
+from .calc import crew_total, p_beat, recruit_value
+from .cards import CLEAR, PREP, TALENTS, effective_stats
+
+MAX_ACTIVATE = 3
+ATTEMPT_P = 0.42   # start a heist step when at least this likely to succeed
+CONTINUE_P = 0.75  # press on within a run (a FAILURE busts the dice placed this run)
+FINISH_P = 0.5     # go for step D
 
 
-def recruit_value(entry: dict[str, Any], skill: str) -> int:
-    from .engine import recruit_value as value  # late import: engine imports this module
-    return value(entry, skill)
+ABILITY_WORTH = {"fixer": 2.5, "scout": 1.0, "fence": 1.5, "slippery": 1.0, "leader": 2.0, "perfectionist": 1.5,
+                 "clutch": 1.0, "lucky": 1.0, "gearhead": 1.0, "solo": 1.0, "allrounder": 3.0}
 
 
 def talent_worth(tid: str) -> float:
-    t = TALENTS[tid]
-    stats = t["stats"]
-    if t["ability"] == "allrounder":
-        stats = [max(2, s) for s in stats]
-    return sum(stats) + 1.5 * max(stats)
+    stats = effective_stats(tid)
+    return sum(stats) + 1.5 * max(stats) + ABILITY_WORTH[TALENTS[tid]["ability"]]
 
 
-def p_success(total: int, number: int, clutch: bool = False) -> float:
-    """Chance that total + d6 beats ``number`` (1.0 when already greater)."""
-    if total > number:
-        return 1.0
-    need = number - total + (0 if clutch else 1)  # minimum die face that succeeds
-    return max(0, min(6, 7 - need)) / 6
+def fit_worth(tid: str, team: list[dict[str, Any]]) -> float:
+    """A talent's worth to this team: its own worth plus the skills it adds where the team is weak."""
+    best = [max((e["values"][i] for e in team if e["id"] != tid), default=0) for i in range(5)]
+    return talent_worth(tid) + 0.8 * sum(max(0, v - b) for v, b in zip(effective_stats(tid), best))
 
 
-def _attempt_score(engine, state, seat: int, a: dict[str, Any]) -> tuple[float, float]:
-    h = state["heists"][a["heist"]]
-    k = engine._next_step(h)
-    number = engine._steps(h)[k]["number"]
-    total, _ = engine.attempt_total(state, seat, a["skill"], a["recruits"])
-    clutch = any(TALENTS[t]["ability"] == "clutch" for t in a["recruits"])
-    p = p_success(total, number, clutch)
-    score = p * 10 + k * 1.5 - 0.6 * len(a["recruits"])
+def _gear_id(entry: dict[str, Any]) -> str | None:
+    return entry["gear"]["id"] if entry.get("gear") else None
+
+
+def _leader(view: dict[str, Any], me: int) -> int | None:
+    others = [p for p in view["players"] if p["seat"] != me]
+    if not others:
+        return None
+    return max(others, key=lambda p: (p["gem_count"] + 3 * len(p["heists"]), -p["seat"]))["seat"]
+
+
+def _crews(team: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    fresh = [e for e in team if not e["tapped"]]
+    return [list(c) for k in range(1, min(MAX_ACTIVATE, len(fresh)) + 1) for c in combinations(fresh, k)]
+
+
+def _score(view, me: int, slot: int, skill: str, crew: list[dict[str, Any]]) -> tuple[float, float]:
+    """How good sending ``crew`` at the next step of heist ``slot`` is, and its success chance."""
+    h = view["heists"][slot]
+    k = h["next"]
+    number = h["steps"][k]["number"]
+    total, _ = crew_total([(e["id"], _gear_id(e)) for e in crew], skill, view["players"][me]["intel"])
+    clutch = any(TALENTS[e["id"]]["ability"] == "clutch" for e in crew)
+    p = p_beat(total, number, clutch)
+    score = p * 10 + k * 1.5 - 0.6 * len(crew)
     if total > number:
         score += 1.0 - 0.4 * max(0, total - number - 1)  # don't waste recruits on overkill
-    own = sum(1 for d in h["dice"] if d and d["seat"] == seat)
+    own = sum(1 for st in h["steps"] if st["die"] and st["die"]["seat"] == me)
     score += own * 0.8
     return score, p
 
 
-def _best_attempt(engine, state, seat, legal, min_p: float):
-    best, best_score = None, -1e9
-    for a in legal:
-        if a["type"] != "attempt":
+def _best(view, me: int, steps: list[dict[str, Any]], min_p: float):
+    """The best (step action, crew) over the offered steps, or (None, None)."""
+    team = view["players"][me]["team"]
+    best, best_score = (None, None), -1e9
+    for a in steps:
+        if "recruits" in a:
             continue
-        score, p = _attempt_score(engine, state, seat, a)
-        if p < min_p:
-            continue
-        if score > best_score:
-            best, best_score = a, score
+        for crew in _crews(team):
+            score, p = _score(view, me, a["heist"], a["skill"], crew)
+            if p >= min_p and score > best_score:
+                best, best_score = (a, crew), score
     return best
 
 
-def _leader(state, seat: int) -> int | None:
-    others = [s for s in range(len(state["names"])) if s != seat]
-    if not others:
-        return None
-    return max(others, key=lambda s: (sum(state["gems"][s].values()) + 3 * len(state["mementos"][s]), -s))
-
-
-def choose(engine, state, seat: int, rng: random.Random) -> dict[str, Any]:
-    legal = engine.legal_actions(state, seat)
+def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     if not legal:
         raise ValueError("bot asked to act with no legal action")
-    phase = state["phase"]
-    hand = state["hands"][seat]
-    team = state["teams"][seat]
+    if len(legal) == 1:
+        return legal[0]
+    me = view["private"]["seat"]
+    phase = view["phase"]
+    hand = [c["id"] for c in view["private"]["hand"]]
+    mine = view["players"][me]
+    team = mine["team"]
 
     def first(kind: str, pred=lambda a: True):
         for a in legal:
@@ -83,35 +100,53 @@ def choose(engine, state, seat: int, rng: random.Random) -> dict[str, Any]:
                 return a
         return None
 
-    if phase == "turn":
-        attempt = _best_attempt(engine, state, seat, legal, 0.66)
-        if attempt is not None:
-            return attempt
-        pool_best = max(state["pool"], key=talent_worth, default=None)
+    if phase in ("turn", "continue"):
+        if phase == "turn":
+            need = ATTEMPT_P
+        else:
+            need = FINISH_P if view["heists"][view["attempt"]["heist"]]["next"] == 3 else CONTINUE_P
+        step, crew = _best(view, me, [a for a in legal if a["type"] == "heist"], need)
+        if step is not None:
+            quick = dict(step, recruits=[e["id"] for e in crew])
+            return quick if quick in legal else step
+        if phase == "continue":
+            return {"type": "hold"}
+        pool = [t["id"] for t in view["pool"]]
+        pool_best = max(pool, key=lambda t: fit_worth(t, team), default=None)
         if pool_best is not None:
             if len(team) < 4:
                 return {"type": "recruit", "card": pool_best, "replace": None}
-            weakest = min(team, key=lambda e: talent_worth(e["card"]))
-            if talent_worth(pool_best) > talent_worth(weakest["card"]) + 2.5:
-                return {"type": "recruit", "card": pool_best, "replace": weakest["card"]}
-        if len(team) < 3 and state["pool"] and rng.random() < 0.5:
+            weakest = min(team, key=lambda e: fit_worth(e["id"], team))
+            if fit_worth(pool_best, team) > fit_worth(weakest["id"], team) + 2.5:
+                return {"type": "recruit", "card": pool_best, "replace": weakest["id"]}
+        if len(team) < 3 and pool and rng.random() < 0.5:
             return {"type": "burn"}
         return {"type": "draw_prep"}
 
+    if phase == "crew":
+        pick = view["picking"]
+        step = {"type": "heist", "heist": pick["heist"], "skill": pick["skill"]}
+        _, crew = _best(view, me, [step], 0.0)
+        if crew is not None:
+            want = {"type": "crew", "recruits": [e["id"] for e in crew]}
+            if want in legal:
+                return want
+        return first("back") or legal[0]
+
     if phase in ("burned", "hire"):
         if phase == "burned":
-            tid = state["pending"]["card"]
+            tid = view["burned"]["id"]
             opts = [a for a in legal if a["type"] == "hire"]
         else:
-            tid = max(state["pool"], key=talent_worth)
+            tid = max((t["id"] for t in view["pool"]), key=lambda t: fit_worth(t, team))
             opts = [a for a in legal if a["type"] == "hire_pool" and a["card"] == tid]
         if len(team) < 4:
             pick = next((a for a in opts if a["replace"] is None), None)
             if pick:
                 return pick
-        weakest = min(team, key=lambda e: talent_worth(e["card"]), default=None)
-        if weakest and talent_worth(tid) > talent_worth(weakest["card"]) + 1:
-            pick = next((a for a in opts if a["replace"] == weakest["card"]), None)
+        weakest = min(team, key=lambda e: fit_worth(e["id"], team), default=None)
+        if weakest and fit_worth(tid, team) > fit_worth(weakest["id"], team) + 1:
+            pick = next((a for a in opts if a["replace"] == weakest["id"]), None)
             if pick:
                 return pick
         return first("to_pool") or first("hire_skip") or legal[-1]
@@ -121,110 +156,103 @@ def choose(engine, state, seat: int, rng: random.Random) -> dict[str, Any]:
         if gear_moves:
             def gear_fit(a):
                 g = PREP[a["card"]]
-                tid = a["recruit"]
-                stats = TALENTS[tid]["stat"]
+                stats = dict(zip(("Driving", "Stealth", "Hacking", "Muscle", "Charm"), effective_stats(a["recruit"])))
                 base = max(stats.values()) if g["skill"] == "all" else stats[g["skill"]]
-                return base + g["bonus"] + (1 if TALENTS[tid]["ability"] == "gearhead" else 0)
+                return base + g["bonus"] + (1 if TALENTS[a["recruit"]]["ability"] == "gearhead" else 0)
             return max(gear_moves, key=gear_fit)
         if phase == "gear2":
             return {"type": "gear_done"}
         actions = [a for a in legal if a["type"] == "action"]
         plain = {PREP[a["card"]]["effect"]: a for a in actions if a["gem"] is None}
-        leader = _leader(state, seat)
+        leader = _leader(view, me)
         # A rival one step from finishing a heist: spend a gem to knock their die off.
         for a in actions:
             if PREP[a["card"]]["effect"] == "doublecross" and a["gem"] == CLEAR:
-                for h in state["heists"]:
-                    if h and engine._next_step(h) == 3 and h["dice"][2]["seat"] != seat:
+                for h in view["heists"]:
+                    if h and h["next"] == 3 and h["steps"][2]["die"]["seat"] != me:
                         return a
         if "intel" in plain and team:
             return plain["intel"]
         if "draw" in plain and len(hand) <= 4:
             return plain["draw"]
-        if "sabotage" in plain and leader is not None and state["hands"][leader]:
+        if "blackmarket" in plain and team and len(hand) <= 5:
+            return plain["blackmarket"]
+        if "sabotage" in plain and leader is not None and view["players"][leader]["hand"]:
             return plain["sabotage"]
         if "doublecross" in plain:
             return plain["doublecross"]
         if "headhunt" in plain and len(team) < 3:
             return plain["headhunt"]
-        if len(hand) < 6:
+        if len(hand) < 6 and {"type": "draw"} in legal:
             return {"type": "draw"}
         if "blackmarket" in plain:
             return plain["blackmarket"]
-        return {"type": "end_plan"}
+        return first("end_plan") or legal[-1]
 
     if phase == "target":
-        leader = _leader(state, seat)
+        leader = _leader(view, me)
         for a in legal:
             if a.get("seat") == leader:
                 return a
         if any("heist" in a for a in legal):
             def danger(a):
-                h = state["heists"][a["heist"]]
-                k = engine._next_step(h)
-                d = h["dice"][k - 1]
-                return (d["seat"] != seat, k)
-            return max((a for a in legal), key=danger)
+                h = view["heists"][a["heist"]]
+                d = h["steps"][h["next"] - 1]["die"]
+                return (d["seat"] != me, h["next"])
+            return max(legal, key=danger)
         if any("recruit" in a for a in legal):
+            owner_of = {e["id"]: (p["seat"], e) for p in view["players"] for e in p["team"]}
+
             def hurt(a):
-                owner, e = engine._entry(state, a["recruit"])
-                return (owner == leader, PREP[e["gear"]]["bonus"])
+                owner, e = owner_of[a["recruit"]]
+                return (owner == leader, PREP[e["gear"]["id"]]["bonus"])
             return max(legal, key=hurt)
         return legal[0]
 
     if phase == "window":
-        w = state["window"]
-        actor = state["turn"]
+        actor = view["turn"]
         cards = {PREP[a["card"]]["effect"]: a for a in legal if a["type"] == "interrupt"}
-        if w["kind"] == "test":
-            te = state["test"]
-            if seat == actor:  # help our own recruit; never waste cards on a rival's test
-                _, e = engine._entry(state, te["recruit"])
-                v = recruit_value(e, te["skill"]) + (3 if TALENTS[te["recruit"]]["ability"] == "slippery" else 0)
-                if p_success(v, te["number"]) < 0.7:
+        if view["window"]["kind"] == "test":
+            te = view["test"]
+            if me == actor:  # help our own recruit; never waste cards on a rival's test
+                entry = next(e for e in team if e["id"] == te["recruit_id"])
+                v = recruit_value(entry["id"], _gear_id(entry), te["skill"])
+                v += 3 if TALENTS[entry["id"]]["ability"] == "slippery" else 0
+                if p_beat(v, te["number"]) < 0.7:
                     if "plus2" in cards:
                         return cards["plus2"]
                     if "twodice" in cards:
                         return cards["twodice"]
             return {"type": "pass"}
-        at = state["attempt"]
+        at = view["attempt"]
         total = at["base"] + at["mods"]
-        p = p_success(total, at["number"])
-        if seat == actor:
+        p = p_beat(total, at["number"])
+        if me == actor:
             if total > at["number"]:
                 return {"type": "pass"}
-            if "plus2" in cards and p_success(total + 2, at["number"]) > p:
+            if "plus2" in cards and p_beat(total + 2, at["number"]) > p:
                 return cards["plus2"]
             if "twodice" in cards and p < 0.9:
                 return cards["twodice"]
             if "cover" in cards and p < 0.6:
                 return cards["cover"]
             return {"type": "pass"}
-        important = at["step"] >= 2 or actor == _leader(state, seat)
-        if "minus2" in cards and p > 0.3 and p_success(total - 2, at["number"]) < p and (important or rng.random() < 0.3):
+        important = at["step"] >= 2 or actor == _leader(view, me)
+        if "minus2" in cards and p > 0.3 and p_beat(total - 2, at["number"]) < p and (important or rng.random() < 0.3):
             return cards["minus2"]
         if "noperfect" in cards and total > at["number"] and important:
             return cards["noperfect"]
         return {"type": "pass"}
 
     if phase == "face":
-        at = state["attempt"]
-        h = state["heists"][at["heist"]]
-        own = Counter(d["value"] for d in h["dice"] if d and d["seat"] == seat)
+        at = view["attempt"]
+        h = view["heists"][at["heist"]]
+        own = Counter(st["die"]["value"] for st in h["steps"] if st["die"] and st["die"]["seat"] == me)
         value = max(own, key=lambda v: (own[v], v)) if own else 6
         return {"type": "face", "value": value}
 
     if phase == "suffer":
-        at = state["attempt"]
-        return {"type": "suffer", "recruit": min(at["recruits"], key=talent_worth)}
-
-    if phase == "continue":
-        at = state["attempt"]
-        h = state["heists"][at["heist"]]
-        k = engine._next_step(h)
-        need = 0.5 if k == 3 else 0.75
-        attempt = _best_attempt(engine, state, seat, legal, need)
-        return attempt or {"type": "hold"}
+        return min(legal, key=lambda a: talent_worth(a["recruit"]))
 
     if phase == "lose_gem":
         return first("give_gem", lambda a: a["colour"] == CLEAR) or legal[0]

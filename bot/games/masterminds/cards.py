@@ -58,10 +58,19 @@ def prep_name(pid: str) -> str:
     return PREP[pid]["name"]
 
 
+def effective_stats(tid: str) -> list[int]:
+    """A talent's stats as they count in play: an All-Rounder is at least 2 everywhere."""
+    t = TALENTS[tid]
+    if t["ability"] == "allrounder":
+        return [max(2, v) for v in t["stats"]]
+    return list(t["stats"])
+
+
 def talent_public(tid: str) -> dict[str, Any]:
     t = TALENTS[tid]
     ab = ABILITIES[t["ability"]]
-    return {"id": tid, "name": t["name"], "stats": list(t["stats"]), "ability": ab["name"], "ability_text": ab["text"]}
+    # ``stats`` are the values that count in play (an All-Rounder's printed 1s count as 2).
+    return {"id": tid, "name": t["name"], "stats": effective_stats(tid), "ability": ab["name"], "ability_text": ab["text"]}
 
 
 def prep_public(pid: str) -> dict[str, Any]:

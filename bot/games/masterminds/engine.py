@@ -3,18 +3,19 @@
 Flow of a turn (``state["phase"]``):
 
 * ``turn``      the active player picks a PREP recruit-phase action (recruit / burn /
-                draw) or a HEIST ``attempt`` (heist slot + skill + up to 3 recruits).
+                draw) or a HEIST step (``heist``: heist slot + skill).
+* ``crew``      after picking a step: choose 1-3 untapped recruits (``crew``) or go ``back``.
 * ``burned``    after a burn: hire the drawn Talent or put it into the pool.
 * ``plan``      two plan actions (draw, play an action, play gear, trade gear, end).
 * ``gear2``     the optional second Gear card of a "play two gear" plan action.
 * ``target``    an action card asks for its target.
 * ``hire``      Headhunter (with a gem) lets you recruit from the fresh pool.
-* ``window``    the interrupt window before a roll: every seat holding a playable
-                interrupt commits one card or passes, simultaneously and hidden.
+* ``window``    the interrupt window before a roll: EVERY seat commits one interrupt or
+                passes, simultaneously and hidden (who is asked never depends on hands).
 * ``face``      PERFECTION (or Perfectionist): choose the die face.
 * ``suffer``    a FAILURE: choose which activated recruit suffers the Failure card.
 * ``lose_gem``  a Failure consequence: choose a gem to return to the bag.
-* ``continue``  after a success: continue to the next step of that heist or hold.
+* ``continue``  after a success: pick the next step of that heist (then a crew) or hold.
 * ``retire``    after completing a heist: choose the recruit who retires.
 * ``discard``   upkeep: discard down to the hand limit of 6.
 * ``over``      the game has ended; ``state["final"]`` holds the gem values.
@@ -29,8 +30,8 @@ from typing import Any
 from bot.engine import Engine, GameMeta, Option, RuleError, competition_ranks
 from bot.rng import Rng
 
-from . import bot_player
-from .cards import (CLEAR, COLOURS, FAILURES, HEISTS, PREP, TALENTS,
+from . import bot_player, calc
+from .cards import (ABILITIES, CLEAR, COLOURS, FAILURES, HEISTS, PREP, TALENTS,
                     heist_steps, prep_name, prep_public, step_label, talent_public)
 
 HAND_LIMIT = 6
@@ -38,18 +39,20 @@ TEAM_LIMIT = 4
 DICE_PER_PLAYER = 5
 MAX_ACTIVATE = 3
 STEP_LETTERS = "ABCD"
+PERFECT_FACE = 6  # the face shown when the choice can't matter
+RECENT = 6  # public event lines kept for the board's "what just happened"
 
 SUMMARY = """\
 **Goal:** complete heists to collect gems. At the end every mastermind colour's gem value is rolled (1-6); Clear gems are worth 2. Most points wins.
 **Your turn: PREP or HEIST.**
 **PREP** — 1) *Recruit phase*, one of: recruit a Talent from the pool (team of up to 4, you may replace one); burn the pool and draw the top Talent (hire it or put it in the pool); or draw a Prep card. 2) *Plan phase*, twice: draw a Prep card, play ONE action card (💎 spend a gem for its bonus; "Instead" bonuses replace the normal effect), play up to TWO gear cards (one gear per recruit), or move/swap gear between your recruits. 3) Upkeep.
-**HEIST** — pick the next open step of a heist (A→D) and the skill (if two are shown), activate 1-3 untapped recruits and add their skill (+gear, abilities, Intel). An **interrupt window** opens: everyone holding a playable interrupt plays one or passes (hidden, revealed together). Then:
+**HEIST** — pick the next open step of a heist (A→D) and the skill (if two are shown), then activate 1-3 untapped recruits and add their skill (+gear, abilities, Intel). An **interrupt window** opens for everyone: each player plays one interrupt or passes (hidden, revealed together; no answer = pass). Then:
 • total already **greater** than the number → **PERFECTION**: place your die on any face.
-• else roll a die: total+roll **greater** → **SUCCESS** (place the rolled die); **equal** → **PUSH** (run over); **less** → **FAILURE**: one activated recruit flips a Failure card. If the step's skill is a trigger, that recruit rolls skill+die and must beat the test or suffer the consequence. Run over.
-After a success: **hold** (end the run; your die stays) or **continue** to the next step of the same heist with recruits not yet used this turn. Anyone may continue a heist others started; whoever completes step D takes it.
+• else roll a die: total+roll **greater** → **SUCCESS** (place the rolled die); **equal** → **PUSH** (run over); **less** → **FAILURE**: the dice you placed on that heist this run come off again (bust), and one activated recruit flips a Failure card. If the step's skill is a trigger, that recruit rolls skill+die and must beat the test or suffer the consequence. Run over.
+After a success: **hold** (end the run; your die stays) or **continue** to the next step of the same heist with recruits not yet used this turn. Anyone may continue a heist others started, but **step D is an inside job**: only a player with a die on that heist may attempt it. Whoever completes step D takes it.
 **Completing step D:** take the TAKE in gems from the bag; draw a Prep card if your team has fewer than 4; all dice go back (3 of *your* dice showing the same number there = bonus gem); keep the heist's name card; discard all your gear; retire one recruit.
 **Upkeep:** Fixer draws, recruits untap (injured ones stay tapped one more upkeep), pool and heists refill, discard to 6 cards.
-**End:** after players+1 completed heists, when the bag is emptied, or after the round limit. Tiebreak: more Clear gems, then more heists completed.
+**End:** when players+1 heists are completed the round is played out, then the game ends; it ends at once when the bag is emptied; or after the round limit. Tiebreak: more Clear gems, then more heists completed.
 """
 
 
@@ -58,17 +61,8 @@ def _seat_order(start: int, n: int) -> list[int]:
 
 
 def recruit_value(entry: dict[str, Any], skill: str) -> int:
-    """A recruit's value in ``skill``: printed stat (All-Rounder: at least 2) plus gear."""
-    t = TALENTS[entry["card"]]
-    value = t["stat"][skill]
-    if t["ability"] == "allrounder":
-        value = max(value, 2)
-    gear = entry.get("gear")
-    if gear:
-        g = PREP[gear]
-        if g["skill"] in ("all", skill):
-            value += g["bonus"] + (1 if t["ability"] == "gearhead" else 0)
-    return value
+    """A team entry's value in ``skill``: effective stat (All-Rounder: at least 2) plus gear."""
+    return calc.recruit_value(entry["card"], entry.get("gear"), skill)
 
 
 class MastermindsEngine(Engine):
@@ -84,8 +78,8 @@ class MastermindsEngine(Engine):
                    minimum=8, maximum=60),
             Option("gems_per_colour", "Gems per colour", 5, "Gems of each mastermind colour put in the bag.",
                    minimum=3, maximum=10),
-            Option("interrupt_seconds", "Interrupt window (seconds)", 30,
-                   "How long players holding an interrupt get to play one or pass before a roll.",
+            Option("interrupt_seconds", "Interrupt window (seconds)", 20,
+                   "How long everyone gets to play an interrupt or pass before a roll (then they pass).",
                    minimum=5, maximum=300),
         ),
         hidden_information=True,
@@ -139,6 +133,8 @@ class MastermindsEngine(Engine):
             "end_reason": None,
             "final": None,
             "last_roll": None,
+            "recent": [],
+            "stats": {"available": [], "used": [], "completions": [], "rolls": {}},
         })
         # Deal 4 Prep cards each; "play immediately" cards are set aside and shuffled back.
         aside = []
@@ -150,6 +146,7 @@ class MastermindsEngine(Engine):
                         aside.append(pid)
                         continue
                     state["hands"][s].append(pid)
+                    self._stat(state, "available", "prep:" + PREP[pid]["name"])
                     break
         state["prep_deck"].extend(aside)
         rng.shuffle(state["prep_deck"])
@@ -212,25 +209,8 @@ class MastermindsEngine(Engine):
     def attempt_total(self, state, seat: int, skill: str, tids: list[str], intel: bool = True) -> tuple[int, list[str]]:
         """Total and its parts for ``tids`` of ``seat`` on ``skill`` (before interrupts)."""
         team = {e["card"]: e for e in state["teams"][seat]}
-        total = 0
-        parts = []
-        for tid in tids:
-            e = team[tid]
-            v = recruit_value(e, skill)
-            total += v
-            parts.append(f"{self._tname(tid)} {v}")
-        for tid in tids:
-            ab = TALENTS[tid]["ability"]
-            if ab == "solo" and len(tids) == 1:
-                total += 2
-                parts.append("Lone Wolf +2")
-            if ab == "leader" and len(tids) > 1:
-                total += len(tids) - 1
-                parts.append(f"Ringleader +{len(tids) - 1}")
-        if intel and state["intel"][seat]:
-            total += state["intel"][seat]
-            parts.append(f"Intel +{state['intel'][seat]}")
-        return total, parts
+        members = [(tid, team[tid]["gear"]) for tid in tids]
+        return calc.crew_total(members, skill, state["intel"][seat] if intel else 0)
 
     # ------------------------------------------------------------------ contract
     def to_act(self, state) -> list[int]:
@@ -241,13 +221,17 @@ class MastermindsEngine(Engine):
             return [s for s in w["seats"] if str(s) not in w["done"]]
         return [state["turn"]]
 
+    def turn_seats(self, state) -> list[int]:
+        """An interrupt window is part of the rolling player's turn (the board is edited, not posted anew)."""
+        return [] if state["phase"] == "over" else [state["turn"]]
+
     def is_terminal(self, state) -> bool:
         return state["phase"] == "over"
 
     def window_seconds(self, state, options: dict[str, Any]) -> int | None:
         """The interrupt window is real-time: a short deadline of its own, then "pass"."""
         if state["phase"] == "window":
-            return int(options.get("interrupt_seconds", 30))
+            return int(options.get("interrupt_seconds", 20))
         return None
 
     def timeout_action(self, state, seat: int, rng: random.Random) -> dict[str, Any]:
@@ -256,7 +240,8 @@ class MastermindsEngine(Engine):
         return self.bot_action(state, seat, rng)
 
     def bot_action(self, state, seat: int, rng: random.Random) -> dict[str, Any]:
-        return bot_player.choose(self, state, seat, rng)
+        """The bot sees what its seat sees: its view and its legal actions, nothing else."""
+        return bot_player.choose(self.view(state, seat), self.legal_actions(state, seat), rng)
 
     # ----------------------------------------------------------- legal actions
     def _hire_replacements(self, state, seat: int) -> list[str | None]:
@@ -264,21 +249,44 @@ class MastermindsEngine(Engine):
         opts: list[str | None] = [None] if len(team) < TEAM_LIMIT else []
         return opts + [e["card"] for e in team]
 
-    def _attempt_options(self, state, seat: int, slots) -> list[dict[str, Any]]:
-        if state["dice"][seat] <= 0:
+    def _step_options(self, state, seat: int, slots) -> list[dict[str, Any]]:
+        """First half of a heist attempt: which step (heist + skill). Needs a free die and a fresh recruit."""
+        if state["dice"][seat] <= 0 or not any(not e["tapped"] for e in state["teams"][seat]):
             return []
-        untapped = [e["card"] for e in state["teams"][seat] if not e["tapped"]]
-        subsets = [list(c) for k in range(1, min(MAX_ACTIVATE, len(untapped)) + 1) for c in combinations(untapped, k)]
         out = []
         for slot in slots:
             h = state["heists"][slot]
             if h is None:
                 continue
-            step = self._steps(h)[self._next_step(h)]
-            for skill in step["skills"]:
-                for sub in subsets:
-                    out.append({"type": "attempt", "heist": slot, "skill": skill, "recruits": sub})
+            k = self._next_step(h)
+            if k == 3 and not any(d and d["seat"] == seat for d in h["dice"][:3]):
+                continue  # inside job: only a player with a die on the heist may attempt its step D
+            for skill in self._steps(h)[k]["skills"]:
+                out.append({"type": "heist", "heist": slot, "skill": skill})
+                out.append({"type": "heist", "heist": slot, "skill": skill,
+                            "recruits": self.suggested_crew(state, seat, slot, skill)})
         return out
+
+    def suggested_crew(self, state, seat: int, slot: int, skill: str) -> list[str]:
+        """The one-click crew offered next to each step: the best chance to beat the step,
+        then the fewest recruits, then the least overkill (public facts only)."""
+        h = state["heists"][slot]
+        number = self._steps(h)[self._next_step(h)]["number"]
+        best, key = [], None
+        for option in self._crew_options(state, seat):
+            tids = option["recruits"]
+            total, _ = self.attempt_total(state, seat, skill, tids)
+            clutch = any(TALENTS[t]["ability"] == "clutch" for t in tids)
+            k = (-calc.p_beat(total, number, clutch), len(tids), total)
+            if key is None or k < key:
+                best, key = tids, k
+        return best
+
+    def _crew_options(self, state, seat: int) -> list[dict[str, Any]]:
+        """Second half: which 1-3 untapped recruits attempt the chosen step."""
+        untapped = [e["card"] for e in state["teams"][seat] if not e["tapped"]]
+        return [{"type": "crew", "recruits": list(c)}
+                for k in range(1, min(MAX_ACTIVATE, len(untapped)) + 1) for c in combinations(untapped, k)]
 
     def _unique_cards(self, hand: list[str], kind: str) -> list[str]:
         seen, out = set(), []
@@ -348,8 +356,10 @@ class MastermindsEngine(Engine):
                     out.append({"type": "recruit", "card": tid, "replace": rep})
             out.append({"type": "burn"})
             out.append({"type": "draw_prep"})
-            out.extend(self._attempt_options(state, seat, (0, 1)))
+            out.extend(self._step_options(state, seat, (0, 1)))
             return out
+        if phase == "crew":
+            return self._crew_options(state, seat) + [{"type": "back"}]
         if phase == "burned":
             return [{"type": "hire", "replace": rep} for rep in self._hire_replacements(state, seat)] + [{"type": "to_pool"}]
         if phase == "plan":
@@ -374,7 +384,7 @@ class MastermindsEngine(Engine):
         if phase == "lose_gem":
             return [{"type": "give_gem", "colour": c} for c in self._gem_colours(state) if state["gems"][seat][c] > 0]
         if phase == "continue":
-            return self._attempt_options(state, seat, (state["run"]["heist"],)) + [{"type": "hold"}]
+            return self._step_options(state, seat, (state["run"]["heist"],)) + [{"type": "hold"}]
         if phase == "retire":
             return [{"type": "retire", "recruit": e["card"]} for e in state["teams"][seat]]
         if phase == "discard":
@@ -401,6 +411,7 @@ class MastermindsEngine(Engine):
             self._start_plan(state, events)
         elif t == "burn":
             events.append({"type": "prep", "text": f"{name} chooses PREP and burns the Talent Pool."})
+            self._stat(state, "used", "mechanic:burn")
             state["talent_discard"].extend(state["pool"])
             state["pool"].clear()
             tid = self._draw_from(state, "talent_deck", "talent_discard", events, "Talent")
@@ -411,6 +422,7 @@ class MastermindsEngine(Engine):
                 events.append({"type": "burn", "text": f"{name} draws {self._tname(tid)} from the Talent deck."})
                 state["pending"] = {"card": tid}
                 state["phase"] = "burned"
+                self._stat(state, "available", "talent:" + self._tname(tid))
         elif t == "hire":
             tid = state["pending"]["card"]
             state["pending"] = None
@@ -463,9 +475,21 @@ class MastermindsEngine(Engine):
         elif t == "hire_skip":
             state["pending"] = None
             self._plan_done(state, events)
-        elif t == "attempt":
+        elif t == "heist" and "recruits" in action:  # the one-click step + suggested crew
             self._start_attempt(state, seat, action, events)
+        elif t == "heist":
+            state["pending"] = {"heist": action["heist"], "skill": action["skill"], "back": phase}
+            state["phase"] = "crew"
+        elif t == "back":
+            state["phase"] = state["pending"]["back"]
+            state["pending"] = None
+        elif t == "crew":
+            pend = state["pending"]
+            state["pending"] = None
+            self._start_attempt(state, seat, {"heist": pend["heist"], "skill": pend["skill"],
+                                              "recruits": action["recruits"]}, events)
         elif t == "hold":
+            self._stat(state, "used", "mechanic:hold")
             h = state["heists"][state["run"]["heist"]]
             events.append({"type": "hold", "text": f"{name} holds the run on {self._heist_name(h)}."})
             self._upkeep(state, events)
@@ -490,7 +514,32 @@ class MastermindsEngine(Engine):
             raise RuleError("That move isn't part of this game.")
         if state.get("end_reason") and state["phase"] != "over":
             self._finish(state, events)
+        recent = state.setdefault("recent", [])
+        recent.extend(e["text"] for e in events if "to" not in e)
+        del recent[:-RECENT]
         return events
+
+    # ------------------------------------------------------------------ balance facts
+    def _stat(self, state, key: str, name: str) -> None:
+        """Remember for the balance report that ``name`` was available / used this game."""
+        stats = state.setdefault("stats", {"available": [], "used": [], "completions": [], "rolls": {}})
+        keys = ["available", "used"] if key == "used" else [key]
+        for k in keys:
+            if name not in stats[k]:
+                stats[k].append(name)
+
+    def balance_tally(self, state, trace) -> dict[str, Any]:
+        stats = state.get("stats") or {"available": [], "used": [], "completions": [], "rolls": {}}
+        comps = stats["completions"]
+        reason = (state.get("final") or {}).get("reason") or state.get("end_reason")
+        return {
+            "end": {"heists": "heists completed", "bag": "bag emptied", "rounds": "round limit"}.get(reason, str(reason)),
+            "available": sorted(stats["available"]),
+            "used": sorted(stats["used"]),
+            "completions": len(comps),
+            "snipes": sum(1 for c in comps if c["own"] == 0),
+            "rolls": dict(stats["rolls"]),
+        }
 
     # ------------------------------------------------------------------ prep
     def _recruit(self, state, seat: int, tid: str, replace: str | None, events) -> None:
@@ -502,7 +551,10 @@ class MastermindsEngine(Engine):
             text += f", replacing {self._tname(replace)}"
         team.append({"card": tid, "gear": None, "tapped": False, "injured": False})
         events.append({"type": "recruit", "text": text + "."})
+        self._stat(state, "used", "talent:" + self._tname(tid))
+        self._stat(state, "available", "ability:" + ABILITIES[TALENTS[tid]["ability"]]["name"])
         if TALENTS[tid]["ability"] == "scout":
+            self._stat(state, "used", "ability:Scout")
             events.append({"type": "ability", "text": f"{self._tname(tid)} (Scout) brings a Prep card."})
             self._draw_prep(state, seat, 1, events)
 
@@ -550,8 +602,10 @@ class MastermindsEngine(Engine):
                     drawn = []
                 events.append({"type": "immediate", "text": f"{name} draws {p['name']} and must play it at once: {p['text'].split(': ', 1)[-1]}"})
                 state["prep_discard"].append(pid)
+                self._stat(state, "used", "prep:" + p["name"])
                 self._immediate(state, seat, p["effect"], events, ctx)
             else:
+                self._stat(state, "available", "prep:" + p["name"])
                 state["hands"][seat].append(pid)
                 drawn.append(pid)
         if drawn:
@@ -570,9 +624,12 @@ class MastermindsEngine(Engine):
         elif effect == "rivals":
             self._burn_and_refill(state, events)
         elif effect == "lockdown":
-            for h in state["heists"]:
-                if h is not None:
+            for slot, h in enumerate(state["heists"]):
+                if h is not None and slot != state.get("completing"):
                     self._pop_last_die(state, h, events)
+            if state.get("completing") is not None:
+                events.append({"type": "immediate", "text": "The heist being completed is already cracked: "
+                               "Lockdown doesn't touch its dice."})
 
     def _burn_and_refill(self, state, events) -> None:
         state["talent_discard"].extend(state["pool"])
@@ -624,8 +681,12 @@ class MastermindsEngine(Engine):
         name = self._name(state, seat)
         state["hands"][seat].remove(pid)
         state["prep_discard"].append(pid)
+        self._stat(state, "used", "prep:" + p["name"])
+        if any(state["gems"][seat].values()):
+            self._stat(state, "available", "mechanic:gem bonus")
         text = f"{name} plays {p['name']}"
         if gem:
+            self._stat(state, "used", "mechanic:gem bonus")
             state["gems"][seat][gem] -= 1
             state["bag"][gem] += 1
             text += f", spending a {gem} gem ({p['gem_text'].rstrip('.')})"
@@ -648,6 +709,9 @@ class MastermindsEngine(Engine):
             self._draw_prep(state, seat, 3 if gem else 2, events)
         elif eff == "blackmarket":
             self._draw_prep(state, seat, 3 if gem else 1, events)
+            if not gem:
+                state["intel"][seat] += 1
+                events.append({"type": "intel", "text": f"{name} now has {state['intel'][seat]} Intel for the next heist attempt."})
         elif eff == "headhunt":
             self._burn_and_refill(state, events)
             if gem and state["pool"]:
@@ -684,11 +748,13 @@ class MastermindsEngine(Engine):
 
     def _play_gear(self, state, seat: int, pid: str, tid: str, events) -> None:
         state["hands"][seat].remove(pid)
+        self._stat(state, "used", "prep:" + prep_name(pid))
         _, e = self._entry(state, tid)
         e["gear"] = pid
         events.append({"type": "gear", "text": f"{self._name(state, seat)} equips {self._tname(tid)} with {prep_name(pid)} ({PREP[pid]['text'].rstrip('.')})."})
 
     def _trade(self, state, seat: int, a: str, b: str, events) -> None:
+        self._stat(state, "used", "mechanic:trade gear")
         _, ea = self._entry(state, a)
         _, eb = self._entry(state, b)
         ea["gear"], eb["gear"] = eb["gear"], ea["gear"]
@@ -707,9 +773,21 @@ class MastermindsEngine(Engine):
             if e["card"] in tids:
                 e["tapped"] = True
         total, parts = self.attempt_total(state, seat, action["skill"], tids)
+        for ability in ("Lone Wolf", "Ringleader"):
+            if any(x.startswith(ability) for x in parts):
+                self._stat(state, "used", "ability:" + ability)
+        team = {e["card"]: e for e in state["teams"][seat]}
+        for tid in tids:
+            t = TALENTS[tid]
+            if t["ability"] == "allrounder" and t["stat"][action["skill"]] < 2:
+                self._stat(state, "used", "ability:All-Rounder")
+            gear = team[tid]["gear"]
+            if t["ability"] == "gearhead" and gear and PREP[gear]["skill"] in ("all", action["skill"]):
+                self._stat(state, "used", "ability:Gearhead")
         state["intel"][seat] = 0
         first = state["run"] is None
-        state["run"] = {"heist": slot}
+        placed = [] if first else state["run"].get("placed", [])
+        state["run"] = {"heist": slot, "placed": placed}
         state["attempt"] = {
             "seat": seat, "heist": slot, "step": k, "skill": action["skill"], "number": step["number"],
             "recruits": list(tids), "base": total, "parts": parts, "mods": 0, "two_dice": False,
@@ -719,20 +797,19 @@ class MastermindsEngine(Engine):
         lead = f"{self._name(state, seat)} goes for a HEIST: " if first else f"{self._name(state, seat)} continues: "
         events.append({"type": "attempt", "text": f"{lead}{self._heist_name(h)} step {STEP_LETTERS[k]} "
                        f"({action['skill']} {step['number']}) with {who}: total {total} ({', '.join(parts)})."})
-        if not self._open_window(state, "step", events):
-            self._resolve_step(state, events)
+        self._open_window(state, "step", events)
 
-    def _open_window(self, state, kind: str, events) -> bool:
+    def _open_window(self, state, kind: str, events) -> None:
+        """Every seat is asked, whatever it holds: the window, its texts and its timing
+        reveal nothing about hands. Bots answer at once; a timeout passes."""
         n = len(state["names"])
-        seats = [s for s in _seat_order(state["turn"], n)
-                 if any(self._interrupt_ok(state, s, pid, kind) for pid in state["hands"][s])]
-        if not seats:
-            return False
+        seats = _seat_order(state["turn"], n)
         state["window"] = {"kind": kind, "seats": seats, "done": {}}
         state["phase"] = "window"
-        events.append({"type": "window", "text": "Interrupt window before the roll: "
-                       + ", ".join(self._name(state, s) for s in seats) + " may play an interrupt or pass."})
-        return True
+        self._stat(state, "available", "mechanic:interrupt window")
+        what = "roll" if kind == "step" else "Failure test"
+        events.append({"type": "window", "text": f"Interrupt window before the {what}: everyone may play an "
+                       f"interrupt or pass; {self._name(state, state['turn'])} rolls when all have answered."})
 
     def _window_commit(self, state, seat: int, action, events) -> None:
         w = state["window"]
@@ -751,6 +828,8 @@ class MastermindsEngine(Engine):
             played += 1
             state["hands"][s].remove(pid)
             state["prep_discard"].append(pid)
+            self._stat(state, "used", "prep:" + prep_name(pid))
+            self._stat(state, "used", "mechanic:interrupt window")
             self._apply_interrupt(state, s, pid, w["kind"], events)
         if not played:
             events.append({"type": "window", "text": "Nobody plays an interrupt."})
@@ -796,8 +875,20 @@ class MastermindsEngine(Engine):
         total = at["base"] + at["mods"]
         label = f"{at['skill']} {at['number']}"
         abilities = {TALENTS[t]["ability"] for t in at["recruits"]}
+        # The face only matters for matching your own dice on this heist: with none there, every face is alike.
+        h = state["heists"][at["heist"]]
+        face_matters = any(d and d["seat"] == seat for d in h["dice"])
         if total > at["number"] and not at["no_perfect"]:
             at["result"] = "perfection"
+            rolls = state.setdefault("stats", {}).setdefault("rolls", {})
+            rolls["perfection"] = rolls.get("perfection", 0) + 1
+            if not face_matters:
+                text = (f"{name}'s total {total} already beats {label}: PERFECTION! (No other die of theirs on this "
+                        f"heist, so any face is as good: it shows {PERFECT_FACE}.)")
+                state["last_roll"] = text
+                events.append({"type": "tally", "text": text})
+                self._place_die(state, PERFECT_FACE, events)
+                return
             text = f"{name}'s total {total} already beats {label}: PERFECTION! {name} chooses the die face."
             state["last_roll"] = text
             events.append({"type": "tally", "text": text})
@@ -817,16 +908,22 @@ class MastermindsEngine(Engine):
             result = "failure"
         note = ""
         if result == "push" and "clutch" in abilities:
+            self._stat(state, "used", "ability:Clutch")
             result = "success"
             note = " (Clutch turns the push into a success)"
         if at["no_perfect"] and die == 1:
             note = " (Tripped Alarm: a rolled 1 fails)"
         at["result"] = result
+        rolls = state.setdefault("stats", {}).setdefault("rolls", {})
+        rolls[result] = rolls.get(result, 0) + 1
+        if "Lucky re-roll" in dtext:
+            self._stat(state, "used", "ability:Lucky")
         text = f"{name} rolls {dtext} for {label}: total {total} + {die} = {final}: {result}{note}."
         state["last_roll"] = text
         events.append({"type": "roll", "text": text})
         if result == "success":
-            if "perfectionist" in abilities:
+            if "perfectionist" in abilities and face_matters:
+                self._stat(state, "used", "ability:Perfectionist")
                 events.append({"type": "ability", "text": f"Perfectionist: {name} may choose the die face."})
                 state["phase"] = "face"
                 state["pending"] = {"why": "perfectionist"}
@@ -837,12 +934,28 @@ class MastermindsEngine(Engine):
             self._end_run(state, events)
         else:
             if at["cover"]:
-                events.append({"type": "fail", "text": f"FAILURE, but {name}'s Cover Story means no Failure card. The run is over."})
+                events.append({"type": "fail", "text": f"FAILURE, but {name}'s Cover Story means no Failure card "
+                               "and no lost dice. The run is over."})
                 self._end_run(state, events)
-            elif len(at["recruits"]) == 1:
+                return
+            self._bust(state, events)
+            if len(at["recruits"]) == 1:
                 self._suffer(state, at["recruits"][0], events)
             else:
                 state["phase"] = "suffer"
+
+    def _bust(self, state, events) -> None:
+        """Press your luck: a FAILURE knocks off the dice you placed on this heist during this run."""
+        at = state["attempt"]
+        h = state["heists"][at["heist"]]
+        placed = sorted(state["run"].get("placed", []), reverse=True)
+        for k in placed:
+            d = h["dice"][k]
+            if d and d["seat"] == at["seat"] and self._next_step(h) == k + 1:
+                self._pop_last_die(state, h, events)
+        if placed:
+            self._stat(state, "used", "mechanic:bust")
+        state["run"]["placed"] = []
 
     def _place_die(self, state, value: int, events) -> None:
         at = state["attempt"]
@@ -851,12 +964,14 @@ class MastermindsEngine(Engine):
         h = state["heists"][at["heist"]]
         h["dice"][at["step"]] = {"seat": seat, "value": value}
         state["dice"][seat] -= 1
+        state["run"].setdefault("placed", []).append(at["step"])
         events.append({"type": "die", "text": f"{self._name(state, seat)} places a {value} on {self._heist_name(h)} step {STEP_LETTERS[at['step']]}."})
         if at["step"] == 3:
             self._complete(state, events)
             return
-        if self._attempt_options(state, seat, (at["heist"],)):
+        if self._step_options(state, seat, (at["heist"],)):
             state["phase"] = "continue"
+            self._stat(state, "available", "mechanic:hold")
         else:
             events.append({"type": "hold", "text": f"{self._name(state, seat)} has no fresh recruits or dice left to continue; the run ends."})
             self._end_run(state, events)
@@ -869,9 +984,13 @@ class MastermindsEngine(Engine):
         h = state["heists"][slot]
         hname = self._heist_name(h)
         events.append({"type": "complete", "text": f"{name} completes {hname}!"})
+        mine = sum(1 for d in h["dice"][:3] if d and d["seat"] == seat)
+        state.setdefault("stats", {}).setdefault("completions", []).append({"seat": seat, "own": mine})
         self._take_gems(state, seat, HEISTS[h["b"]]["take"], events, f"the take of {hname}")
         if len(state["teams"][seat]) < TEAM_LIMIT:
+            state["completing"] = slot  # a Lockdown drawn here can't undo the heist being completed
             self._draw_prep(state, seat, 1, events)
+            state["completing"] = None
         own = Counter(d["value"] for d in h["dice"] if d and d["seat"] == seat)
         for d in h["dice"]:
             if d:
@@ -885,9 +1004,11 @@ class MastermindsEngine(Engine):
         state["heist_deck"].insert(0, h["b"])
         state["heists"][slot] = None
         state["completed"] += 1
-        if state["completed"] >= state["target"]:
-            events.append({"type": "end", "text": f"That is heist {state['completed']} of {state['target']}: the game ends!"})
-            state["end_reason"] = "heists"
+        if state["completed"] >= state["target"] and not state.get("final_round"):
+            # Everyone gets the same number of turns: the round is played out, then the game ends.
+            state["final_round"] = True
+            events.append({"type": "end", "text": f"That is heist {state['completed']} of {state['target']}: "
+                           "the game ends when this round is over!"})
         gear = [e for e in state["teams"][seat] if e["gear"]]
         for e in gear:
             state["prep_discard"].append(e["gear"])
@@ -907,6 +1028,7 @@ class MastermindsEngine(Engine):
         self._discard_recruit(state, seat, tid)
         events.append({"type": "retire", "text": f"{self._tname(tid)} fences the loot and retires from {self._name(state, seat)}'s team."})
         if TALENTS[tid]["ability"] == "fence":
+            self._stat(state, "used", "ability:Fence")
             self._take_gems(state, seat, 1, events, "Fence")
 
     def _suffer(self, state, tid: str, events) -> None:
@@ -924,8 +1046,7 @@ class MastermindsEngine(Engine):
             return
         state["test"] = {"recruit": tid, "card": fid, "skill": test["skill"], "number": test["number"],
                          "mods": 0, "two_dice": False, "played": []}
-        if not self._open_window(state, "test", events):
-            self._resolve_test(state, events)
+        self._open_window(state, "test", events)
 
     def _resolve_test(self, state, events) -> None:
         te = state["test"]
@@ -936,6 +1057,8 @@ class MastermindsEngine(Engine):
         value = recruit_value(e, te["skill"])
         ability = TALENTS[tid]["ability"]
         bonus = 3 if ability == "slippery" else 0
+        if bonus:
+            self._stat(state, "used", "ability:Slippery")
         die, dtext = self._roll(state, te["two_dice"], ability == "lucky")
         final = value + bonus + te["mods"] + die
         ok = final > te["number"]
@@ -992,6 +1115,7 @@ class MastermindsEngine(Engine):
             if tid is None:
                 break
             state["pool"].append(tid)
+            self._stat(state, "available", "talent:" + self._tname(tid))
 
     def _refresh_heists(self, state, events) -> None:
         for slot in (0, 1):
@@ -1011,6 +1135,7 @@ class MastermindsEngine(Engine):
         for e in list(state["teams"][seat]):
             if TALENTS[e["card"]]["ability"] == "fixer" and len(state["hands"][seat]) < 3:
                 events.append({"type": "ability", "text": f"{self._tname(e['card'])} (Fixer) finds a Prep card."})
+                self._stat(state, "used", "ability:Fixer")
                 self._draw_prep(state, seat, 1, events)
         for e in state["teams"][seat]:
             if e["injured"]:
@@ -1033,6 +1158,10 @@ class MastermindsEngine(Engine):
         n = len(state["names"])
         nxt = (state["turn"] + 1) % n
         if nxt == state["first"]:
+            if state.get("final_round"):
+                events.append({"type": "end", "text": "The last round is over: the game ends."})
+                state["end_reason"] = "heists"
+                return
             state["round"] += 1
             if state["round"] > state["options"]["round_limit"]:
                 events.append({"type": "end", "text": f"The round limit ({state['options']['round_limit']}) is reached: the game ends."})
@@ -1093,6 +1222,16 @@ class MastermindsEngine(Engine):
                        "die": h["dice"][i]} for i, s in enumerate(steps)],
         }
 
+    def _picking_view(self, state) -> dict[str, Any] | None:
+        """The step chosen in the first half of an attempt (phase ``crew``)."""
+        if state["phase"] != "crew":
+            return None
+        pend = state["pending"]
+        h = state["heists"][pend["heist"]]
+        k = self._next_step(h)
+        return {"heist": pend["heist"], "name": self._heist_name(h), "step": k, "letter": STEP_LETTERS[k],
+                "skill": pend["skill"], "number": self._steps(h)[k]["number"]}
+
     def view(self, state, viewer: int | None) -> dict[str, Any]:
         n = len(state["names"])
         players = []
@@ -1102,6 +1241,7 @@ class MastermindsEngine(Engine):
                 team.append(talent_public(e["card"]) | {
                     "tapped": e["tapped"], "injured": e["injured"],
                     "gear": prep_public(e["gear"]) if e["gear"] else None,
+                    "values": calc.recruit_values(e["card"], e["gear"]),
                 })
             players.append({
                 "seat": s, "name": state["names"][s], "colour": state["colours"][s],
@@ -1115,11 +1255,12 @@ class MastermindsEngine(Engine):
             attempt = {k: at[k] for k in ("seat", "heist", "step", "skill", "number", "base", "mods", "two_dice",
                                           "no_perfect", "cover", "played", "roll", "result", "parts")}
             attempt["recruits"] = [self._tname(t) for t in at["recruits"]]
+            attempt["recruit_ids"] = list(at["recruits"])
             attempt["failure"] = FAILURES[at["failure"]]["name"] if at.get("failure") else None
         test = None
         if state.get("test"):
             te = state["test"]
-            test = {"recruit": self._tname(te["recruit"]), "skill": te["skill"], "number": te["number"],
+            test = {"recruit": self._tname(te["recruit"]), "recruit_id": te["recruit"], "skill": te["skill"], "number": te["number"],
                     "card": FAILURES[te["card"]]["name"], "mods": te["mods"], "two_dice": te["two_dice"]}
         window = None
         if state.get("window"):
@@ -1151,6 +1292,8 @@ class MastermindsEngine(Engine):
             "test": test,
             "window": window,
             "burned": talent_public(state["pending"]["card"]) if state["phase"] == "burned" else None,
+            "picking": self._picking_view(state),
+            "recent": list(state.get("recent", [])),
             "last_roll": state.get("last_roll"),
             "first_rolls": state["first_rolls"],
             "first": state["first"],
@@ -1175,6 +1318,8 @@ class MastermindsEngine(Engine):
             return f"Game over: {why}." if why else "Game over."
         name = state["names"][state["turn"]]
         head = f"Round {state['round']}/{state['options']['round_limit']} · heists {state['completed']}/{state['target']} · "
+        if state.get("final_round"):
+            head += "LAST ROUND · "
         what = {
             "turn": f"{name}: PREP (recruit, burn or draw) or go for a HEIST",
             "burned": f"{name}: hire the drawn Talent or put it in the pool",
@@ -1183,6 +1328,7 @@ class MastermindsEngine(Engine):
             "target": f"{name}: choose a target",
             "hire": f"{name}: recruit from the fresh Talent Pool",
             "face": f"{name}: choose the die face",
+            "crew": f"{name}: choose the recruits for the heist step",
             "suffer": f"{name}: choose who suffers the Failure card",
             "lose_gem": f"{name}: choose a gem to return to the bag",
             "continue": f"{name}: continue the heist or hold",
@@ -1243,16 +1389,30 @@ class MastermindsEngine(Engine):
             return (s + f" (replace {tn(action['replace'])})" if action["replace"] else s)[:80]
         if t == "hire_skip":
             return "Recruit nobody"
-        if t == "attempt":
+        if t == "heist":
             h = state["heists"][action["heist"]]
             k = self._next_step(h)
-            step = self._steps(h)[k]
-            total, _ = self.attempt_total(state, seat, action["skill"], action["recruits"])
+            number = self._steps(h)[k]["number"]
+            head = f"{self._heist_name(h)} {STEP_LETTERS[k]} {action['skill']} {number}"
+            if "recruits" in action:
+                total, _ = self.attempt_total(state, seat, action["skill"], action["recruits"])
+                who = " + ".join(tn(x) for x in action["recruits"])
+                return f"{head}: send {who} ({total})"[:80]
+            return f"{head}: choose the crew…"[:80]
+        if t == "crew":
+            pend = state["pending"]
+            h = state["heists"][pend["heist"]]
+            number = self._steps(h)[self._next_step(h)]["number"]
+            total, _ = self.attempt_total(state, seat, pend["skill"], action["recruits"])
             who = " + ".join(tn(x) for x in action["recruits"])
-            return f"{STEP_LETTERS[k]} {action['skill']} {step['number']}: {who} (total {total})"[:80]
+            return f"{who}: total {total} vs {number}"[:80]
+        if t == "back":
+            return "Back: choose another step or move"
         if t == "hold":
             return "Hold: end the run here"
         if t == "pass":
+            if state["phase"] == "window" and seat == state["turn"]:
+                return "Roll without an interrupt"
             return "Pass (no interrupt)"
         if t == "interrupt":
             p = PREP[action["card"]]
@@ -1271,9 +1431,10 @@ class MastermindsEngine(Engine):
 
     def action_group(self, state, seat: int, action: dict[str, Any]) -> str:
         t = action["type"]
-        if t == "attempt":
-            h = state["heists"][action["heist"]]
-            return f"Heist: {self._heist_name(h)}"
+        if t == "heist":
+            return "Heist: pick a step"
+        if t in ("crew", "back"):
+            return "Heist: pick the crew"
         if t in ("recruit", "burn", "draw_prep"):
             return "Prep: recruit phase"
         if t in ("draw", "action", "gear", "trade", "end_plan", "gear_done"):
@@ -1310,8 +1471,22 @@ class MastermindsEngine(Engine):
         if phase == "window":
             return "The interrupt window is open: play one of your interrupts that fits this roll, or pass."
         if t == "attempt":
+            return "A heist attempt is two picks now: the step (heist + skill), then the recruits."
+        if t == "heist":
             if state["dice"][seat] <= 0:
                 return "All five of your dice are on heists: you need a free die to attempt a step."
+            if not any(not e["tapped"] for e in state["teams"][seat]):
+                return "You have no untapped recruit to send on a heist step."
+            slot = action.get("heist")
+            h = state["heists"][slot] if slot in (0, 1) else None
+            if h and self._next_step(h) == 3 and not any(d and d["seat"] == seat for d in h["dice"][:3]):
+                return "Inside job: you may only attempt step D of a heist where one of your dice already sits."
+            if phase == "continue":
+                return "You may only continue to the next step of the same heist."
+            if phase != "turn":
+                return "You can't start a heist attempt now."
+            return "Attempt the next open step of a heist, with one of its skills."
+        if t == "crew":
             recruits = action.get("recruits") or []
             if len(recruits) > MAX_ACTIVATE:
                 return "You may activate at most 3 recruits for one heist step."
@@ -1321,11 +1496,9 @@ class MastermindsEngine(Engine):
                     return "You can only activate recruits on your own team."
                 if team[tid]["tapped"]:
                     return f"{TALENTS[tid]['name']} is tapped and can't be activated again this turn."
-            if phase == "continue":
-                return "You may only continue to the next step of the same heist."
-            if phase != "turn":
-                return "You can't start a heist attempt now."
-            return "Attempt the next open step of a heist, with one of its skills."
+            if phase != "crew":
+                return "Pick the heist step first, then the recruits."
+            return "Choose 1 to 3 of your untapped recruits."
         if t == "recruit" and phase == "turn" and len(state["teams"][seat]) >= TEAM_LIMIT and not action.get("replace"):
             return "Your team already has 4 recruits: choose one to replace."
         if t == "gear":
@@ -1338,6 +1511,7 @@ class MastermindsEngine(Engine):
             "turn": "Choose PREP (recruit, burn the pool or draw a Prep card) or attempt a heist step.",
             "plan": "Pick a plan action: draw, play one action card, play gear, trade gear or end the plan phase.",
             "face": "Choose a die face from 1 to 6.",
+            "crew": "Choose 1 to 3 of your untapped recruits for this step, or go back.",
             "suffer": "Choose one of the recruits who attempted the step.",
             "continue": "Continue to the next step of this heist with fresh recruits, or hold.",
             "retire": "Choose one of your recruits to retire.",

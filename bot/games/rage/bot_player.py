@@ -159,39 +159,31 @@ def _step(view: dict, i: int, d: str) -> int:
 
 
 def _wizard_place(view: dict, legal: list[dict], rng: random.Random, hero_pos: list[int]) -> dict:
+    """Where the card's real token goes (its decoys scatter by themselves)."""
     priv = view["private"]
     keys = set(priv["keys"])
     tower = view["tower"]
-    main = [a for a in legal if a["what"] != "blank"]
+    trap = (priv.get("playing") or {}).get("kind") == "trap"
+
     def nearest_hero(i):
         return min((_manhattan(view, i, p) for p in hero_pos), default=9)
-    if main:
-        def score(a):
-            i = a["tile"]
-            t = view["tiles"][i]
-            s = 0.0
-            if a["what"] == "monster":
-                if i == tower:
-                    s += 40
-                if i in keys:
-                    s += 25
-                if view["keys_found"] and i == view["entrance_tile"]:
-                    s += 15
-            d = nearest_hero(i)
-            s += 10 - 2 * abs(d - 1.5)
-            s -= 3 * len(t["monsters"]) if a["what"] == "trap" else 0
-            return s + rng.random() * 3
-        return max(main, key=score)
-    def decoy(a):
+
+    def score(a):
         i = a["tile"]
         t = view["tiles"][i]
-        s = 10 - 2 * abs(nearest_hero(i) - 1.5)
-        if i in keys:
-            s -= 2
-        if t["hidden_tokens"] == 0:
-            s += 2
-        return s + rng.random() * 4
-    return max(legal, key=decoy)
+        s = 0.0
+        if not trap:
+            if i == tower:
+                s += 40
+            if i in keys:
+                s += 25
+            if view["keys_found"] and i == view["entrance_tile"]:
+                s += 15
+        d = nearest_hero(i)
+        s += 10 - 2 * abs(d - 1.5)
+        s -= 3 * len(t["monsters"]) if trap else 0
+        return s + rng.random() * 3
+    return max(legal, key=score)
 
 
 def _wizard_target(view: dict, legal: list[dict], rng: random.Random) -> dict:
@@ -270,8 +262,8 @@ def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
             used = sum(1 for e in other["equip"] if e["slot"] == c["slot"])
             if used < C.SLOTS[c["slot"]]:
                 return a
-    stuck_or_frozen = not by_type.get("move") and not by_type.get("sprint") and not by_type.get("march")
-    if stuck_or_frozen:
+    stuck_or_frozen = not by_type.get("move") and not by_type.get("march")
+    if stuck_or_frozen and not (me["frozen"] and by_type.get("sprint")):
         here = view["tiles"][pos]
         if here["monsters"] or here["hidden_tokens"]:
             for a in by_type.get("banish", []):
@@ -305,7 +297,7 @@ def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         p = win_prob(len(allies), bonus, level, bool(lone))
         late = view["round"] >= view["round_limit"] - 4
         others_coming = len([h for h in view["heroes"] if h["alive"]]) > len(allies)
-        if p < 0.4 and not late and (others_coming or me["hp"] <= len(t["monsters"]) + 1):
+        if p < 0.4 and not late and (others_coming or me["hp"] <= sum(m.get("damage", 1) for m in t["monsters"]) + 1):
             for a in by_type.get("use", []):
                 if hand[a["card"]]["name"] in ("Healing Potion", "Greater Healing", "Healing Spring") \
                         and me["hp"] < 10:
@@ -317,17 +309,20 @@ def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         for a in by_type.get("use", []):
             if hand[a["card"]]["name"] == "Strength Draught":
                 return a
-    if t["hidden_tokens"] and me["hp"] <= 3:
+    if t["hidden_tokens"] and me["hp"] <= 6:
         for a in by_type.get("use", []):
             if hand[a["card"]]["name"] == "Ward Charm":
                 return a
-    if len(path) >= 2 and not t["monsters"] and not t["hidden_tokens"]:
-        for a in sorted(by_type.get("march", []), key=lambda a: -len(a["path"])):
-            if a["path"] == path[:len(a["path"])]:
-                return a
-        for a in by_type.get("sprint", []):
-            if a["path"] == path[:2]:
-                return a
+    marches = [a for a in by_type.get("march", []) if a["path"] == path[:len(a["path"])]]
+    sprints = [a for a in by_type.get("sprint", []) if a["path"] == path[:len(a["path"])]
+               and not any(view["tiles"][i]["monsters"] for i in a["path"][:-1])]
+    best_march = max((len(a["path"]) for a in marches), default=1)
+    if sprints and (me["frozen"] or (len(path) >= 3 and max(len(a["path"]) for a in sprints) > best_march)):
+        return max(sprints, key=lambda a: len(a["path"]))  # a Sprint runs further than a march (or breaks the frost)
+    if me["frozen"]:
+        return {"type": "stay"}
+    if marches and not t["monsters"]:
+        return max(marches, key=lambda a: len(a["path"]))
     return {"type": "move", "to": first}
 
 
@@ -366,6 +361,7 @@ def _hero_goal(view: dict, seat: int, me: dict, legal: list[dict], rng: random.R
         return ent, False
     others = [h["pos"] for h in living if h["seat"] != seat]
     camps = _camps(view)
+    odds = _vault_odds(view)
     def score(i):
         s = dist[i]
         # The wizard hides keys away from the camps: search the far rooms first.
@@ -374,8 +370,38 @@ def _hero_goal(view: dict, seat: int, me: dict, legal: list[dict], rng: random.R
         s += 0.4 * t["hidden_tokens"]
         if others:  # spread out a little
             s -= 0.15 * min(_manhattan(view, i, o) for o in others)
+        if i in odds:  # what scouting sensed: likely vaults first, rooms with none near last
+            s += 4.0 if odds[i] == 0 else -VAULT_WEIGHT * odds[i]
         return s + rng.random() * 0.5
     return min(unknown, key=score), False
+
+
+VAULT_WEIGHT = 8.0
+
+
+def _vault_odds(view: dict) -> dict[int, float]:
+    """For face-down tiles near a scouted room: a rough chance that a hidden key vault is there.
+    A room that sensed k vaults within range, j of them already face up, leaves k - j among its
+    face-down tiles in range; 0 left clears them all."""
+    rng_ = view.get("scout_range") or 0
+    tiles = view["tiles"]
+    odds: dict[int, float] = {}
+    cleared: set[int] = set()
+    for t in tiles:
+        if t.get("sense") is None or t["removed"]:
+            continue
+        near = [u for u in tiles if u["i"] != t["i"] and _manhattan(view, u["i"], t["i"]) <= rng_]
+        found = sum(1 for u in near if u["up"] and u.get("key_tile"))
+        down = [u["i"] for u in near if not u["up"] and not u["removed"]]
+        left = t["sense"] - found
+        if left <= 0:
+            cleared.update(down)
+        elif down:
+            for i in down:
+                odds[i] = max(odds.get(i, 0.0), left / len(down))
+    for i in cleared:
+        odds[i] = 0.0
+    return odds
 
 
 def _path(view: dict, start: int, goal: int, me: dict) -> list[int]:

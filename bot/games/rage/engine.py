@@ -2,7 +2,8 @@
 
 State layout (plain JSON):
   tiles[i]      one dict per grid square i = row * size + col (see _new_tile)
-  tokens        {"<id>": {"kind": monster|trap|blank, "up": bool, "card": key, "level": int}}
+  tokens        {"<id>": {"kind": monster|trap|blank, "up": bool, "card": key, "level": int, "count": int}}
+                (a monster token is the card's whole gang: ``count`` monsters of ``level``, ``damage`` each)
   wcards/lcards card id -> card key, for the wizard deck and the loot deck
   wizard        deck / hand / discard (wizard card ids), mana (the wheel), spent (this turn)
   loot          deck / discard (loot card ids)
@@ -31,23 +32,23 @@ TRAP_SAVE = 10
 TRAP_DAMAGE = 2
 FREE_LIMIT = 8  # free actions (potions, gifts, equipping) per hero per hero phase
 AMBUSH_LEVEL = 3
-SCOUT_RANGE = {3: 2, 4: 2, 5: 0}  # scouting: key vaults this many steps from a revealed room are glimpsed
+SCOUT_RANGE = {3: 2, 4: 2, 5: 2}  # scouting: a revealed room senses how many key vaults lie this many steps away
+START_MANA_BONUS = {3: 0, 4: 1, 5: 1}  # against 3-4 heroes the Mana Wheel starts one higher (balance report)
+SPRINT_STEPS = 3  # a Sprint card runs up to this many tiles
 
 SUMMARY = """**Wizard's Rage** - the first seat (seat 0) is the **Wizard**, everyone else is a **hero** (10 hit points, starting in a corner camp).
 The board is a face-down grid (5x5 / 6x6 / 7x7 for 3 / 4 / 5 players) with the wizard's tower in the centre. The wizard secretly hid **3 key tiles**.
 
 **Round** = the wizard's turn, then all heroes move at once.
-**Wizard turn:** (after the keys are all found: remove tiles first - the *rage*) draw 1 card (+1 if the Mana Wheel is at its maximum 8), then play cards with mana up to the wheel's value, then *End turn*. Monsters and traps go on the board as face-down tokens mixed with blank decoys (max tokens per tile = number of players; never on a hero's tile; the tower only after all keys were found). Spells act at once. Hand limit 6.
-**Heroes:** before committing you may drink potions, equip, or give cards/keys to heroes on your tile. Then commit a move (1 tile orthogonally, stay, or Sprint 2). Moves are secret until everyone has committed.
-- Entering a face-down tile flips it: its card-draw and mana values apply to the wizard.
+**Wizard turn:** (after the keys are all found: the *rage* - pick a tile; it and the safe tiles nearest it crumble, as many as there are players) draw 1 card (+1 if the Mana Wheel is at its maximum 8), then play cards with mana up to the wheel's value; the turn ends when you end it or nothing is playable. A monster or trap card is one decision: pick the tile for its real token; its blank decoys land on random tiles just as far from the nearest hero, and everyone sees only the set of tiles (max tokens per tile = number of players; never on a hero's tile; the tower only after all keys were found). Ley Tap, Dark Surge and Scrying Pool act when drawn. Hand limit 6.
+**Heroes:** before committing you may drink potions, equip, or give cards/keys to heroes on your tile (even when frozen). Then commit a move: 1 tile, stay, quick march (2 tiles over a token-free first room, 3 over known safe rooms) or Sprint (a card: 2-3 tiles through anything, even when frozen). Moves are secret until everyone has committed.
+- Entering a face-down tile flips it: its card-draw and mana values apply to the wizard. **Scouting:** the room shows how many key vaults lie within 2 steps.
 - Tokens on your tile flip: decoys vanish; **traps**: d20 + save bonus 10+ or take 2 damage; **monsters** fight.
 - An empty room you enter for the first time gives 1 loot card.
-- Scouting: revealing a room also reveals hidden key vaults within 2 steps of it (3-4 players).
-- **Combat:** wizard rolls d20 + all monster levels; heroes roll d20 each, keep the best, add all their equipment. Ties go to the heroes. Win: monsters removed, 1 loot (2 on the room's first victory). Lose: step back and take 1 damage per monster.
+- **Combat:** wizard rolls d20 + all monster levels; heroes roll d20 each, keep the best, add all their equipment. Ties go to the heroes. Win: monsters removed, 1 loot (2 on the room's first victory). Lose: step back and take each monster's damage (1 for small ones, 2-3 for big ones).
 - Standing on tokens at the start of your turn (Ambush!) means you can't move: you fight where you are.
-- Equipment: 2 swords, 1 boots, 1 shield. A dead hero drops everything on the tile.
+- Equipment: 2 swords, 1 boots, 1 shield. A dead hero drops everything on the tile, for the next hero standing there.
 **Keys:** taken from an empty (or cleared) key tile. Heroes on the tile north/east/south/west of the tower that the entrance faces, holding all 3 keys between them, may enter the tower (the keys are used; it stays open). Beat the tower's monsters (or find none) and the heroes win.
-**Rage:** once all 3 keys have been picked up, each wizard turn starts by removing as many tiles as there are players - never the ring around the tower, never a hero's tile or dropped items, never cutting a hero off.
 The wizard wins when every hero is dead - or when the round limit runs out."""
 
 
@@ -88,7 +89,7 @@ class RageEngine(Engine):
             "phase": "tower", "round": 0, "round_limit": opts["round_limit"] or AUTO_ROUNDS[n], "tower": None, "entrance": None, "tower_open": False,
             "keys_found": False, "keys_taken": 0, "keys_hidden": 0, "keys_used": 0,
             "tokens": {}, "next_token": 1, "commits": {}, "pending": None,
-            "winner": None, "end_reason": "",
+            "winner": None, "end_reason": "", "end": "", "held": {"w": [], "l": []},
         }
         rng = Rng(state)
         tiles = [_new_tile(None) for _ in range(size * size)]
@@ -116,7 +117,8 @@ class RageEngine(Engine):
         state["lcards"] = ldeck
         lids = list(range(len(ldeck)))
         rng.shuffle(lids)
-        state["wizard"] = {"deck": ids, "hand": [], "discard": [], "opening": [], "mana": C.MANA_START,
+        state["wizard"] = {"deck": ids, "hand": [], "discard": [], "opening": [],
+                           "mana": C.MANA_START + START_MANA_BONUS[n],
                            "spent": 0, "pending_card": None}
         state["loot"] = {"deck": lids, "discard": []}
         # The wizard's opening draw (5, keep 3) is drawn now and chosen after the keys are hidden.
@@ -211,6 +213,12 @@ class RageEngine(Engine):
         return [tid for tid in state["tiles"][i]["tokens"] if self.tok(state, tid)["up"]
                 and self.tok(state, tid)["kind"] == "monster"]
 
+    def monster_power(self, state: dict, mons: list[int]) -> tuple[int, int]:
+        """(total level, damage on a win) of monster tokens: a gang token counts each of its monsters."""
+        toks = [self.tok(state, m) for m in mons]
+        return (sum(t["level"] * t.get("count", 1) for t in toks),
+                sum(t.get("damage", 1) * t.get("count", 1) for t in toks))
+
     def hidden_tokens(self, state: dict, i: int) -> list[int]:
         return [tid for tid in state["tiles"][i]["tokens"] if not self.tok(state, tid)["up"]]
 
@@ -301,13 +309,8 @@ class RageEngine(Engine):
             if kind == "rage":
                 return [{"type": "remove", "tile": i} for i in self.safe_removals(state)]
             if kind == "place":
-                trap = p["trap"]
-                tiles = [i for i in range(len(state["tiles"])) if self.can_place(state, i, trap)]
-                out = []
-                for what in ("trap" if trap else "monster", "blank"):
-                    if p["left"][what] > 0:
-                        out.extend({"type": "place", "what": what, "tile": i} for i in tiles)
-                return out
+                return [{"type": "place", "tile": i} for i in range(len(state["tiles"]))
+                        if self.can_place(state, i, p["trap"])]
             if kind == "target":
                 return [{"type": "target", "tile": i} for i in self.spell_targets(state, p["effect"])]
             if kind == "turn_tower":
@@ -342,7 +345,7 @@ class RageEngine(Engine):
             trap = d["kind"] == "trap"
             room = sum(self.cap(state) - len(t["tokens"]) for i, t in enumerate(state["tiles"])
                        if self.can_place(state, i, trap))
-            return room >= d.get("monsters", 1) + d["decoys"]
+            return room >= 1 + d["decoys"]
         eff = d["effect"]
         if eff in ("frost", "fireball", "ambush"):
             return bool(self.spell_targets(state, eff))
@@ -393,17 +396,24 @@ class RageEngine(Engine):
         return out
 
     def sprint_paths(self, state: dict, seat: int) -> list[list[int]]:
+        """A Sprint card: 2 or up to SPRINT_STEPS tiles through anything but a room with known monsters
+        (the run may end on one) and the tower."""
         h = state["heroes"][seat]
-        paths = []
-        for a in self.move_targets(state, seat):
-            if a == state["tower"] or self.face_up_monsters(state, a):
-                continue  # can't move past a room with known monsters (nor through the tower)
-            for b in self.adjacent(state, a):
-                if b == h["pos"]:
-                    continue
-                if b == state["tower"]:
-                    continue  # the tower door needs the key holders standing at it
-                paths.append([a, b])
+        tower = state["tower"]
+        paths: list[list[int]] = []
+
+        def extend(path: list[int]) -> None:
+            if len(path) >= 2:
+                paths.append(list(path))
+            if len(path) == SPRINT_STEPS or self.face_up_monsters(state, path[-1]):
+                return
+            for nxt in self.adjacent(state, path[-1]):
+                if nxt != tower and nxt != h["pos"] and nxt not in path:
+                    extend(path + [nxt])
+
+        for a in self.adjacent(state, h["pos"]):
+            if a != tower and not self.face_up_monsters(state, a):
+                extend([a])
         return paths
 
     def march_paths(self, state: dict, seat: int) -> list[list[int]]:
@@ -430,26 +440,29 @@ class RageEngine(Engine):
 
     def _hero_actions(self, state: dict, seat: int) -> list[dict]:
         h = state["heroes"][seat]
-        if h["frozen"]:
-            return [{"type": "stay"}]
         out: list[dict] = []
         stuck = self.stuck(state, seat)
+        if h["frozen"]:  # no move; items still work ("consumables can be played at any time"): a Sprint breaks free
+            out.append({"type": "stay"})
+            if not stuck:
+                out.extend(self._sprints(state, seat))
+            return out + (self._free_actions(state, seat) if h["free"] < FREE_LIMIT else [])
         if not stuck:
             out.extend({"type": "move", "to": j} for j in self.move_targets(state, seat))
             out.extend({"type": "march", "path": p} for p in self.march_paths(state, seat))
         out.append({"type": "stay"})
-        hand = sorted(h["hand"])
-        keys_seen: set[str] = set()
-        for cid in hand:
-            d = self.ldef(state, cid)
-            if d["key"] in keys_seen:
-                continue
-            keys_seen.add(d["key"])
-            if d["kind"] == "consumable" and d["effect"] == "sprint" and not stuck:
-                out.extend({"type": "sprint", "card": cid, "path": p} for p in self.sprint_paths(state, seat))
+        if not stuck:
+            out.extend(self._sprints(state, seat))
         if h["free"] < FREE_LIMIT:
             out.extend(self._free_actions(state, seat))
         return out
+
+    def _sprints(self, state: dict, seat: int) -> list[dict]:
+        cid = next((c for c in sorted(state["heroes"][seat]["hand"]) if self.ldef(state, c)["kind"] == "consumable"
+                    and self.ldef(state, c)["effect"] == "sprint"), None)
+        if cid is None:
+            return []
+        return [{"type": "sprint", "card": cid, "path": p} for p in self.sprint_paths(state, seat)]
 
     def _free_actions(self, state: dict, seat: int) -> list[dict]:
         h = state["heroes"][seat]
@@ -520,6 +533,8 @@ class RageEngine(Engine):
             keep = action["cards"]
             back = [c for c in w["opening"] if c not in keep]
             w["hand"] = list(keep)
+            for c in keep:
+                self._note_held(state, "w", state["wcards"][c])
             w["deck"].extend(back)
             w["opening"] = []
             Rng(state).shuffle(w["deck"])
@@ -532,6 +547,17 @@ class RageEngine(Engine):
             ev.extend(self._apply_wizard(state, action))
         elif phase == "heroes":
             ev.extend(self._apply_hero(state, seat, action))
+        p = state["pending"]
+        if state["phase"] == "wizard" and p and p["kind"] == "target" and len(self._wizard_actions(state)) == 1:
+            ev.extend(self._apply_wizard(state, self._wizard_actions(state)[0]))  # a spell with one possible target
+        if state["phase"] == "wizard" and not state["pending"] and \
+                self._wizard_actions(state) == [{"type": "end_turn"}]:
+            # Nothing left to play or discard: the turn ends by itself (no empty decision for the wizard).
+            ev.append(self._e("end", "The wizard ends the turn. Heroes, commit your moves!"))
+            ev.extend(self._start_hero_phase(state))
+        public = [e["text"] for e in ev if "to" not in e]
+        if public:  # what just happened, for the board and its description
+            state["recent"] = [t if len(t) <= 240 else t[:239] + "…" for t in public[-4:]]
         return ev
 
     @staticmethod
@@ -544,7 +570,7 @@ class RageEngine(Engine):
     # ------------------------------------------------------------------ wizard turn
     def _start_wizard_turn(self, state: dict) -> list[dict]:
         state["phase"] = "wizard"
-        state["wizard"]["spent"] = 0
+        state["wizard"]["spent"] = -state["wizard"].pop("bonus", 0)  # a Dark Surge drawn on the heroes' turn
         ev = [self._e("turn", f"Round {state['round']}: {state['names'][0]}, the wizard, takes a turn.")]
         if state["keys_found"]:
             left = state["n"]
@@ -559,17 +585,21 @@ class RageEngine(Engine):
     def _wizard_draw(self, state: dict) -> list[dict]:
         w = state["wizard"]
         k = 2 if w["mana"] >= C.MANA_MAX else 1
-        drawn = self._draw_wizard(state, k)
+        ev: list[dict] = []
+        drawn = self._draw_wizard(state, k, ev)
         extra = " (the Mana Wheel is full: +1)" if k == 2 else ""
-        ev = [self._e("draw", f"The wizard draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}{extra}.")]
+        ev.insert(0, self._e("draw", f"The wizard draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}{extra}."))
         if drawn:
             ev.append(self._e("draw", "You draw " + ", ".join(self.wdef(state, c)["name"] for c in drawn) + ".",
                               to=0))
         return ev
 
-    def _draw_wizard(self, state: dict, k: int) -> list[int]:
+    def _draw_wizard(self, state: dict, k: int, ev: list[dict] | None = None) -> list[int]:
+        """Draw k cards into the wizard's hand; returns those that stay there. An *instant* card (Ley
+        Tap, Dark Surge) acts at once when drawn and is discarded -- its events go to ``ev``."""
         w = state["wizard"]
         drawn = []
+        instants = []
         for _ in range(k):
             if not w["deck"]:
                 if not w["discard"]:
@@ -578,9 +608,45 @@ class RageEngine(Engine):
                 w["discard"] = []
                 Rng(state).shuffle(w["deck"])
             cid = w["deck"].pop()
+            self._note_held(state, "w", state["wcards"][cid])
+            if self.wdef(state, cid).get("instant") and ev is not None:
+                w["discard"].append(cid)
+                instants.append(cid)
+                continue
             w["hand"].append(cid)
             drawn.append(cid)
+        for cid in instants:
+            ev.extend(self._instant(state, cid))
         return drawn
+
+    def _instant(self, state: dict, cid: int) -> list[dict]:
+        d = self.wdef(state, cid)
+        w = state["wizard"]
+        acted = state.setdefault("acted", [])
+        if d["key"] not in acted:
+            acted.append(d["key"])
+        ev = [self._e("spell", f"The wizard draws **{d['name']}**, which acts at once: {d['text']}")]
+        if d["effect"] == "wheel":
+            ev.extend(self._spin(state, d["amount"]))
+        elif d["effect"] == "surge":
+            if state["phase"] == "wizard":
+                w["spent"] -= d["amount"]
+                ev.append(self._e("spell", f"The wizard has {self.mana_left(state)} mana left this turn."))
+            else:
+                w["bonus"] = w.get("bonus", 0) + d["amount"]
+        elif d["effect"] == "scry":
+            drawn = self._draw_wizard(state, d["amount"], ev)
+            if drawn:
+                ev.append(self._e("draw", "You draw " + ", ".join(self.wdef(state, c)["name"] for c in drawn) + ".",
+                                  to=0))
+        return ev
+
+    @staticmethod
+    def _note_held(state: dict, side: str, key: str) -> None:
+        """Card keys that reached a hand this game (for the balance report's "available")."""
+        held = state.setdefault("held", {"w": [], "l": []})[side]
+        if key not in held:
+            held.append(key)
 
     def _apply_wizard(self, state: dict, action: dict) -> list[dict]:
         typ = action["type"]
@@ -588,12 +654,21 @@ class RageEngine(Engine):
         p = state["pending"]
         ev: list[dict] = []
         if typ == "remove":
+            # One decision: the wizard picks where the world breaks; the crack spreads to the safe
+            # tiles nearest to it (ties by the game's dice) until as many tiles as players are gone.
             i = action["tile"]
             ev.extend(self._remove_tile(state, i))
-            p["left"] -= 1
-            if p["left"] <= 0 or not self.safe_removals(state):
-                state["pending"] = None
-                ev.extend(self._wizard_draw(state))
+            rng = Rng(state)
+            r0, c0 = self.rc(state, i)
+            for _ in range(p["left"] - 1):
+                safe = self.safe_removals(state)
+                if not safe:
+                    break
+                dist = {j: abs(self.rc(state, j)[0] - r0) + abs(self.rc(state, j)[1] - c0) for j in safe}
+                near = [j for j in safe if dist[j] == min(dist.values())]
+                ev.extend(self._remove_tile(state, near[rng.below(len(near))]))
+            state["pending"] = None
+            ev.extend(self._wizard_draw(state))
             return ev
         if typ == "discard":
             cid = action["card"]
@@ -613,17 +688,13 @@ class RageEngine(Engine):
             w["spent"] += d["cost"]
             w["pending_card"] = cid
             if d["kind"] in ("monster", "trap"):
-                main = "trap" if d["kind"] == "trap" else "monster"
-                k = d.get("monsters", 1)
-                left = {"monster": 0, "trap": 0, "blank": d["decoys"]}
-                left[main] = k
-                total = k + d["decoys"]
-                state["pending"] = {"kind": "place", "trap": d["kind"] == "trap", "left": left, "total": total}
-                ev.append(self._e("play", f"The wizard plays a card ({d['cost']} mana) and will place "
-                                          f"{total} face-down tokens."))
-                what = f"{k} {main}s" if k > 1 else f"the {main}"
-                ev.append(self._e("play", f"You play {d['name']}: place {what} and {d['decoys']} "
-                                          f"decoy{'s' if d['decoys'] != 1 else ''}.", to=0))
+                total = 1 + d["decoys"]
+                state["pending"] = {"kind": "place", "trap": d["kind"] == "trap", "total": total}
+                ev.append(self._e("play", f"The wizard plays a card ({d['cost']} mana): {total} face-down "
+                                          "tokens will appear."))
+                ev.append(self._e("play", f"You play {d['name']}: pick the tile for the {self._real_word(d)}; "
+                                          f"its {d['decoys']} decoy{'s' if d['decoys'] != 1 else ''} land on "
+                                          "random tiles just as far from the nearest hero.", to=0))
                 return ev
             ev.append(self._e("spell", f"The wizard casts **{d['name']}** ({d['cost']} mana): {d['text']}"))
             eff = d["effect"]
@@ -639,7 +710,7 @@ class RageEngine(Engine):
             elif eff == "wheel":
                 ev.extend(self._spin(state, d["amount"]))
             elif eff == "scry":
-                drawn = self._draw_wizard(state, d["amount"])
+                drawn = self._draw_wizard(state, d["amount"], ev)
                 ev.append(self._e("draw", f"The wizard draws {len(drawn)} cards."))
                 if drawn:
                     ev.append(self._e("draw", "You draw " + ", ".join(self.wdef(state, c)["name"] for c in drawn)
@@ -647,21 +718,8 @@ class RageEngine(Engine):
             self._finish_card(state)
             return ev
         if typ == "place":
-            i = action["tile"]
-            what = action["what"]
-            cid = w["pending_card"]
-            d = self.wdef(state, cid)
-            tid = state["next_token"]
-            state["next_token"] += 1
-            state["tokens"][str(tid)] = {"kind": what, "up": False, "card": d["key"] if what != "blank" else "blank",
-                                         "level": d.get("level", 0) if what == "monster" else 0}
-            state["tiles"][i]["tokens"].append(tid)
-            p["left"][what] -= 1
-            ev.append(self._e("place", f"The wizard places a face-down token on {self.label(state, i)}."))
-            ev.append(self._e("place", f"You place the {'decoy' if what == 'blank' else d['name']} on "
-                                       f"{self.label(state, i)}.", to=0))
-            if sum(p["left"].values()) == 0:
-                self._finish_card(state)
+            ev.extend(self._place_card(state, action["tile"]))
+            self._finish_card(state)
             return ev
         if typ == "target":
             i = action["tile"]
@@ -669,6 +727,8 @@ class RageEngine(Engine):
             ev.extend(self._cast(state, eff, i))
             self._finish_card(state)
             ev.extend(self._check_wizard_win(state))
+            if state["phase"] != "over":
+                ev.extend(self._settle_drops(state))
             return ev
         if typ == "entrance":
             state["entrance"] = action["dir"]
@@ -677,6 +737,75 @@ class RageEngine(Engine):
             self._finish_card(state)
             return ev
         raise RuleError("That move isn't allowed right now.")
+
+    @staticmethod
+    def _real_word(d: dict) -> str:
+        if d["kind"] == "trap":
+            return "trap"
+        return "monsters" if d.get("monsters", 1) > 1 else "monster"
+
+    def _new_token(self, state: dict, i: int, token: dict) -> int:
+        tid = state["next_token"]
+        state["next_token"] += 1
+        state["tokens"][str(tid)] = token
+        state["tiles"][i]["tokens"].append(tid)
+        return tid
+
+    def hero_distance(self, state: dict, i: int) -> int:
+        """Steps (Manhattan, public geometry) from tile i to the nearest living hero."""
+        r0, c0 = self.rc(state, i)
+        return min((abs(r0 - r) + abs(c0 - c) for r, c in (self.rc(state, state["heroes"][s]["pos"])
+                                                          for s in self.living(state))), default=0)
+
+    def decoy_tiles(self, state: dict, real: int, count: int, trap: bool) -> list[int]:
+        """Where a card's decoys go once the wizard put its real token on ``real``: random legal tiles
+        (game RNG), each as far from the nearest hero as ``real`` is (else as close to that as possible),
+        different tiles while there are enough. So the set of tiles says nothing about which one is real."""
+        rng = Rng(state)
+        want = self.hero_distance(state, real)
+        room = {i: self.cap(state) - len(t["tokens"]) for i, t in enumerate(state["tiles"])
+                if self.can_place(state, i, trap)}
+        room[real] = room.get(real, 1) - 1
+        out: list[int] = []
+        for _ in range(count):
+            cands = [i for i, r in room.items() if r > 0 and i != real and i not in out]
+            if not cands:
+                cands = [i for i, r in room.items() if r > 0]
+            if not cands:
+                break
+            best = min(abs(self.hero_distance(state, i) - want) for i in cands)
+            pool = [i for i in cands if abs(self.hero_distance(state, i) - want) == best]
+            pick = pool[rng.below(len(pool))]
+            room[pick] -= 1
+            out.append(pick)
+        return out
+
+    def _place_card(self, state: dict, real: int) -> list[dict]:
+        """One decision: the card's real token (a monster gang or a trap) on ``real``, its decoys scattered.
+        The public learns only the set of tiles, listed in board order."""
+        d = self.wdef(state, state["wizard"]["pending_card"])
+        trap = d["kind"] == "trap"
+        if trap:
+            token = {"kind": "trap", "up": False, "card": d["key"], "level": 0}
+        else:
+            token = {"kind": "monster", "up": False, "card": d["key"], "level": d["level"],
+                     "count": d.get("monsters", 1), "damage": d.get("damage", 1)}
+        decoys = self.decoy_tiles(state, real, d["decoys"], trap)
+        self._new_token(state, real, token)
+        for i in decoys:
+            self._new_token(state, i, {"kind": "blank", "up": False, "card": "blank", "level": 0})
+        spots = sorted([real] + decoys)
+        counted = []
+        for i in sorted(set(spots)):
+            k = spots.count(i)
+            counted.append(self.label(state, i) + (f" (x{k})" if k > 1 else ""))
+        where = ", ".join(counted[:-1]) + " and " + counted[-1] if len(counted) > 1 else counted[0]
+        ev = [self._e("place", f"The wizard places {len(spots)} face-down token{'s' if len(spots) != 1 else ''}"
+                               f" on {where}.")]
+        decoy_text = ", ".join(self.label(state, i) for i in decoys) or "nowhere (no room)"
+        ev.append(self._e("place", f"You place {d['name']} on {self.label(state, real)}; decoys on "
+                                   f"{decoy_text}.", to=0))
+        return ev
 
     def _finish_card(self, state: dict) -> None:
         w = state["wizard"]
@@ -689,8 +818,8 @@ class RageEngine(Engine):
         w = state["wizard"]
         before = w["mana"]
         if amount > 0 and before >= C.MANA_MAX:
-            drawn = self._draw_wizard(state, 1)
             ev = [self._e("mana", "The Mana Wheel is already full: the wizard draws a card instead.")]
+            drawn = self._draw_wizard(state, 1, ev)
             if drawn:
                 ev.append(self._e("draw", f"You draw {self.wdef(state, drawn[0])['name']}.", to=0))
             return ev
@@ -719,10 +848,7 @@ class RageEngine(Engine):
                                               f"and takes {TRAP_DAMAGE} damage."))
                     ev.extend(self._damage(state, s, TRAP_DAMAGE))
         elif eff == "ambush":
-            tid = state["next_token"]
-            state["next_token"] += 1
-            state["tokens"][str(tid)] = {"kind": "monster", "up": True, "card": "ambush", "level": AMBUSH_LEVEL}
-            state["tiles"][i]["tokens"].append(tid)
+            self._new_token(state, i, {"kind": "monster", "up": True, "card": "ambush", "level": AMBUSH_LEVEL})
             ev.append(self._e("spell", f"Ambush! A level {AMBUSH_LEVEL} monster leaps onto {lab}: "
                                        f"{names} can't move and must fight."))
         return ev
@@ -831,6 +957,8 @@ class RageEngine(Engine):
             return "a decoy"
         if t["kind"] == "trap":
             return "a trap"
+        if t.get("count", 1) > 1:
+            return f"{self._monster_name(t)} ({t['count']} x level {t['level']})"
         return f"{self._monster_name(t)} (level {t['level']})"
 
     @staticmethod
@@ -843,6 +971,7 @@ class RageEngine(Engine):
         """A hero receives a loot card; equipment goes straight on when its slot is free."""
         h = state["heroes"][seat]
         d = self.ldef(state, cid)
+        self._note_held(state, "l", d["key"])
         if d["kind"] == "equipment" and self.slot_count(state, seat, d["slot"]) < C.SLOTS[d["slot"]]:
             h["equip"].append(cid)
             return "equipped"
@@ -922,7 +1051,7 @@ class RageEngine(Engine):
                                       f"mana {d['mana']:+d})."))
             w = state["wizard"]
             if d["draw"] > 0:
-                drawn = self._draw_wizard(state, d["draw"])
+                drawn = self._draw_wizard(state, d["draw"], ev)
                 ev.append(self._e("draw", f"The wizard draws {len(drawn)}."))
                 if drawn:
                     ev.append(self._e("draw", "You draw " + ", ".join(self.wdef(state, c)["name"] for c in drawn)
@@ -975,20 +1104,21 @@ class RageEngine(Engine):
         return ev
 
     def _scout(self, state: dict, i: int) -> list[dict]:
-        """Scouting (house rule): a hero revealing room i glimpses the key vaults near it.
-        Each face-down key tile within SCOUT_RANGE steps turns face up (no card/mana effect, its tokens stay face down)."""
-        ev = []
+        """Scouting (house rule): a revealed room senses how many key vaults (found or not) lie within
+        SCOUT_RANGE steps of it. The number is public and stays on the room; which tiles they are is not."""
+        t = state["tiles"][i]
+        rng_ = SCOUT_RANGE[state["n"]]
+        if not rng_ or t["key_tile"]:
+            return []
         r0, c0 = self.rc(state, i)
-        for j in range(len(state["tiles"])):
-            r1, c1 = self.rc(state, j)
-            if abs(r1 - r0) + abs(c1 - c0) > SCOUT_RANGE[state["n"]]:
-                continue
-            t = state["tiles"][j]
-            if t["key_tile"] and not t["up"] and not t["removed"]:
-                t["up"] = True
-                ev.append(self._e("flip", f"Scouting from {self.label(state, i)}: a key vault glints on "
-                                          f"{self.label(state, j)}!"))
-        return ev
+        near = sum(1 for j, u in enumerate(state["tiles"]) if u["key_tile"] and j != i
+                   and abs(self.rc(state, j)[0] - r0) + abs(self.rc(state, j)[1] - c0) <= rng_)
+        t["sense"] = near
+        if not near:
+            return [self._e("flip", f"Scouting from {self.label(state, i)}: no key vault within {rng_} steps.")]
+        state["scouted"] = state.get("scouted", 0) + 1
+        return [self._e("flip", f"Scouting from {self.label(state, i)}: {near} key vault{'s' if near > 1 else ''} "
+                                f"within {rng_} steps!")]
 
     def _collect(self, state: dict, i: int, visitors: list[int]) -> list[dict]:
         """Visitors of a monster-free tile: first search loot, a hidden key, dropped items."""
@@ -1035,11 +1165,21 @@ class RageEngine(Engine):
                 ev.append(self._e("loot", f"{state['names'][s]} picks up {self.ldef(state, cid)['name']} on {lab}."))
         return ev
 
+    def _settle_drops(self, state: dict) -> list[dict]:
+        """Dropped items go to the next hero who stands on their tile with no monsters -- also a hero who
+        was already there when their friend fell (e.g. to a fireball), or who stays there."""
+        ev = []
+        for i, t in enumerate(state["tiles"]):
+            if (t["drop"]["cards"] or t["drop"]["keys"]) and not t["removed"] and i != state["tower"] \
+                    and not self.face_up_monsters(state, i) and self.heroes_on(state, i):
+                ev.extend(self._pickup(state, i, self.heroes_on(state, i)))
+        return ev
+
     def _combat(self, state: dict, i: int, fighters: list[int], movers: dict[int, int]) -> list[dict]:
         ev = []
         rng = Rng(state)
         mons = self.face_up_monsters(state, i)
-        level = sum(self.tok(state, m)["level"] for m in mons)
+        level, hits = self.monster_power(state, mons)
         lab = "the tower" if i == state["tower"] else self.label(state, i)
         wroll = rng.die(20)
         bonus = sum(self.attack(state, s) for s in fighters)
@@ -1068,6 +1208,7 @@ class RageEngine(Engine):
             if i == state["tower"]:
                 state["phase"] = "over"
                 state["winner"] = "heroes"
+                state["end"] = "heroes stormed the tower"
                 state["end_reason"] = "The heroes defeat the tower's guardians and cut down the wizard!"
                 ev.append(self._e("win", state["end_reason"]))
                 return ev
@@ -1081,9 +1222,9 @@ class RageEngine(Engine):
                 if s in movers:
                     state["heroes"][s]["pos"] = movers[s]
                 ev.append(self._e("damage", f"{state['names'][s]} is driven back to "
-                                            f"{self.label(state, state['heroes'][s]['pos'])} and takes {len(mons)} "
+                                            f"{self.label(state, state['heroes'][s]['pos'])} and takes {hits} "
                                             f"damage."))
-                ev.extend(self._damage(state, s, len(mons)))
+                ev.extend(self._damage(state, s, hits))
         return ev
 
     def _resolve(self, state: dict) -> list[dict]:
@@ -1165,11 +1306,13 @@ class RageEngine(Engine):
                 ev.extend(self._combat(state, i, fighters, {s: came_from[s] for s in fighters if s in came_from}))
                 if state["phase"] == "over":
                     return ev
+        ev.extend(self._settle_drops(state))
         # 7. tower with no monster left inside
         inside = self.heroes_on(state, tower)
         if inside:
             state["phase"] = "over"
             state["winner"] = "heroes"
+            state["end"] = "heroes stormed the tower"
             state["end_reason"] = "The heroes storm the empty tower and cut down the wizard!"
             ev.append(self._e("win", state["end_reason"]))
             return ev
@@ -1187,6 +1330,7 @@ class RageEngine(Engine):
         if state["round"] >= state["round_limit"]:
             state["phase"] = "over"
             state["winner"] = "wizard"
+            state["end"] = "round limit"
             state["end_reason"] = (f"Round {state['round']} ends and the world collapses: "
                                    "the heroes ran out of time and the wizard wins.")
             ev.append(self._e("win", state["end_reason"]))
@@ -1199,6 +1343,7 @@ class RageEngine(Engine):
         if state["phase"] != "over" and not self.living(state):
             state["phase"] = "over"
             state["winner"] = "wizard"
+            state["end"] = "all heroes dead"
             state["end_reason"] = "Every hero has fallen: the wizard wins!"
             state["pending"] = None
             w = state["wizard"]
@@ -1226,14 +1371,17 @@ class RageEngine(Engine):
                                  "tower": i == state["tower"], "camp": t["camp"],
                                  "hidden_tokens": len(self.hidden_tokens(state, i)),
                                  "monsters": [{"name": self._monster_name(self.tok(state, m)),
-                                               "level": self.tok(state, m)["level"]}
-                                              for m in self.face_up_monsters(state, i)],
+                                               "level": self.tok(state, m)["level"],
+                                               "damage": self.tok(state, m).get("damage", 1)}
+                                              for m in self.face_up_monsters(state, i)
+                                              for _ in range(self.tok(state, m).get("count", 1))],
                                  "searched": t["searched"], "conquered": t["conquered"],
                                  "drop": {"cards": [self.ldef(state, c)["name"] for c in t["drop"]["cards"]],
                                           "keys": t["drop"]["keys"]}}
             if t["up"] and not t["removed"]:
                 d = self.tdef(state, i)
-                v.update(name=d["name"], draw=d["draw"], mana=d["mana"], key_tile=t["key_tile"], key=t["key"])
+                v.update(name=d["name"], draw=d["draw"], mana=d["mana"], key_tile=t["key_tile"], key=t["key"],
+                         sense=t.get("sense"))
             tiles.append(v)
         heroes = []
         for s in range(1, state["n"]):
@@ -1249,7 +1397,7 @@ class RageEngine(Engine):
         pub_pending = None
         if p:
             if p["kind"] == "place":
-                pub_pending = {"kind": "place", "left": sum(p["left"].values())}
+                pub_pending = {"kind": "place", "left": p.get("total") or sum(p.get("left", {}).values())}
             elif p["kind"] == "rage":
                 pub_pending = {"kind": "rage", "left": p["left"]}
             elif p["kind"] == "target":
@@ -1263,13 +1411,14 @@ class RageEngine(Engine):
             "tower": state["tower"], "entrance": state["entrance"], "entrance_tile": self.entrance_tile(state),
             "tower_open": state["tower_open"], "keys_found": state["keys_found"],
             "keys_taken": state["keys_taken"], "keys_hidden": state["keys_hidden"],
-            "tiles": tiles, "heroes": heroes, "token_cap": self.cap(state),
+            "tiles": tiles, "heroes": heroes, "token_cap": self.cap(state), "scout_range": SCOUT_RANGE[state["n"]],
             "wizard": {"seat": 0, "name": state["names"][0], "mana": w["mana"], "mana_max": C.MANA_MAX,
                        "mana_left": self.mana_left(state) if state["phase"] == "wizard" else None,
                        "hand_count": len(w["hand"]), "deck_count": len(w["deck"]),
                        "discard_count": len(w["discard"])},
             "loot": {"deck_count": len(state["loot"]["deck"]), "discard_count": len(state["loot"]["discard"])},
             "pending": pub_pending, "winner": state["winner"], "end_reason": state["end_reason"],
+            "recent": list(state.get("recent", [])),
             "status": self.status_line(state),
         }
         if viewer is None:
@@ -1317,7 +1466,7 @@ class RageEngine(Engine):
     def _token_private(self, state: dict, tid: int) -> dict:
         t = self.tok(state, tid)
         if t["kind"] == "monster":
-            return {"kind": "monster", "name": self._monster_name(t), "level": t["level"]}
+            return {"kind": "monster", "name": self._monster_name(t), "level": t["level"], "count": t.get("count", 1)}
         return {"kind": t["kind"]}
 
     # ------------------------------------------------------------------ text
@@ -1339,9 +1488,9 @@ class RageEngine(Engine):
             p = state["pending"]
             base = f"Round {state['round']}/{state['round_limit']}: {wiz} (wizard)"
             if p and p["kind"] == "rage":
-                return f"{base} removes tiles in a rage ({p['left']} left)."
+                return f"{base} rages: pick where {p['left']} tiles crumble."
             if p and p["kind"] == "place":
-                return f"{base} places face-down tokens ({sum(p['left'].values())} left)."
+                return f"{base} places {p.get('total') or sum(p.get('left', {}).values())} face-down tokens."
             if p:
                 return f"{base} picks a target."
             return f"{base} plays cards ({self.mana_left(state)} mana left)."
@@ -1362,7 +1511,7 @@ class RageEngine(Engine):
         if typ == "keep":
             return "Keep " + ", ".join(self.wdef(state, c)["name"] for c in action["cards"])
         if typ == "remove":
-            return f"Crumble {lab(action['tile'])}"
+            return f"Crumble {lab(action['tile'])} (and the safe tiles nearest it)"
         if typ == "discard":
             return f"Discard {self.wdef(state, action['card'])['name']}"
         if typ == "end_turn":
@@ -1371,8 +1520,9 @@ class RageEngine(Engine):
             d = self.wdef(state, action["card"])
             return f"Play {d['name']} ({d['cost']} mana)"[:80]
         if typ == "place":
-            what = {"monster": "the monster", "trap": "the trap", "blank": "a decoy"}[action["what"]]
-            return f"Place {what} on {lab(action['tile'])}"
+            cid = state["wizard"]["pending_card"]
+            name = self.wdef(state, cid)["name"] if cid is not None else "the card"
+            return f"Put {name} on {lab(action['tile'])} (decoys scatter)"[:80]
         if typ == "target":
             return f"Target {lab(action['tile'])}"
         if typ == "move":
@@ -1411,8 +1561,7 @@ class RageEngine(Engine):
     def action_group(self, state: dict, seat: int, action: dict) -> str:
         typ = action["type"]
         if typ == "place":
-            return "Place the monster" if action["what"] == "monster" else (
-                "Place the trap" if action["what"] == "trap" else "Place a decoy")
+            return "Place the card's real token"
         return {"tower": "Tower", "entrance": "Door", "hide_key": "Hide a key", "keep": "Opening hand",
                 "remove": "Rage: crumble a tile", "discard": "Discard", "end_turn": "Turn", "play": "Play a card",
                 "target": "Target", "move": "Move", "stay": "Move", "sprint": "Sprint", "march": "Quick march", "use": "Items",
@@ -1423,8 +1572,8 @@ class RageEngine(Engine):
         phase = state["phase"]
         if phase == "heroes" and seat:
             h = state["heroes"][seat]
-            if h["frozen"] and typ != "stay":
-                return "You are frozen by a Frost Bolt: you can only stay this turn."
+            if h["frozen"] and typ in ("move", "march"):
+                return "You are frozen by a Frost Bolt: you can't move this turn (items, even a Sprint, still work)."
             if typ in ("move", "sprint", "march") and self.stuck(state, seat):
                 return "You can't move: there are tokens on your tile, so you fight where you stand."
             if typ == "move" and action.get("to") == state["tower"]:
@@ -1496,6 +1645,40 @@ class RageEngine(Engine):
                 detail = f"Hero - {'alive, ' + str(h['hp']) + ' HP' if h['alive'] else 'fallen'}"
             out.append({"seat": s, "score": 1 if won else 0, "rank": 1 if won else 2, "won": won, "detail": detail})
         return out
+
+    # ------------------------------------------------------------------ balance report
+    def balance_tally(self, state: dict, trace: list[dict]) -> dict:
+        """Roles, how the game ended, and which cards and mechanics were available / used.
+        A card is available once it reached a hand; Wizard's Rage has no secret goals."""
+        held = state.get("held", {"w": [], "l": []})
+        available = {C.WIZARD_DEFS[k]["name"] for k in held["w"]}
+        available |= {C.LOOT_DEFS[k]["name"] for k in held["l"] if C.LOOT_DEFS[k]["kind"] == "consumable"}
+        available.add("quick march")
+        if SCOUT_RANGE[state["n"]]:
+            available.add("scouting")
+        if state["keys_found"]:
+            available.add("rage")
+        if state["n"] > 2:
+            available.add("give")
+        used: set[str] = set()
+        for step in trace:
+            a = step["action"]
+            typ = a.get("type")
+            if typ == "play":
+                used.add(C.WIZARD_DEFS[state["wcards"][a["card"]]]["name"])
+            elif typ in ("use", "banish", "sprint"):
+                used.add(C.LOOT_DEFS[state["lcards"][a["card"]]]["name"])
+            if typ == "march":
+                used.add("quick march")
+            elif typ == "remove":
+                used.add("rage")
+            elif typ in ("give", "give_key"):
+                used.add("give")
+        if state.get("scouted"):
+            used.add("scouting")
+        used |= {C.WIZARD_DEFS[k]["name"] for k in state.get("acted", [])}  # instants act when drawn
+        return {"end": state.get("end") or "unfinished", "roles": ["wizard"] + ["hero"] * (state["n"] - 1),
+                "available": sorted(available), "used": sorted(used & available), "goals": {}}
 
     # ------------------------------------------------------------------ bot
     def bot_action(self, state: dict, seat: int, rng: random.Random) -> dict:

@@ -1,0 +1,145 @@
+"""The bot side of ``tests/bench_load.py``: one bot in its own process, logged into
+the benchmark's fake Discord on loopback.
+
+    python -m tests.bench_botproc heistcord --url http://127.0.0.1:PORT --db FILE --guild ID [--seed N]
+    python -m tests.bench_botproc bare --url http://127.0.0.1:PORT --guild ID --pngs FILE.json
+
+``heistcord`` is the real bot (``bot.app.create_bot`` with every cog). ``bare`` is the
+floor: a bare discord.py bot with the same surface and none of the work. ``/game play``
+answers an ephemeral panel of buttons; a button edits the panel, then posts a "board" with
+a same-size PNG read from a file (``--pngs`` maps channel id to the PNG of that channel's
+game). No storage, no rules, no drawing. Both sync their commands to the guild at start,
+as heistcord does, and stop cleanly on SIGTERM.
+
+Imports are kept to what each bot needs, so process start to first answer is comparable.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import itertools
+import json
+import logging
+import re
+import signal
+import sys
+
+
+def point_discord_at(url: str) -> None:
+    """REST, webhooks and the gateway of discord.py go to the fake at ``url`` (as FakeDiscord.install does
+    in-process)."""
+    import discord.http
+    import yarl
+    from discord.gateway import DiscordWebSocket
+
+    discord.http.Route.BASE = f"{url}/api/v10"
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url.replace("http://", "ws://", 1) + "/gateway/")
+
+
+def heistcord_bot(args: argparse.Namespace):
+    from bot.app import configure_logging, create_bot
+    from bot.config import Config
+
+    configure_logging(args.log_level)
+    seeds = itertools.count(args.seed)
+    return create_bot(Config(token="fake-token", db_path=args.db, dev_guild_id=args.guild, log_level=args.log_level),
+                      seed_source=lambda: next(seeds))
+
+
+def bare_bot(args: argparse.Namespace):
+    import discord
+    from discord import app_commands
+
+    logging.basicConfig(level=getattr(logging, args.log_level, logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    with open(args.pngs, encoding="utf-8") as f:
+        pngs = {int(channel): open(path, "rb").read() for channel, path in json.load(f).items()}
+    versions: dict[int, int] = {}
+
+    def panel(channel_id: int) -> discord.ui.View:
+        version = versions.setdefault(channel_id, 0)
+        view = discord.ui.View(timeout=None)
+        for i in range(6):
+            view.add_item(discord.ui.Button(label=f"Move number {i + 1} of the bare bot", custom_id=f"hc:act:{channel_id}:{version}:{i}"))
+        return view
+
+    def board_view(channel_id: int) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label="Play", emoji="🎲", custom_id=f"hc:play:{channel_id}"))
+        return view
+
+    class Move(discord.ui.DynamicItem[discord.ui.Button], template=r"hc:act:(?P<channel>\d+):(?P<version>\d+):(?P<index>\d+)"):
+        def __init__(self, item: discord.ui.Button, channel: int = 0, index: int = 0) -> None:
+            super().__init__(item)
+            self.channel, self.index = channel, index
+
+        @classmethod
+        async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /):
+            return cls(item, int(match["channel"]), int(match["index"]))
+
+        async def callback(self, interaction: discord.Interaction) -> None:
+            versions[self.channel] = versions.get(self.channel, 0) + 1
+            await interaction.response.edit_message(content=f"✅ Move {self.index + 1}\nIt's not your turn.", view=None)
+            channel = interaction.client.get_channel(self.channel)
+            await channel.send(f"**Bare** · move {versions[self.channel]}\n• played by <@{interaction.user.id}>",
+                               file=discord.File(io.BytesIO(pngs[self.channel]), filename="board.png"),
+                               view=board_view(self.channel), allowed_mentions=discord.AllowedMentions(users=True))
+
+    class BareBot(discord.Client):
+        def __init__(self) -> None:
+            intents = discord.Intents.none()
+            intents.guilds = True
+            super().__init__(intents=intents)
+            self.tree = app_commands.CommandTree(self)
+            game = app_commands.Group(name="game", description="Bare benchmark bot", guild_only=True)
+
+            @game.command(name="play", description="Open your move panel")
+            async def play(interaction: discord.Interaction) -> None:
+                await interaction.response.send_message("**Your move.**", view=panel(interaction.channel_id),
+                                                        ephemeral=True)
+
+            self.tree.add_command(game)
+
+        async def setup_hook(self) -> None:
+            self.add_dynamic_items(Move)
+            guild = discord.Object(id=args.guild)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+
+    return BareBot()
+
+
+async def serve(args: argparse.Namespace) -> None:
+    point_discord_at(args.url)
+    bot = heistcord_bot(args) if args.bot == "heistcord" else bare_bot(args)
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task] = []
+    loop.add_signal_handler(signal.SIGTERM, lambda: stopping.append(asyncio.create_task(bot.close())))
+    try:
+        await bot.start("fake-token")
+    finally:
+        if not bot.is_closed():
+            await bot.close()
+        if stopping:
+            await asyncio.gather(*stopping, return_exceptions=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("bot", choices=("heistcord", "bare"))
+    parser.add_argument("--url", required=True, help="the fake Discord's base URL (loopback)")
+    parser.add_argument("--guild", type=int, required=True, help="the guild to sync commands to")
+    parser.add_argument("--db", help="heistcord: the SQLite file")
+    parser.add_argument("--seed", type=int, default=1, help="heistcord: first seed for new games")
+    parser.add_argument("--pngs", help="bare: JSON file mapping channel id to the PNG its boards upload")
+    parser.add_argument("--log-level", default="INFO")
+    args = parser.parse_args()
+    if not args.url.startswith("http://127.0.0.1:"):
+        parser.error("the benchmark bots only talk to a fake Discord on loopback")
+    asyncio.run(serve(args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

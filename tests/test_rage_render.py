@@ -1,0 +1,86 @@
+"""Wizard's Rage rendering: the hero status is never cut off, the board reads on a phone, and
+describe() gives a screen-reader text from the public view only."""
+from __future__ import annotations
+
+import random
+
+from PIL import ImageDraw
+
+from bot.games.rage import ENGINE as E
+from rendering import rage as R
+from tests.test_rage_playout import scramble
+from tests.test_rage_rules import give_card, ready
+
+
+def drawn_texts(monkeypatch, render, view) -> list[tuple[str, int]]:
+    """Every string the renderer draws, with its font size."""
+    seen: list[tuple[str, int]] = []
+    real = ImageDraw.ImageDraw.text
+
+    def spy(self, xy, text, *args, **kwargs):
+        fnt = kwargs.get("font")
+        seen.append((str(text), getattr(fnt, "size", 0)))
+        return real(self, xy, text, *args, **kwargs)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    render(view)
+    return seen
+
+
+def test_hero_status_is_not_cut_off_by_four_items(monkeypatch):
+    st = ready(n=4, keys=[3, 29, 33])
+    h = st["heroes"][1]
+    for key in ("rune_blade", "flame_brand", "leather_boots", "tower_shield"):
+        give_card(st, 1, key)
+    assert len(h["equip"]) == 4
+    h["keys"] = 2
+    h["frozen"] = True
+    st["commits"]["1"] = {"type": "stay"}
+    texts = " ".join(t for t, _ in drawn_texts(monkeypatch, R.render_board, E.view(st, None)))
+    assert "2 keys" in texts and "frozen" in texts.lower() and "ready" in texts.lower()
+
+
+def test_phone_readable_facts_use_big_type(monkeypatch):
+    """At 400 px wide a phone shows the board at 400/width: whose turn, the last event and every
+    hero's HP must be drawn at 11 px or more there."""
+    st = ready(n=5, keys=[3, 29, 33])
+    for _ in range(20):
+        seat = E.to_act(st)[0]
+        E.apply(st, seat, E.bot_action(st, seat, random.Random(1)))
+    view = E.view(st, None)
+    img = R.render_board(view)
+    scale = 400 / img.width
+    texts = drawn_texts(monkeypatch, R.render_board, view)
+
+    def size_of(fragment):
+        sizes = [s for t, s in texts if fragment in t]
+        assert sizes, fragment
+        return max(sizes) * scale
+    assert size_of(view["names"][E.to_act(st)[0]]) >= 11
+    for h in view["heroes"]:
+        assert size_of(f"{h['hp']} HP") >= 11
+    assert view["recent"] and size_of(view["recent"][-1][:20]) >= 11
+
+
+def test_describe_names_who_acts_and_keeps_secrets():
+    st = ready(n=4, keys=[3, 29, 33])
+    for step in range(60):
+        if E.is_terminal(st):
+            break
+        seat = E.to_act(st)[0]
+        E.apply(st, seat, E.bot_action(st, seat, random.Random(step)))
+        view = E.view(st, None)
+        text = R.describe(view)
+        assert 0 < len(text) <= 1000
+        if not E.is_terminal(st):
+            assert any(view["names"][s] in text for s in E.to_act(st))
+        for i, t in enumerate(st["tiles"]):
+            for tid in t["tokens"]:
+                tok = st["tokens"][str(tid)]
+                if not tok["up"] and tok["kind"] == "monster":
+                    assert not (E.label(st, i) + ": " in text and tok["card"] in text.lower())
+        assert "Keys hidden" not in text and "decoy on" not in text
+        if step % 10 == 0:  # the same text whatever the hidden information
+            assert R.describe(E.view(scramble(st, step), None)) == text
+        hidden_keys = [E.label(st, i) for i, t in enumerate(st["tiles"]) if t["key"] and not t["up"]]
+        for lab in hidden_keys:
+            assert f"key vault on {lab}" not in text.lower()
