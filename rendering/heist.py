@@ -36,119 +36,122 @@ def _panel(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], outline=No
 
 
 def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
-    draw.text((PAD, y), "HEIST", font=font(34, bold=True), fill=GOLD)
-    rnd = f"Round {min(view['round'], view['rounds'])}/{view['rounds']}"
-    if view["over"]:
-        rnd = "Final"
-    draw.text((W - PAD, y + 4), rnd, font=font(28, bold=True), fill=INK, anchor="ra")
-    y += 46
-    for line in wrap_text(draw, view["status"], font(22), W - 2 * PAD, max_lines=2):
-        draw.text((PAD, y), line, font=font(22), fill=INK)
-        y += 28
-    return y + 6
+    rnd = "Final" if view["over"] else f"Round {min(view['round'], view['rounds'])}/{view['rounds']}"
+    draw.text((PAD, y), "HEIST", font=font(40, bold=True), fill=GOLD)
+    draw.text((W - PAD, y + 2), rnd, font=font(38, bold=True), fill=INK, anchor="ra")
+    y += 54
+    for line in wrap_text(draw, view["status"], font(34, bold=True), W - 2 * PAD, max_lines=3):
+        draw.text((PAD, y), line, font=font(34, bold=True), fill=INK)
+        y += 42
+    return y + 8
 
 
 def _heat_and_bag(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
-    h = 92
-    _panel(draw, (PAD, y, W // 2 - 8, y + h))
-    _panel(draw, (W // 2 + 8, y, W - PAD, y + h))
-    draw.text((PAD + 14, y + 8), "Heat track", font=font(20, bold=True), fill=MUTED)
-    x = PAD + 40
+    h = 112
+    split = 470
+    _panel(draw, (PAD, y, split - 8, y + h))
+    _panel(draw, (split + 8, y, W - PAD, y + h))
+    draw.text((PAD + 14, y + 8), "Heat (round: tokens)", font=font(22, bold=True), fill=MUTED)
+    x = PAD + 36
     for space in view["heat"]:
-        cx = x
         current = space["round"] == view["round"] and not view["over"]
         if current:
-            draw.rounded_rectangle((cx - 34, y + 34, cx + 34, y + h - 6), radius=8, outline=GOLD, width=3)
+            draw.rounded_rectangle((x - 28, y + 40, x + 52, y + h - 6), radius=8, outline=GOLD, width=3)
+        _token(draw, x, y + 74, 22, space["colour"], str(space["round"]), dim=space["done"])
         label = f"×{space['count']}" if not space["done"] else "✓"
-        _token(draw, cx - 10, y + 60, 18, space["colour"], str(space["round"]), dim=space["done"])
-        draw.text((cx + 12, y + 60), label, font=font(18, bold=True), fill=INK if not space["done"] else MUTED,
+        draw.text((x + 26, y + 74), label, font=font(24, bold=True), fill=INK if not space["done"] else MUTED,
                   anchor="lm")
-        x += 104
-    draw.text((x - 20, y + 60), "END", font=font(18, bold=True), fill=MUTED, anchor="lm")
-    bx = W // 2 + 22
-    draw.text((bx, y + 8), f"Bag: {view['bag_total']} tokens", font=font(20, bold=True), fill=MUTED)
-    x = bx + 26
+        x += 84
+    bx = split + 22
+    draw.text((bx, y + 8), f"Bag: {view['bag_total']} tokens (number = how many)", font=font(22, bold=True),
+              fill=MUTED)
+    x = bx + 34
     for colour, count in view["bag"].items():
-        _token(draw, x, y + 60, 20, colour, str(count), dim=count == 0)
-        x += 92
+        _token(draw, x, y + 72, 32, colour, str(count), dim=count == 0)
+        x += 112
     return y + h + 12
 
 
 def _job_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], job: dict[str, Any], box) -> None:
     x0, y0, x1, y1 = box
     outline = GOLD if job["active"] else (GREEN if job["completed"] else None)
-    _panel(draw, box, outline=outline, width=4)
-    title = f"{job['letter']}  {job['name']}"
-    draw.text((x0 + 14, y0 + 10), fit_text(draw, title, font(24, bold=True), x1 - x0 - 150),
-              font=font(24, bold=True), fill=GOLD if job["active"] else INK)
-    tag = "COMPLETE" if job["completed"] else f"{job['left']}/7 left"
-    draw.text((x1 - 14, y0 + 14), tag, font=font(20, bold=job["completed"]),
-              fill=GREEN if job["completed"] else MUTED, anchor="ra")
+    _panel(draw, box, outline=outline, width=5)
+    tag = "COMPLETE" if job["completed"] else f"{job['left']}/{job['length']} left"
+    tag_w = draw.textlength(tag, font=font(26, bold=True))
+    title = f"{job['letter']} {job['name']}"
+    draw.text((x0 + 14, y0 + 10), fit_text(draw, title, font(26, bold=True), x1 - x0 - tag_w - 40),
+              font=font(26, bold=True), fill=GOLD if job["active"] else MUTED)
+    draw.text((x1 - 14, y0 + 10), tag, font=font(26, bold=True), fill=GREEN if job["completed"] else MUTED, anchor="ra")
     top = job["top"]
-    y = y0 + 46
+    y = y0 + 48
     if top is None:
-        draw.text((x0 + 14, y), "No obstacles left.", font=font(22), fill=MUTED)
+        draw.text((x0 + 14, y), "No obstacles left.", font=font(30), fill=MUTED)
     else:
         name = f"{top['id']} {top['name']}"
-        draw.text((x0 + 14, y), fit_text(draw, name, font(23, bold=True), x1 - x0 - 110),
-                  font=font(23, bold=True), fill=INK)
-        draw.text((x1 - 14, y), f"{top['cheese']} cheese",
-                  font=font(20, bold=True), fill=GOLD, anchor="ra")
-        y += 32
-        test = top["test_text"]
-        draw.text((x0 + 14, y), fit_text(draw, test, font(22), x1 - x0 - 150), font=font(22), fill=INK)
+        draw.text((x0 + 14, y), fit_text(draw, name, font(32, bold=True), x1 - x0 - 28),
+                  font=font(32, bold=True), fill=INK)
+        y += 44
+        cheese = f"{top['cheese']} cheese"
+        cheese_w = draw.textlength(cheese, font=font(32, bold=True))
+        test_text = " or ".join("+".join(SKILL_SHORT[k] for k in t["skills"]) + f" {t['target']}"
+                                for t in top["tests"])
+        draw.text((x0 + 14, y), fit_text(draw, test_text, font(32, bold=True), x1 - x0 - cheese_w - 44),
+                  font=font(32, bold=True), fill=(140, 200, 255))
+        draw.text((x1 - 14, y), cheese, font=font(32, bold=True), fill=GOLD, anchor="ra")
+        y += 44
         if top["mandatory"]:
-            draw.text((x1 - 14, y + 2), "MANDATORY", font=font(18, bold=True), fill=RED, anchor="ra")
-        y += 30
+            label = "FINALE · MANDATORY" if top.get("finale") else "MANDATORY"
+            draw.text((x0 + 14, y), label, font=font(24, bold=True), fill=RED)
+            y += 32
         for key, colour in (("success", GREEN), ("failure", RED)):
             if top[key]:
                 text = f"{'✓' if key == 'success' else '✗'} {top[key]}"
-                draw.text((x0 + 14, y), fit_text(draw, text, font(19), x1 - x0 - 28), font=font(19), fill=colour)
-                y += 25
-    # pawns at this job
+                draw.text((x0 + 14, y), fit_text(draw, text, font(22), x1 - x0 - 28), font=font(22), fill=colour)
+                y += 28
     pawns = [p for p in view["players"] if p["location"] == job["letter"]]
     px = x0 + 14
     for p in pawns:
-        r = 13
-        draw.ellipse((px, y1 - 34, px + 2 * r, y1 - 34 + 2 * r), fill=seat_colour(p["seat"]), outline=INK, width=2)
-        draw.text((px + r, y1 - 34 + r), p["name"][:1].upper(), font=font(16, bold=True), fill=DARK, anchor="mm")
-        px += 32
+        r = 16
+        draw.ellipse((px, y1 - 40, px + 2 * r, y1 - 40 + 2 * r), fill=seat_colour(p["seat"]), outline=INK, width=2)
+        draw.text((px + r, y1 - 40 + r), p["name"][:1].upper(), font=font(20, bold=True), fill=DARK, anchor="mm")
+        px += 38
     if job["active"]:
-        draw.text((x1 - 14, y1 - 10), "◆ ACTIVE JOB", font=font(18, bold=True), fill=GOLD, anchor="rd")
+        draw.text((x1 - 14, y1 - 10), "◆ ACTIVE", font=font(26, bold=True), fill=GOLD, anchor="rd")
 
 
 def _jobs(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
-    h = 200
+    h = 262
     cw = (W - 2 * PAD - 16) // 2
     for i, job in enumerate(view["jobs"]):
         col, row = i % 2, i // 2
         x0 = PAD + col * (cw + 16)
         y0 = y + row * (h + 12)
         _job_panel(draw, view, job, (x0, y0, x0 + cw, y0 + h))
-    return y + 2 * h + 12 + 12
+    rows = (len(view["jobs"]) + 1) // 2
+    return y + rows * (h + 12) + 4
 
 
 def _test_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     test = view["test"]
     last = view.get("last")
     names = view["names"]
-    h = 150
     if test is None and last is None:
         return y
-    _panel(draw, (PAD, y, W - PAD, y + h), outline=GOLD if test else None, width=3)
-    x = PAD + 14
+    h = 200
+    _panel(draw, (PAD, y, W - PAD, y + h), outline=GOLD if test else None, width=4)
+    x = PAD + 16
+    inner = W - 2 * PAD - 32
     if test is not None:
         ob = test["obstacle"]
         head = f"{names[test['seat']]} faces {ob['id']} {ob['name']}: {test['label']}"
-        draw.text((x, y + 10), fit_text(draw, head, font(23, bold=True), W - 2 * PAD - 28),
-                  font=font(23, bold=True), fill=GOLD)
+        draw.text((x, y + 10), fit_text(draw, head, font(30, bold=True), inner), font=font(30, bold=True), fill=GOLD)
         if not test["revealed"]:
             committed = ", ".join(names[s] for s in test["committed"]) or "nobody yet"
             waiting = ", ".join(names[s] for s in test["waiting"]) or "nobody"
-            draw.text((x, y + 48), fit_text(draw, f"Committed (hidden): {committed}", font(21), W - 2 * PAD - 28),
-                      font=font(21), fill=INK)
-            draw.text((x, y + 80), fit_text(draw, f"Waiting for: {waiting}", font(21), W - 2 * PAD - 28),
-                      font=font(21), fill=MUTED)
+            draw.text((x, y + 62), fit_text(draw, f"Waiting for assists: {waiting}", font(30, bold=True), inner),
+                      font=font(30, bold=True), fill=INK)
+            draw.text((x, y + 112), fit_text(draw, f"Committed (hidden): {committed}", font(28), inner),
+                      font=font(28), fill=MUTED)
             return y + h + 12
         tokens, numbers = test["tokens"], test["numbers"]
         assists = test["assists"]
@@ -156,65 +159,65 @@ def _test_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     else:
         head = (f"Last: {names[last['seat']]} {'beat' if last['success'] else 'failed'} {last['obstacle']} "
                 f"{last['name']} ({last['label']})")
-        draw.text((x, y + 10), fit_text(draw, head, font(23, bold=True), W - 2 * PAD - 28),
-                  font=font(23, bold=True), fill=GREEN if last["success"] else RED)
+        draw.text((x, y + 10), fit_text(draw, head, font(30, bold=True), inner), font=font(30, bold=True),
+                  fill=GREEN if last["success"] else RED)
         tokens = last["tokens"]
         numbers = {"total": last["total"], "target": last["target"], "success": last["success"]}
         assists = [{"seat": a["seat"], "name": a["name"]} for a in last["assists"]]
         tricks = [{"name": t} for t in last["tricks"]]
-    tx = x + 26
+    tx = x + 32
     for t in tokens:
-        _token(draw, tx, y + 78, 26, t["colour"], f"{t['value']:+d}", crossed=t["ignored"])
-        tx += 62
+        _token(draw, tx, y + 88, 32, t["colour"], f"{t['value']:+d}", crossed=t["ignored"])
+        tx += 74
     if not tokens:
-        draw.text((tx - 26, y + 66), "no tokens", font=font(20), fill=MUTED)
-        tx += 100
-    ax = max(tx + 10, x + 150)
-    helper = "; ".join(f"{names[a['seat']]}: {a['name']}" for a in assists) or "none"
-    draw.text((ax, y + 50), fit_text(draw, f"Assists: {helper}", font(20), W - PAD - 250 - ax),
-              font=font(20), fill=INK)
-    trick_text = ", ".join(t["name"] for t in tricks) or "none"
-    draw.text((ax, y + 82), fit_text(draw, f"Tricks: {trick_text}", font(20), W - PAD - 250 - ax),
-              font=font(20), fill=INK)
+        draw.text((tx - 30, y + 72), "no tokens", font=font(26), fill=MUTED)
+        tx += 120
     ok = numbers["success"]
     big = f"{numbers['total']} / {numbers['target']}"
-    draw.text((W - PAD - 20, y + 52), big, font=font(40, bold=True), fill=GREEN if ok else RED, anchor="ra")
+    draw.text((W - PAD - 20, y + 56), big, font=font(52, bold=True), fill=GREEN if ok else RED, anchor="ra")
     verdict = ("SUCCESS" if ok else "FAILURE") if test is None else ("would succeed" if ok else "short")
-    draw.text((W - PAD - 20, y + 104), verdict, font=font(20, bold=True), fill=GREEN if ok else RED, anchor="ra")
+    draw.text((W - PAD - 20, y + 120), verdict, font=font(28, bold=True), fill=GREEN if ok else RED, anchor="ra")
+    ax = max(tx, x + 160)
+    room = W - PAD - 280 - ax
+    helper = "; ".join(f"{names[a['seat']]}: {a['name']}" for a in assists) or "none"
+    draw.text((ax, y + 58), fit_text(draw, f"Assists: {helper}", font(26), room), font=font(26), fill=INK)
+    trick_text = ", ".join(t["name"] for t in tricks) or "none"
+    draw.text((ax, y + 96), fit_text(draw, f"Tricks: {trick_text}", font(26), room), font=font(26), fill=INK)
     if test is not None and "skill" in numbers:
         detail = (f"skill {numbers['skill']}  assists {numbers['assists']:+d}  tokens {numbers['tokens']:+d}  "
                   f"tricks {numbers['tricks']:+d}")
-        draw.text((ax, y + 114), fit_text(draw, detail, font(19), W - PAD - 250 - ax), font=font(19), fill=MUTED)
+        draw.text((x, y + 150), fit_text(draw, detail, font(26), W - 2 * PAD - 300), font=font(26), fill=MUTED)
     return y + h + 12
 
 
 def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
-    row = 52
-    h = 40 + row * len(view["players"])
+    row = 74
+    h = 46 + row * len(view["players"])
     _panel(draw, (PAD, y, W - PAD, y + h))
-    cols = [PAD + 16, PAD + 250, PAD + 470, PAD + 575, PAD + 680, PAD + 800, PAD + 900, PAD + 1010]
-    heads = ["Thief", "Identity", "AGI", "CHA", "DEX", "Where", "Hand", "Cheese (obs)"]
+    cols = [PAD + 16, PAD + 430, PAD + 530, PAD + 630, PAD + 740, PAD + 880, PAD + 990]
+    heads = ["Thief", "AGI", "CHA", "DEX", "Where", "Hand", "Cheese"]
     for cx, head in zip(cols, heads):
-        draw.text((cx, y + 10), head, font=font(18, bold=True), fill=MUTED)
-    yy = y + 40
+        draw.text((cx, y + 10), head, font=font(24, bold=True), fill=MUTED)
+    yy = y + 46
     for p in view["players"]:
         active = p["seat"] == view["active"] and not view["over"]
         if active:
-            draw.rounded_rectangle((PAD + 6, yy + 2, W - PAD - 6, yy + row - 4), radius=8, outline=GOLD, width=2)
-        draw.ellipse((cols[0], yy + 14, cols[0] + 20, yy + 34), fill=seat_colour(p["seat"]))
-        draw.text((cols[0] + 30, yy + 12), fit_text(draw, p["name"], font(22, bold=True), cols[1] - cols[0] - 40),
-                  font=font(22, bold=True), fill=GOLD if active else INK)
-        draw.text((cols[1], yy + 13), fit_text(draw, p["identity"], font(21), cols[2] - cols[1] - 10),
-                  font=font(21), fill=INK)
+            draw.rounded_rectangle((PAD + 6, yy + 2, W - PAD - 6, yy + row - 4), radius=8, outline=GOLD, width=3)
+        draw.ellipse((cols[0], yy + 12, cols[0] + 24, yy + 36), fill=seat_colour(p["seat"]))
+        draw.text((cols[0] + 34, yy + 6), fit_text(draw, p["name"], font(32, bold=True), cols[1] - cols[0] - 50),
+                  font=font(32, bold=True), fill=GOLD if active else INK)
+        draw.text((cols[0] + 34, yy + 44), fit_text(draw, p["identity"], font(20), cols[1] - cols[0] - 50),
+                  font=font(20), fill=MUTED)
         for i, skill in enumerate(("agility", "charm", "dexterity")):
             value, base = p["skills"][skill], p["base"][skill]
-            draw.text((cols[2 + i], yy + 12), str(value), font=font(23, bold=True), fill=INK)
+            draw.text((cols[1 + i], yy + 6), str(value), font=font(36, bold=True), fill=INK)
             if value > base:
-                draw.text((cols[2 + i] + 26, yy + 16), f"(+{value - base})", font=font(17), fill=GREEN)
-        draw.text((cols[5], yy + 13), p["location"] or "hideout", font=font(21), fill=INK if p["location"] else MUTED)
-        draw.text((cols[6], yy + 13), str(p["hand"]), font=font(21), fill=INK)
-        pile = f"{p['cheese']} ({len(p['pile_obstacles'])})"
-        draw.text((cols[7], yy + 13), fit_text(draw, pile, font(21), W - PAD - cols[7] - 10), font=font(21), fill=GOLD)
+                draw.text((cols[1 + i] + 28, yy + 16), f"+{value - base}", font=font(22, bold=True), fill=GREEN)
+        draw.text((cols[4], yy + 8), p["location"] or "hideout", font=font(30 if p["location"] else 24),
+                  fill=INK if p["location"] else MUTED)
+        draw.text((cols[5], yy + 6), str(p["hand"]), font=font(34, bold=True), fill=INK)
+        draw.text((cols[6], yy + 6), str(p["cheese"]), font=font(36, bold=True), fill=GOLD)
+        draw.text((cols[6] + 60, yy + 16), f"({len(p['pile_obstacles'])} obs)", font=font(22), fill=MUTED)
         yy += row
     return y + h + 12
 
@@ -222,18 +225,18 @@ def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
 def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     text = (f"Deck {view['deck']}  ·  Discard {view['discard']}"
             + (f" (top: {view['discard_top']})" if view["discard_top"] else "")
-            + f"  ·  Boxed {len(view['boxed'])}")
-    draw.text((PAD, y), fit_text(draw, text, font(20), W - 2 * PAD), font=font(20), fill=MUTED)
-    return y + 34
+            + f"  ·  Failed and boxed {len(view['boxed'])}")
+    draw.text((PAD, y), fit_text(draw, text, font(24), W - 2 * PAD), font=font(24), fill=MUTED)
+    return y + 36
 
 
 def render_board(view: dict[str, Any]) -> Image.Image:
-    height = 190 + 424 + 162 + 40 + 52 * len(view["players"]) + 12 + 60
+    height = 200 + 136 + 2 * 274 + 212 + 46 + 74 * len(view["players"]) + 12 + 60
     image, draw = new_canvas(W, height, BG)
     y = _header(draw, view, PAD)
     y = _heat_and_bag(draw, view, y)
-    y = _jobs(draw, view, y)
     y = _test_panel(draw, view, y)
+    y = _jobs(draw, view, y)
     y = _players(draw, view, y)
     y = _footer(draw, view, y)
     return image.crop((0, 0, W, min(height, y + PAD)))
@@ -244,67 +247,110 @@ def render_private(view: dict[str, Any]) -> Image.Image | None:
     if not priv:
         return None
     hand = priv["hand"]
-    cols = 2
-    card_w = (W - 2 * PAD - (cols - 1) * 14) // cols
-    card_h = 96
-    rows = (len(hand) + cols - 1) // cols
-    height = 200 + rows * (card_h + 14) + PAD
+    card_w = W - 2 * PAD
+    card_h = 118
+    sec = priv["secret"]
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    secret_lines = wrap_text(probe, sec["text"], font(30), W - 2 * PAD - 28, max_lines=3)
+    secret_h = 64 + 38 * len(secret_lines)
+    top = 86
+    height = top + secret_h + 20 + max(1, len(hand)) * (card_h + 12) + PAD
     image, draw = new_canvas(W, height, BG)
     me = view["players"][priv["seat"]]
-    draw.text((PAD, PAD), f"{me['name']}: {me['identity']}", font=font(30, bold=True), fill=GOLD)
-    skills = "   ".join(f"{SKILL_SHORT[s]} {v}" for s, v in me["skills"].items())
-    draw.text((W - PAD, PAD + 4), skills, font=font(26, bold=True), fill=INK, anchor="ra")
-    sec = priv["secret"]
-    _panel(draw, (PAD, 70, W - PAD, 180), outline=(120, 90, 200), width=3)
-    draw.text((PAD + 14, 80), f"Secret: {sec['name']} ({sec['cheese']} cheese)", font=font(24, bold=True), fill=INK)
-    status = "met right now" if sec["met_now"] else "not met yet"
-    draw.text((W - PAD - 14, 84), status, font=font(20, bold=True), fill=GREEN if sec["met_now"] else MUTED,
+    skills = "  ".join(f"{SKILL_SHORT[s]} {v}" for s, v in me["skills"].items())
+    skills_w = draw.textlength(skills, font=font(36, bold=True))
+    draw.text((PAD, PAD), fit_text(draw, f"{me['name']}: {me['identity']}", font(36, bold=True), W - 3 * PAD - skills_w),
+              font=font(36, bold=True), fill=GOLD)
+    draw.text((W - PAD, PAD), skills, font=font(36, bold=True), fill=INK, anchor="ra")
+    _panel(draw, (PAD, top, W - PAD, top + secret_h), outline=(120, 90, 200), width=3)
+    status = "met now" if sec["met_now"] else "not met yet"
+    status_w = draw.textlength(status, font=font(28, bold=True))
+    draw.text((PAD + 14, top + 12), fit_text(draw, f"Secret: {sec['name']} ({sec['cheese']} cheese)",
+                                             font(32, bold=True), W - 2 * PAD - status_w - 50),
+              font=font(32, bold=True), fill=INK)
+    draw.text((W - PAD - 14, top + 14), status, font=font(28, bold=True), fill=GREEN if sec["met_now"] else MUTED,
               anchor="ra")
-    for i, line in enumerate(wrap_text(draw, sec["text"], font(21), W - 2 * PAD - 28, max_lines=2)):
-        draw.text((PAD + 14, 116 + i * 28), line, font=font(21), fill=INK)
-    y = 196
+    for i, line in enumerate(secret_lines):
+        draw.text((PAD + 14, top + 58 + i * 38), line, font=font(30), fill=INK)
+    y = top + secret_h + 20
     for i, card in enumerate(hand):
-        col, row = i % cols, i // cols
-        x0 = PAD + col * (card_w + 14)
-        y0 = y + row * (card_h + 14)
+        x0, y0 = PAD, y + i * (card_h + 12)
         accent = (70, 130, 200) if card["kind"] == "assist" else (200, 120, 60)
         _panel(draw, (x0, y0, x0 + card_w, y0 + card_h), outline=accent, width=3)
-        draw.text((x0 + 14, y0 + 10), fit_text(draw, card["name"], font(24, bold=True), card_w - 130),
-                  font=font(24, bold=True), fill=INK)
-        draw.text((x0 + card_w - 14, y0 + 14), card["kind"].upper(), font=font(18, bold=True), fill=accent,
+        draw.text((x0 + 14, y0 + 8), fit_text(draw, card["name"], font(34, bold=True), card_w - 170),
+                  font=font(34, bold=True), fill=INK)
+        draw.text((x0 + card_w - 14, y0 + 12), card["kind"].upper(), font=font(26, bold=True), fill=accent,
                   anchor="ra")
-        for j, line in enumerate(wrap_text(draw, card["text"], font(20), card_w - 28, max_lines=2)):
-            draw.text((x0 + 14, y0 + 48 + j * 26), line, font=font(20), fill=INK)
+        for j, line in enumerate(wrap_text(draw, card["text"], font(28), card_w - 28, max_lines=2)):
+            draw.text((x0 + 14, y0 + 50 + j * 32), line, font=font(28), fill=INK)
     if not hand:
-        draw.text((PAD, y + 10), "Your hand is empty.", font=font(22), fill=MUTED)
+        draw.text((PAD, y + 10), "Your hand is empty.", font=font(30), fill=MUTED)
     return image
 
 
 def render_final(view: dict[str, Any], scores: list[dict[str, Any]]) -> Image.Image:
     rows = sorted(scores, key=lambda r: (r["rank"], r["seat"]))
     secrets = {s["seat"]: s for s in view.get("secrets", [])}
-    row_h = 92
-    height = 130 + row_h * len(rows) + PAD
+    row_h = 150
+    height = 150 + row_h * len(rows) + PAD
     image, draw = new_canvas(W, height, BG)
-    draw.text((PAD, PAD), "HEIST: the take", font=font(34, bold=True), fill=GOLD)
+    draw.text((PAD, PAD), "HEIST: the take", font=font(40, bold=True), fill=GOLD)
     done = ", ".join(view["completed"]) or "none"
-    draw.text((W - PAD, PAD + 8), f"Jobs completed: {done}", font=font(22), fill=INK, anchor="ra")
+    draw.text((W - PAD, PAD + 4), f"Jobs completed: {done}", font=font(32, bold=True), fill=INK, anchor="ra")
     bag = "  ".join(f"{c} {n}" for c, n in view["bag"].items())
-    draw.text((PAD, 70), fit_text(draw, f"Final bag: {bag}", font(20), W - 2 * PAD), font=font(20), fill=MUTED)
-    y = 110
+    draw.text((PAD, 84), fit_text(draw, f"Final bag: {bag}", font(28), W - 2 * PAD), font=font(28), fill=MUTED)
+    y = 134
     for r in rows:
         p = view["players"][r["seat"]]
-        _panel(draw, (PAD, y, W - PAD, y + row_h - 10), outline=GOLD if r["won"] else None, width=3)
-        draw.text((PAD + 14, y + 10), f"#{r['rank']}", font=font(28, bold=True), fill=GOLD if r["won"] else INK)
-        draw.ellipse((PAD + 74, y + 16, PAD + 96, y + 38), fill=seat_colour(r["seat"]))
-        draw.text((PAD + 106, y + 10), fit_text(draw, f"{p['name']} ({p['identity']})", font(26, bold=True), 560),
-                  font=font(26, bold=True), fill=INK)
-        draw.text((W - PAD - 16, y + 8), f"{r['score']}", font=font(36, bold=True), fill=GOLD, anchor="ra")
+        _panel(draw, (PAD, y, W - PAD, y + row_h - 12), outline=GOLD if r["won"] else None, width=4)
+        draw.text((PAD + 14, y + 10), f"#{r['rank']}", font=font(36, bold=True), fill=GOLD if r["won"] else INK)
+        draw.ellipse((PAD + 90, y + 20, PAD + 116, y + 46), fill=seat_colour(r["seat"]))
+        draw.text((PAD + 128, y + 10), fit_text(draw, f"{p['name']} ({p['identity']})", font(34, bold=True), 820),
+                  font=font(34, bold=True), fill=INK)
+        draw.text((W - PAD - 16, y + 6), f"{r['score']}", font=font(48, bold=True), fill=GOLD, anchor="ra")
         sec = secrets.get(r["seat"])
         line = r["detail"]
         if sec:
-            line = (f"Secret {sec['name']}: {'met' if sec['met'] else 'missed'}  ·  "
-                    + r["detail"].split(", secret ")[0])
-        draw.text((PAD + 74, y + 50), fit_text(draw, line, font(19), W - 2 * PAD - 100), font=font(19), fill=MUTED)
+            line = f"Secret {sec['name']}: {'met' if sec['met'] else 'missed'} · " + line.replace(", secret ", ", ")
+        for j, text in enumerate(wrap_text(draw, line, font(26), W - 2 * PAD - 110, max_lines=2)):
+            draw.text((PAD + 90, y + 62 + j * 34), text, font=font(26), fill=MUTED)
         y += row_h
     return image
+
+
+def describe(view: dict[str, Any]) -> str:
+    """Plain-words alt text for the public board (at most 1,000 characters): whose turn,
+    what just happened, and the position. Reads only public parts of the view."""
+    names = view["names"]
+    parts = [f"HEIST, {'final' if view['over'] else 'round ' + str(view['round']) + ' of ' + str(view['rounds'])}.",
+             view["status"]]
+    test, last = view.get("test"), view.get("last")
+    if last and not (test and test["revealed"]):
+        parts.append(f"Last test: {names[last['seat']]} {'beat' if last['success'] else 'failed'} {last['name']} "
+                     f"({last['label']}) with {last['total']} against {last['target']}.")
+    if test:
+        if test["revealed"]:
+            tokens = ", ".join(f"{t['colour']} {t['value']:+d}" + (" (ignored)" if t["ignored"] else "")
+                               for t in test["tokens"]) or "none"
+            helpers = ", ".join(f"{names[a['seat']]} {a['name']}" for a in test["assists"]) or "none"
+            numbers = test["numbers"]
+            parts.append(f"Current test: {test['label']}; tokens {tokens}; assists {helpers}; "
+                         f"total {numbers['total']} against {numbers['target']}.")
+        else:
+            parts.append(f"{len(test['committed'])} of {len(test['committed']) + len(test['waiting'])} "
+                         f"helpers have committed (hidden).")
+    tops = [f"{j['letter']}: {j['top']['name']} ({j['top']['test_text']}, {j['top']['cheese']} cheese)"
+            for j in view["jobs"] if j["top"]]
+    if tops and not view["over"]:
+        parts.append("Obstacles on top: " + "; ".join(tops) + ".")
+    if view["completed"]:
+        parts.append("Jobs completed: " + ", ".join(view["completed"]) + ".")
+    if view["over"] and view.get("scores"):
+        ranked = sorted(view["scores"], key=lambda r: (r["rank"], r["seat"]))
+        parts.append("Final scores: " + ", ".join(f"{names[r['seat']]} {r['score']}" for r in ranked) + ".")
+    else:
+        parts.append("Cheese: " + ", ".join(f"{p['name']} {p['cheese']}" for p in view["players"]) + ".")
+    bag = ", ".join(f"{n} {c}" for c, n in view["bag"].items() if n)
+    parts.append(f"Bag: {bag or 'empty'}.")
+    text = " ".join(parts)
+    return text if len(text) <= 1000 else text[:999] + "…"

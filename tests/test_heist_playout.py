@@ -26,7 +26,7 @@ def conservation(state: dict) -> None:
             places += [a["card"] for a in test["assists"]] + test["tricks"]
     assert sorted(places) == sorted(K.RESOURCE_IDS), "resource cards not conserved"
     # Obstacles: in a job stack, in the box or in a score pile.
-    obs = [o for stack in state["jobs"].values() for o in stack] + state["boxed"]
+    obs = [o for stack in state["jobs"].values() for o in stack] + state["boxed"] + state["unused"]
     for s in range(n):
         obs += [c for c in state["piles"][s] if c in K.OBSTACLE]
     assert sorted(obs) == sorted(K.OBSTACLE), "obstacles not conserved"

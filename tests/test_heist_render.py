@@ -45,3 +45,32 @@ def test_render_via_platform_hook() -> None:
     boards, _, final, scores = _views(2, 3)
     assert render("heist", "board", boards[0]).startswith(b"\x89PNG")
     assert render("heist", "final", final, scores).startswith(b"\x89PNG")
+
+
+def test_describe_names_the_player_to_act_and_keeps_secrets() -> None:
+    from bot.games.heist import cards as K
+    for players in (1, 3, 6):
+        state = ENGINE.setup([f"Thief{i + 1}" for i in range(players)], {}, 40 + players)
+        rng = random.Random(players)
+        step = 0
+        while True:
+            public = ENGINE.view(state, None)
+            text = R.describe(public)
+            assert 0 < len(text) <= 1000
+            if ENGINE.is_terminal(state):
+                assert "Final scores" in text
+                break
+            for seat in ENGINE.to_act(state):
+                assert state["names"][seat] in text
+            for seat in range(players):
+                assert K.SECRET[state["secrets"][seat]]["name"] not in text
+                # a seat's own view gives the same text: describe never reads "private"
+                assert R.describe(ENGINE.view(state, seat)) == text
+            test = state["test"]
+            if test and not test["revealed"]:
+                for commit in test["commits"].values():
+                    if commit:
+                        assert K.card_name(commit["card"]) not in text
+            seat = ENGINE.to_act(state)[0]
+            ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
+            step += 1

@@ -1,5 +1,6 @@
-"""The HEIST bot: plays from what its seat may know (the public board, its own
-hand and secret), never from other hands, commits or the deck order."""
+"""The HEIST bot: decides from its seat's view (``engine.view(state, seat)``: the
+public board plus its own hand and secret) and the legal actions only. It is never
+given the state, so it cannot see other hands, commits or the deck order."""
 from __future__ import annotations
 
 import random
@@ -62,64 +63,84 @@ def _keep_value(cid: str) -> float:
     return 1.0 + c["cheese"] + 1.5 * bool(c["upgrade"])
 
 
-def success_chance(engine, state: dict[str, Any], seat: int, option: dict[str, Any], helpers: float) -> float:
-    skill = sum(engine.skill(state, seat, s) for s in option["skills"])
-    front = state["options"].get("token_faces") == "front"
-    dist = token_sum_distribution(state["bag"], K.DRAW_TOKENS, front)
-    return p_at_least(dist, option["target"] - skill - helpers)
+def _skill(view: dict[str, Any], seat: int, option: dict[str, Any]) -> int:
+    skills = view["players"][seat]["skills"]
+    return sum(skills[s] for s in option["skills"])
 
 
-def choose_action(engine, state: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
-    legal = engine.legal_actions(state, seat)
-    phase = state["phase"]
+def success_chance(view: dict[str, Any], seat: int, option: dict[str, Any], helpers: float) -> float:
+    front = view["options"].get("token_faces") == "front"
+    dist = token_sum_distribution(view["bag"], K.DRAW_TOKENS, front)
+    return p_at_least(dist, option["target"] - _skill(view, seat, option) - helpers)
+
+
+def _secret(view: dict[str, Any]) -> dict[str, Any]:
+    """The seat's own secret condition at this player count."""
+    return K.secret_check(view["private"]["secret"]["id"], view["n"])
+
+
+def _hand(view: dict[str, Any]) -> list[str]:
+    return [c["id"] for c in view["private"]["hand"]]
+
+
+def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    phase = view["phase"]
     if phase == "choose":
-        return _choose(engine, state, seat, legal, rng)
+        return _choose(view, legal, rng)
     if phase == "assist":
-        return _assist(engine, state, seat, legal, rng)
+        return _assist(view, legal, rng)
     if phase == "tricks":
-        return _tricks(engine, state, seat, legal)
+        return _tricks(view, legal)
     if phase == "upgrade":
-        return _upgrade(engine, state, seat, legal)
+        return _upgrade(view, legal)
     return legal[0]
 
 
-def _choose(engine, state, seat, legal, rng):
-    hand = state["hands"][seat]
+def _choose(view, legal, rng):
+    seat = view["private"]["seat"]
+    hand = _hand(view)
     tricks = sum(1 for c in hand if K.is_trick(c))
-    helpers = 1.2 * (state["n"] - 1) + 0.8 * min(tricks, 2)
-    secret = K.SECRET[state["secrets"][seat]]["check"]["kind"]
-    mine = [o for o in state["piles"][seat] if o in OBSTACLE]
+    helpers = 1.2 * (view["n"] - 1) + 0.8 * min(tricks, 2)
+    secret = _secret(view)["kind"]
+    mine = view["players"][seat]["pile_obstacles"]
     have_jobs = {OBSTACLE[o]["job"] for o in mine}
+    jobs = {j["letter"]: j for j in view["jobs"]}
     best, best_score = legal[0], -1e9
     for action in legal:
-        ob = OBSTACLE[state["jobs"][action["job"]][0]]
+        job = jobs[action["job"]]
+        ob = OBSTACLE[job["top"]["id"]]
         option = ob["test"][action["option"]]
-        p = success_chance(engine, state, seat, option, helpers)
+        p = success_chance(view, seat, option, helpers)
         penalty = 1.0 if ob["failure"] else 0.0
-        if ob["mandatory"]:
+        if job["top"]["mandatory"]:
             penalty += 0.5
         value = ob["cheese"] + 1.0
         if secret == "distinct_jobs" and ob["job"] not in have_jobs:
             value += 1.5
         if secret == "same_job":
-            value += 0.8 * sum(1 for o in mine if OBSTACLE[o]["job"] == ob["job"])
-        if secret == "jobs_completed":
-            value += 0.3 * (7 - len(state["jobs"][ob["job"]]))
+            value += 1.2 * sum(1 for o in mine if OBSTACLE[o]["job"] == ob["job"])
+        mine_here = sum(1 for o in mine if OBSTACLE[o]["job"] == ob["job"])
+        if job["left"] == 1:  # the finale: completing the job pays +1 per obstacle of it held
+            value += mine_here + 1 + (3.0 if secret == "jobs_completed" else 0.0)
+        elif secret == "jobs_completed":
+            value += 1.5 / job["left"]
         score = p * value - (1 - p) * penalty + rng.random() * 0.05
         if score > best_score:
             best, best_score = action, score
     return best
 
 
-def _assist(engine, state, seat, legal, rng):
-    test = state["test"]
-    active = state["active"]
-    option = OBSTACLE[test["obstacle"]]["test"][test["option"]]
-    p = success_chance(engine, state, active, option, 0.8 * (state["n"] - 2))
-    secret = state["secrets"][seat]
+def _assist(view, legal, rng):
+    test = view["test"]
+    active = view["active"]
+    option = OBSTACLE[test["obstacle"]["id"]]["test"][test["option"]]
+    p = success_chance(view, active, option, 0.8 * (view["n"] - 2))
+    secret = view["private"]["secret"]["id"]
     saboteur = secret in ("saboteur", "heat_seeker")
     best, best_value = {"type": "no_assist"}, 0.0
-    hand = state["hands"][seat]
+    hand = _hand(view)
+    goal = _secret(view)
+    my_skills = view["players"][view["private"]["seat"]]["skills"]
     for action in legal:
         if action["type"] != "assist":
             continue
@@ -131,8 +152,11 @@ def _assist(engine, state, seat, legal, rng):
             value = _assist_value(cid)
             if p > 0.97 and not c["upgrade"] and not c["cheese"]:
                 value = 0.1
-            if secret == "lone_wolf":
-                value -= 0.5
+            if c["upgrade"] and goal["kind"] == "all_skills" and my_skills[c["upgrade"]] < goal["n"]:
+                value += 3.0
+            if c["upgrade"] and goal["kind"] == "top_skill" and c["upgrade"] == goal["skill"]:
+                value += 1.5
+            value += _bag_value(view, c, goal)
         if "pay" in action:
             if len(hand) < 3:
                 continue
@@ -142,40 +166,59 @@ def _assist(engine, state, seat, legal, rng):
     return best
 
 
-def _gain(engine, state, action) -> float:
+def _bag_value(view, card: dict[str, Any], goal: dict[str, Any]) -> float:
+    """What an assist's bag change is worth: the shift of the expected two-token sum,
+    plus a nudge when the seat's secret counts that colour in the final bag."""
+    value = 0.0
+    front = view["options"].get("token_faces") == "front"
+    for effect in card["effects"]:
+        if effect["do"] not in ("add", "remove"):
+            continue
+        bag = dict(view["bag"])
+        step = effect.get("n", 1) if effect["do"] == "add" else -min(effect.get("n", 1), bag[effect["colour"]])
+        before = bag_mean(bag, front)
+        bag[effect["colour"]] += step
+        value += K.DRAW_TOKENS * (bag_mean(bag, front) - before)
+        if goal["kind"] == "bag_diff":
+            sign = (effect["colour"] in goal["plus"]) - (effect["colour"] in goal["minus"])
+            value += 1.0 * sign * (1 if step > 0 else -1 if step < 0 else 0)
+    return value
+
+
+def _gain(view, action) -> float:
     """Expected change of the total from one trick."""
-    test = state["test"]
+    test = view["test"]
     c = RESOURCE[action["card"]]
     do = c["effect"]["do"]
-    front = state["options"].get("token_faces") == "front"
+    front = view["options"].get("token_faces") == "front"
+    tokens = test["tokens"]
     if do == "flip":
-        t = test["tokens"][action["token"]]
+        t = tokens[action["token"]]
         faces = K.TOKENS[t["colour"]]["faces"]
         return faces[1 - t["face"]] - faces[t["face"]]
     if do == "flip_all":
-        return sum(K.TOKENS[t["colour"]]["faces"][1 - t["face"]] - K.token_value(t)
-                   for t in test["tokens"] if not t["ignored"])
+        return sum(K.TOKENS[t["colour"]]["faces"][1 - t["face"]] - t["value"]
+                   for t in tokens if not t["ignored"])
     if do == "redraw":
-        return bag_mean(state["bag"], front) - K.token_value(test["tokens"][action["token"]])
+        return bag_mean(view["bag"], front) - tokens[action["token"]]["value"]
     if do == "ignore":
-        return -K.token_value(test["tokens"][action["token"]])
+        return -tokens[action["token"]]["value"]
     if do == "bonus":
         return c["effect"]["n"]
     if do == "extra":
-        return bag_mean(state["bag"], front)
+        return bag_mean(view["bag"], front)
+    live = [t["value"] for t in tokens if not t["ignored"]]
     if do == "lucky":
-        live = [K.token_value(t) for t in test["tokens"] if not t["ignored"]]
         return max(0.0, -min(live)) if live else 0.0
     if do == "double":
-        live = [K.token_value(t) for t in test["tokens"] if not t["ignored"]]
         return max(live) if live else 0.0
     if do == "favour":
         return len(test["assists"])
     return 0.0
 
 
-def _tricks(engine, state, seat, legal):
-    numbers = engine.total(state)
+def _tricks(view, legal):
+    numbers = view["test"]["numbers"]
     deficit = numbers["target"] - numbers["total"]
     if deficit <= 0:
         return {"type": "resolve"}
@@ -183,7 +226,7 @@ def _tricks(engine, state, seat, legal):
     for action in legal:
         if action["type"] != "trick":
             continue
-        scored.append((_gain(engine, state, action), action))
+        scored.append((_gain(view, action), action))
     if not scored:
         return {"type": "resolve"}
     # Can the positive tricks in hand close the gap? Count each card once.
@@ -202,29 +245,31 @@ def _tricks(engine, state, seat, legal):
         if c["cheese"] and not c["upgrade"] and c["effect"]["do"] != "clean_exit":
             return action
     clean = [a for _, a in scored if RESOURCE[a["card"]]["effect"]["do"] == "clean_exit"]
-    if clean and OBSTACLE[state["test"]["obstacle"]]["failure"]:
+    if clean and OBSTACLE[view["test"]["obstacle"]["id"]]["failure"]:
         return clean[0]
     return {"type": "resolve"}
 
 
-def _upgrade(engine, state, seat, legal):
-    test = state["test"]
-    option = OBSTACLE[test["obstacle"]]["test"][test["option"]]
-    secret = K.SECRET[state["secrets"][seat]]["check"]
+def _upgrade(view, legal):
+    test = view["test"]
+    seat = view["private"]["seat"]
+    option = OBSTACLE[test["obstacle"]["id"]]["test"][test["option"]]
+    secret = _secret(view)
     wanted = list(option["skills"])
     if secret["kind"] == "top_skill":
         wanted = [secret["skill"]]
     if secret["kind"] == "all_skills":
-        skills = engine.skills(state, seat)
+        skills = view["players"][seat]["skills"]
         wanted = [s for s in skills if skills[s] < secret["n"]] or wanted
+    hand = _hand(view)
     best, best_score = {"type": "no_upgrade"}, 0.0
     for action in legal:
         if action["type"] != "upgrade":
             continue
         c = RESOURCE[action["card"]]
         score = 1.0 + (2.0 if c["upgrade"] in wanted else 0.0)
-        if action["card"] in test["leftover"]:
-            score += 1.0  # free: it was going to the discard pile anyway
+        if action["card"] not in hand:
+            score += 1.0  # a played trick: it was going to the discard pile anyway
         if score > best_score:
             best, best_score = action, score
     return best

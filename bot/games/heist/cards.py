@@ -23,6 +23,15 @@ PER_EXTRA_PLAYER: dict[str, int] = _DATA["per_extra_player"]
 HEAT_TRACK: list[str] = _DATA["heat_track"]
 HAND_SIZE: int = _DATA["hand_size"]
 DRAW_TOKENS: int = _DATA["draw_tokens"]
+JOB_LENGTH: list[int] = _DATA["job_length"]  # obstacles per job in play, by player count
+HEAD_START: list[int] = _DATA["head_start"]  # cheese for the start player, by player count
+SOLO_TARGET: int = _DATA["solo"]["target"]
+SOLO_RATINGS: list[tuple[int, str]] = [(int(a), str(b)) for a, b in _DATA["solo"]["ratings"]]
+
+
+def solo_rating(score: int) -> str:
+    """The solo rating for a final score (the highest band reached)."""
+    return [name for floor, name in SOLO_RATINGS if score >= floor][-1]
 
 IDENTITIES: list[dict[str, Any]] = _DATA["identities"]
 IDENTITY = {i["id"]: i for i in IDENTITIES}
@@ -58,6 +67,28 @@ RESOURCE_IDS = sorted(RESOURCE)
 assert len(IDENTITIES) == 7 and len(SECRETS) == 15 and len(JOBS) == 4
 assert len(OBSTACLE) == 28 and len(ASSISTS) == 44 and len(TRICKS) == 34
 assert sum(TOKEN_TOTAL.values()) == 50
+
+
+def secret_check(sid: str, players: int) -> dict[str, Any]:
+    """A secret's condition at this player count (a list value is read by player count)."""
+    check = SECRET[sid]["check"]
+    return {k: (v[players] if isinstance(v, list) and k not in ("plus", "minus") else v) for k, v in check.items()}
+
+
+def secret_text(sid: str, players: int) -> str:
+    """The secret's condition in words, with this player count's numbers."""
+    check = secret_check(sid, players)
+    n = check.get("n")
+    extra: dict[str, Any] = {"s": "" if n == 1 else "s", "are": "is" if n == 1 else "are",
+                             "were": "was" if n == 1 else "were", "noties": ""}
+    if check["kind"] == "most_obstacles":
+        extra["cmp"] = "at least as many obstacles as" if check["ties"] else "more obstacles than"
+        extra["noties"] = "" if check["ties"] else " (no ties)"
+    if check["kind"] == "bag_diff":
+        plus, minus = check["plus_text"], check["minus_text"]
+        extra["diff"] = (f"at least as many {plus} as {minus}" if n == 0 else f"more {plus} than {minus}" if n == 1
+                         else f"at least {n} more {plus} than {minus}")
+    return SECRET[sid]["text"].format(**check, **extra)
 
 
 def token_value(token: dict[str, Any]) -> int:

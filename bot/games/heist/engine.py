@@ -9,6 +9,7 @@ track, then secrets are checked against the final bag and the cheese counted.
 """
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -21,7 +22,7 @@ from .cards import COLOURS, OBSTACLE, RESOURCE, SKILL_NAME
 ROUNDS = len(K.HEAT_TRACK)
 
 SUMMARY = """**HEIST**: 1-6 thieves, 5 rounds. Score the most **cheese**.
-**Setup**: each player gets an identity (skills Agility/Charm/Dexterity), a hidden secret and 5 resource cards (assists and tricks). Four jobs (A-D) each have 7 obstacles stacked in order; only the top one of each job can be faced.
+**Setup**: each player gets an identity (skills Agility/Charm/Dexterity), a hidden secret and 5 resource cards (assists and tricks). Four jobs (A-D) each stack their top obstacles in order (3 obstacles at 1-2 players, 5 at 3, 6 at 4, all 7 at 5-6); the last one is the job's Mandatory finale. Only the top obstacle of each job can be faced.
 **Your turn**
 1. **Choose** the top obstacle of a job (an "or" obstacle: pick its skill now). Your pawn moves there. Your skill = identity + upgrade cards (several skills listed: add them).
 2. **Get help**: every other player secretly commits one assist card or nothing; all are revealed together. An assister away from the job discards one more card (chosen with the commit) to move there. Assist effects on the bag happen now.
@@ -29,9 +30,18 @@ SUMMARY = """**HEIST**: 1-6 thieves, 5 rounds. Score the most **cheese**.
 4. **Tricks**: only you play tricks from your hand (flip, redraw, ignore a token, +2...). Then **Resolve**.
 5. total = skill + assists + tokens + tricks. **Success** if total >= target: the obstacle goes to your score pile, its success effect applies, assists with cheese go to their owners' score piles and assists with an upgrade go on their owners' identities. **Failure**: the failure effect applies, the obstacle goes to the box unless Mandatory, assists are discarded, played tricks with cheese go to your score pile, and you may put one trick (played or from your hand) on your identity for its +1 skill upgrade.
 6. Refill your hand to 5.
-**Round end**: the heat track's tokens for this round go into the bag and all drawn tokens return to it. After round 5 (or when every job is empty) the game ends.
-**Scoring**: cheese on obstacles, assists and tricks in your score pile; +1 per obstacle from a completed job (its 7th obstacle overcome); your secret's cheese if met (bag secrets use the final bag). Tie: most obstacles, then shared.
+**Round end**: the heat track's tokens for this round go into the bag and all drawn tokens return to it; the next round starts with the player left of this round's first player. After round 5 (or when every job is empty) the game ends.
+**Scoring**: cheese on obstacles, assists and tricks in your score pile; +1 per obstacle from a completed job (its 7th obstacle overcome); your secret's cheese if met (bag secrets use the final bag). Tie: most obstacles, then shared. At 3 and 6 players the start player gets a 1-cheese head start. Secret thresholds depend on the player count (your secret shows this game's numbers).
+**Solo**: no assists; reach 6 cheese to pull off the heist (rating: 0 Caught red-handed, 3 Small-time crook, 6 Professional, 9 Mastermind).
 """
+
+
+def _canonical(action: Any) -> str | None:
+    """A type-exact key for an action (2.0 is not 2, True is not 1), or None if it isn't JSON."""
+    try:
+        return json.dumps(action, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
 
 
 def _other_seats(state: dict[str, Any], active: int) -> list[int]:
@@ -65,14 +75,22 @@ class HeistEngine(Engine):
         rng = Rng(state)
         idents = [i["id"] for i in K.IDENTITIES]
         rng.shuffle(idents)
-        secrets = [s["id"] for s in K.SECRETS]
+        # Solo leaves out the secrets nobody can meet alone (no assists, no job within reach).
+        secrets = [s["id"] for s in K.SECRETS if n > 1 or s.get("solo", True)]
         rng.shuffle(secrets)
         state["identities"] = idents[:n]
         state["box_identities"] = sorted(idents[n:])
         state["secrets"] = secrets[:n]
-        state["box_secrets"] = sorted(secrets[n:])
-        state["jobs"] = {j["letter"]: [o["id"] for o in j["obstacles"]] for j in K.JOBS}
+        state["box_secrets"] = sorted(set(K.SECRET) - set(secrets[:n]))
+        # Jobs are shorter with fewer players: the top k obstacles of each job are used,
+        # the last of them is the job's finale (Mandatory); the rest stay in the box.
+        k = K.JOB_LENGTH[n]
+        state["jobs"] = {j["letter"]: [o["id"] for o in j["obstacles"][:k]] for j in K.JOBS}
+        state["unused"] = sorted(o["id"] for j in K.JOBS for o in j["obstacles"][k:])
+        state["finales"] = {letter: stack[-1] for letter, stack in state["jobs"].items()}
         state["boxed"] = []
+        state["tests"] = 0
+        state["failed"] = 0
         state["completed"] = []
         supply = dict(K.TOKEN_TOTAL)
         bag = {c: 0 for c in COLOURS}
@@ -100,10 +118,13 @@ class HeistEngine(Engine):
         state["hands"] = [[] for _ in range(n)]
         for s in range(n):
             state["hands"][s] = [state["deck"].pop() for _ in range(K.HAND_SIZE)]
+        # Card names that have been in some hand (for the balance report's "available").
+        state["held"] = sorted({K.card_name(c) for hand in state["hands"] for c in hand})
         state["upgrades"] = [[] for _ in range(n)]
         state["piles"] = [[] for _ in range(n)]
         state["locations"] = [None] * n  # None = the hideout (no job yet)
         state["start"] = rng.below(n)
+        state["leader"] = state["start"]  # this round's first player (moves left each round)
         state["active"] = state["start"]
         state["round"] = 1
         state["turns"] = 0
@@ -154,6 +175,8 @@ class HeistEngine(Engine):
             card = state["deck"].pop()
             state["hands"][seat].append(card)
             drawn.append(card)
+            if "held" in state and K.card_name(card) not in state["held"]:
+                state["held"] = sorted(state["held"] + [K.card_name(card)])
         if drawn:
             events.append({"type": "draw", "to": seat,
                            "text": "You draw " + ", ".join(K.card_name(c) for c in drawn) + "."})
@@ -225,6 +248,11 @@ class HeistEngine(Engine):
                 events.append({"type": "discard", "text": f"{source}: {name} discards {K.card_name(card)} at random."})
         else:  # pragma: no cover - data is validated by tests
             raise ValueError(do)
+
+    @staticmethod
+    def mandatory(state: dict[str, Any], oid: str) -> bool:
+        """Printed Mandatory, or the finale (last obstacle in play) of its job."""
+        return OBSTACLE[oid]["mandatory"] or state["finales"][OBSTACLE[oid]["job"]] == oid
 
     def obstacles_left(self, state: dict[str, Any]) -> int:
         return sum(len(stack) for stack in state["jobs"].values())
@@ -305,19 +333,67 @@ class HeistEngine(Engine):
         hand = [c for c in state["hands"][state["active"]] if K.is_trick(c) and RESOURCE[c]["upgrade"]]
         return self._dedupe(played) + [c for c in self._dedupe(hand)]
 
+    def _exact_legal(self, state: dict[str, Any], seat: int, action: Any) -> dict[str, Any]:
+        """The legal action equal to ``action`` in value AND type, or RuleError. Everything a
+        move needs is checked here, before anything in the state changes."""
+        key = _canonical(action)
+        for legal in self.legal_actions(state, seat):
+            if key is not None and _canonical(legal) == key:
+                return legal
+        raise RuleError(self.illegal_message(state, seat, action))
+
     def _apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+        action = self._exact_legal(state, seat, action)
         kind = action["type"]
         if kind == "choose":
-            return self._choose(state, seat, action)
-        if kind in ("assist", "no_assist"):
-            return self._commit(state, seat, action)
-        if kind == "trick":
-            return self._trick(state, seat, action)
-        if kind == "resolve":
-            return self._resolve(state)
-        if kind in ("upgrade", "no_upgrade"):
-            return self._upgrade(state, action)
-        raise RuleError("That move isn't part of HEIST.")  # pragma: no cover
+            events = self._choose(state, seat, action)
+        elif kind in ("assist", "no_assist"):
+            events = self._commit(state, seat, action)
+        elif kind == "trick":
+            events = self._trick(state, seat, action)
+        elif kind == "resolve":
+            events = self._resolve(state)
+        else:
+            events = self._upgrade(state, action)
+        return events + self._skip_forced(state)
+
+    def _pass_is_public(self, state: dict[str, Any], seat: int) -> str | None:
+        """Why ``seat`` can't assist, when the public board already shows it (no card in
+        hand, or a single card while away from the job, which can't pay to move); else None.
+        A hand without assist cards is NOT public, so that seat is still asked."""
+        hand = state["hands"][seat]
+        if not hand:
+            return "has no cards"
+        if len(hand) == 1 and state["locations"][seat] != state["test"]["job"]:
+            return "has one card and is away from the job, so can't pay to move"
+        return None
+
+    def _skip_forced(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """Play the prompts whose only answer is forced and whose being forced tells nobody
+        anything new (the public board shows it); prompts that would reveal a hidden hand
+        are still asked."""
+        events: list[dict[str, Any]] = []
+        while True:
+            phase = state["phase"]
+            if phase == "assist":
+                stuck = [(s, why) for s in self.to_act(state) if (why := self._pass_is_public(state, s))]
+                if not stuck:
+                    break
+                for s, why in stuck:
+                    state["test"]["commits"][str(s)] = None
+                    events.append({"type": "commit", "text": f"{state['names'][s]} {why}: no assist."})
+                if self.to_act(state):
+                    break
+                events += self._reveal(state)
+            elif phase == "tricks" and not state["hands"][state["active"]]:
+                events.append({"type": "auto", "text": f"{state['names'][state['active']]} has no cards left "
+                               "to play tricks with."})
+                events += self._resolve(state)
+            elif phase == "choose" and len(acts := self.legal_actions(state, state["active"])) == 1:
+                events += self._choose(state, state["active"], acts[0])
+            else:
+                break
+        return events
 
     def _choose(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         letter = action["job"]
@@ -471,6 +547,7 @@ class HeistEngine(Engine):
         source = f"{ob['id']} {ob['name']}"
         breakdown = (f"skill {numbers['skill']}, assists {numbers['assists']:+d}, tokens {numbers['tokens']:+d}, "
                      f"tricks {numbers['tricks']:+d}")
+        state["tests"] += 1
         if numbers["success"]:
             events.append({"type": "success", "text": f"SUCCESS! {name} overcomes {source}: {numbers['total']} "
                            f"against {numbers['target']} ({breakdown})."})
@@ -508,7 +585,8 @@ class HeistEngine(Engine):
         else:
             for effect in ob["failure"]:
                 self._effect(state, active, effect, events, source)
-        if ob["mandatory"]:
+        state["failed"] += 1
+        if self.mandatory(state, ob["id"]):
             events.append({"type": "mandatory", "text": f"{ob['name']} is Mandatory: it stays on top of the job."})
         else:
             stack.pop(0)
@@ -601,22 +679,24 @@ class HeistEngine(Engine):
             for r in state["final"]:
                 sec = K.SECRET[state["secrets"][r["seat"]]]
                 events.append({"type": "secret", "text": f"{state['names'][r['seat']]}'s secret was {sec['name']} "
-                               f"({sec['text']}) - {'met' if r['secret_met'] else 'not met'}."})
+                               f"({K.secret_text(sec['id'], state['n'])}) - {'met' if r['secret_met'] else 'not met'}."})
             events.append({"type": "over", "text": "Game over! " + ", ".join(
                 f"{state['names'][r['seat']]} {r['score']}" for r in sorted(state["final"], key=lambda r: r["rank"]))
-                + ". Winner: " + " and ".join(state["names"][r["seat"]] for r in best) + "."})
+                + (". Winner: " + " and ".join(state["names"][r["seat"]] for r in best) + "." if state["n"] > 1 else
+                   f" (target {K.SOLO_TARGET}): rated {state['final'][0]['rating']}, "
+                   f"{'the heist is pulled off' if best else 'not enough'}.")})
             return
         state["round"] += 1
         state["turns"] = 0
-        state["active"] = state["start"]
+        state["leader"] = (state["start"] + state["round"] - 1) % state["n"]
+        state["active"] = state["leader"]
         state["phase"] = "choose"
         events.append({"type": "turn", "text": f"Round {state['round']}: {state['names'][state['active']]} "
                        f"chooses an obstacle."})
 
     # ------------------------------------------------------------------ scoring
     def secret_met(self, state: dict[str, Any], seat: int) -> bool:
-        sec = K.SECRET[state["secrets"][seat]]
-        check = sec["check"]
+        check = K.secret_check(state["secrets"][seat], state["n"])
         kind = check["kind"]
         n = state["n"]
         others = [s for s in range(n) if s != seat]
@@ -625,14 +705,16 @@ class HeistEngine(Engine):
         if kind == "top_skill":
             mine = self.skill(state, seat, check["skill"])
             if not others:
-                return mine >= 3
-            return all(mine >= self.skill(state, s, check["skill"]) for s in others)
+                return mine >= check.get("solo", 3)
+            if check.get("ties", True):
+                return all(mine >= self.skill(state, s, check["skill"]) for s in others)
+            return all(mine > self.skill(state, s, check["skill"]) for s in others)
         if kind == "all_skills":
             return all(v >= check["n"] for v in self.skills(state, seat).values())
         if kind == "upgrades":
             return len(state["upgrades"][seat]) >= check["n"]
         if kind == "distinct_jobs":
-            return len({OBSTACLE[o]["job"] for o in obstacles}) >= check["n"]
+            return len({OBSTACLE[o]["job"] for o in obstacles}) >= check["n"] and len(obstacles) >= check["total"]
         if kind == "same_job":
             counts: dict[str, int] = {}
             for o in obstacles:
@@ -642,15 +724,16 @@ class HeistEngine(Engine):
             mine = len(obstacles)
             if not others:
                 return mine >= 3
-            return all(mine > len([c for c in state["piles"][s] if c in OBSTACLE]) for s in others)
+            theirs = [len([c for c in state["piles"][s] if c in OBSTACLE]) for s in others]
+            return all(mine >= t if check["ties"] else mine > t for t in theirs)
         if kind == "assists_kept":
             kept = [c for c in pile + state["upgrades"][seat]
                     if c in K.ASSISTS and RESOURCE[c]["special"] != "double_cross"]
             return len(kept) >= check["n"]
         if kind == "tricks_kept":
             return sum(1 for c in pile if c in K.TRICKS) >= check["n"]
-        if kind == "boxed":
-            return len(state["boxed"]) >= check["n"]
+        if kind == "failed_share":
+            return state["tests"] > 0 and 100 * state["failed"] >= check["n"] * state["tests"]
         if kind == "jobs_completed":
             return len(state["completed"]) >= check["n"]
         if kind == "bag_diff":
@@ -670,14 +753,22 @@ class HeistEngine(Engine):
             met = self.secret_met(state, seat)
             sec = K.SECRET[state["secrets"][seat]]
             secret = sec["cheese"] if met else 0
-            score = ob_cheese + assist_cheese + trick_cheese + bonus + secret
+            head = K.HEAD_START[state["n"]] if seat == state["start"] else 0
+            score = ob_cheese + assist_cheese + trick_cheese + bonus + secret + head
             detail = (f"obstacles {ob_cheese} ({len(obstacles)}), assists {assist_cheese}, tricks {trick_cheese}, "
                       f"job bonus {bonus}, secret {sec['name']} {secret}")
+            if head:
+                detail += f", start player's head start {head}"
+            if state["n"] == 1:
+                detail += f"; target {K.SOLO_TARGET}, rating: {K.solo_rating(score)}"
             rows.append({"seat": seat, "score": score, "obstacles": len(obstacles), "secret_met": met,
                          "secret": sec["id"], "detail": detail})
         for r, rank in zip(rows, competition_ranks([(-r["score"], -r["obstacles"]) for r in rows])):
             r["rank"] = rank
             r["won"] = rank == 1
+        if state["n"] == 1:  # solo: beat the target score
+            rows[0]["won"] = rows[0]["score"] >= K.SOLO_TARGET
+            rows[0]["rating"] = K.solo_rating(rows[0]["score"])
         return rows
 
     def scores(self, state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -685,12 +776,49 @@ class HeistEngine(Engine):
         return [{"seat": r["seat"], "score": r["score"], "rank": r["rank"], "won": r["won"], "detail": r["detail"]}
                 for r in final]
 
+    def balance_tally(self, state: dict[str, Any], trace: list[dict[str, Any]]) -> dict[str, Any]:
+        """How the game ended, seat order from the start player, cards and mechanics held
+        and used, and each dealt secret's goal."""
+        n = state["n"]
+        start = state["start"]
+        roles = [f"{(s - start) % n + 1}. in turn order" for s in range(n)]
+        kinds = {a["action"].get("type") for a in trace}
+        used = {K.card_name(a["action"]["card"]) for a in trace if a["action"].get("type") in ("assist", "trick")}
+        available = set(state.get("held", []))
+        if n == 1:  # nobody to assist (so Call in a Favour can only add 0)
+            available -= {K.card_name(c) for c in K.ASSISTS}
+            available -= {K.card_name(c) for c in K.TRICKS if RESOURCE[c]["effect"]["do"] == "favour"}
+        if n > 1:
+            available.add("mechanic: pay a card to move and assist")
+            if any("pay" in a["action"] for a in trace):
+                used.add("mechanic: pay a card to move and assist")
+        if kinds & {"upgrade", "no_upgrade"}:
+            available.add("mechanic: failure upgrade")
+            if "upgrade" in kinds:
+                used.add("mechanic: failure upgrade")
+        ors = [a["action"] for a in trace if a["action"].get("type") == "choose"]
+        if ors:
+            available.add("mechanic: second skill of an 'or' obstacle")
+            if any(a["option"] == 1 for a in ors):
+                used.add("mechanic: second skill of an 'or' obstacle")
+        final = state["final"] or self._final(state)
+        if state["completed"]:
+            end = "heat track done, job completed" if self.obstacles_left(state) else "every job emptied"
+        else:
+            end = "heat track done, no job completed"
+        return {"end": end, "roles": roles, "available": sorted(available), "used": sorted(used & available),
+                "goals": {K.SECRET[r["secret"]]["name"]: r["secret_met"] for r in final}}
+
     # ------------------------------------------------------------------ views and text
     def status_line(self, state: dict[str, Any]) -> str:
         names = state["names"]
         phase = state["phase"]
         if phase == "over":
             final = state["final"] or []
+            if state["n"] == 1 and final:
+                r = final[0]
+                return (f"Game over: {names[0]} scores {r['score']} against a target of {K.SOLO_TARGET} "
+                        f"({r['rating']}): {'the heist is pulled off' if r['won'] else 'not enough'}.")
             win = " and ".join(names[r["seat"]] for r in final if r["won"])
             return f"Game over: {win} win{'s' if ' and ' not in win else ''}."
         active = names[state["active"]]
@@ -707,9 +835,10 @@ class HeistEngine(Engine):
                     f"and may play tricks.")
         return f"{head}: {active} failed {ob['name']} and may upgrade a skill with a trick."
 
-    def _obstacle_view(self, oid: str) -> dict[str, Any]:
+    def _obstacle_view(self, state: dict[str, Any], oid: str) -> dict[str, Any]:
         ob = OBSTACLE[oid]
-        return {"id": oid, "name": ob["name"], "job": ob["job"], "cheese": ob["cheese"], "mandatory": ob["mandatory"],
+        return {"id": oid, "name": ob["name"], "job": ob["job"], "cheese": ob["cheese"],
+                "mandatory": self.mandatory(state, oid), "finale": state["finales"][ob["job"]] == oid,
                 "tests": [{"skills": o["skills"], "target": o["target"], "label": K.test_label(o)} for o in ob["test"]],
                 "test_text": K.obstacle_test_text(ob),
                 "success": K.effects_text(ob["success"]), "failure": K.effects_text(ob["failure"])}
@@ -728,6 +857,7 @@ class HeistEngine(Engine):
         v: dict[str, Any] = {
             "game": "heist", "names": list(state["names"]), "n": n, "round": state["round"], "rounds": ROUNDS,
             "phase": state["phase"], "active": state["active"], "start": state["start"],
+            "options": dict(state["options"]),
             "status": self.status_line(state), "over": over,
             "heat": [{"round": i + 1, "colour": h["colour"], "count": h["count"], "done": h["done"]}
                      for i, h in enumerate(state["heat"])],
@@ -739,8 +869,9 @@ class HeistEngine(Engine):
         }
         active_job = state["test"]["job"] if state["test"] else None
         v["jobs"] = [{"letter": j["letter"], "name": j["name"], "left": len(state["jobs"][j["letter"]]),
+                      "length": K.JOB_LENGTH[n],
                       "stack": list(state["jobs"][j["letter"]]),
-                      "top": self._obstacle_view(state["jobs"][j["letter"]][0]) if state["jobs"][j["letter"]] else None,
+                      "top": self._obstacle_view(state, state["jobs"][j["letter"]][0]) if state["jobs"][j["letter"]] else None,
                       "completed": j["letter"] in state["completed"], "active": j["letter"] == active_job}
                      for j in K.JOBS]
         players = []
@@ -760,7 +891,7 @@ class HeistEngine(Engine):
         if test:
             option = self.option_of(state)
             tv: dict[str, Any] = {
-                "seat": state["active"], "job": test["job"], "obstacle": self._obstacle_view(test["obstacle"]),
+                "seat": state["active"], "job": test["job"], "obstacle": self._obstacle_view(state, test["obstacle"]),
                 "option": test["option"], "label": K.test_label(option), "target": option["target"],
                 "revealed": test["revealed"],
                 "committed": sorted(int(s) for s in test["commits"]),
@@ -790,14 +921,14 @@ class HeistEngine(Engine):
         if over:
             v["scores"] = self.scores(state)
             v["secrets"] = [{"seat": r["seat"], "name": K.SECRET[r["secret"]]["name"],
-                             "text": K.SECRET[r["secret"]]["text"], "cheese": K.SECRET[r["secret"]]["cheese"],
+                             "text": K.secret_text(r["secret"], n), "cheese": K.SECRET[r["secret"]]["cheese"],
                              "met": r["secret_met"]} for r in state["final"]]
         if viewer is not None:
             sec = K.SECRET[state["secrets"][viewer]]
             priv: dict[str, Any] = {
                 "seat": viewer,
                 "hand": [self._card_view(c, True) for c in sorted(state["hands"][viewer])],
-                "secret": {"name": sec["name"], "text": sec["text"], "cheese": sec["cheese"],
+                "secret": {"id": sec["id"], "name": sec["name"], "text": K.secret_text(sec["id"], n), "cheese": sec["cheese"],
                            "met_now": self.secret_met(state, viewer)},
             }
             if test and not test["revealed"] and str(viewer) in test["commits"]:
@@ -866,6 +997,9 @@ class HeistEngine(Engine):
 
     def illegal_message(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
         kind = action.get("type") if isinstance(action, dict) else None
+        if not isinstance(kind, str):
+            return "That isn't a HEIST move."
+        action = {k: v for k, v in action.items() if isinstance(v, (str, int))}  # odd values match nothing
         phase = state["phase"]
         want = {"choose": "choose", "assist": "assist", "no_assist": "assist", "trick": "tricks",
                 "resolve": "tricks", "upgrade": "upgrade", "no_upgrade": "upgrade"}.get(kind)
@@ -920,5 +1054,9 @@ class HeistEngine(Engine):
         return self.bot_action(state, seat, rng)
 
     def bot_action(self, state: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
-        from .bot_player import choose_action
-        return choose_action(self, state, seat, rng)
+        from .bot_player import choose
+
+        legal = self.legal_actions(state, seat)
+        if len(legal) == 1:
+            return legal[0]
+        return choose(self.view(state, seat), legal, rng)
