@@ -684,16 +684,19 @@ class TableService:
             log.warning("game %s: seat details not saved: %s", game.id, exc)
 
     # --- replay -------------------------------------------------------------------------
-    async def replay(self, game_id: int, move: int | None = None) -> tuple[GameRow, dict[str, Any], int]:
-        """The state after ``move`` actions (all of them by default), rebuilt from
-        the seed and the action log alone."""
+    async def _started_game_log(self, game_id: int) -> tuple[GameRow, Engine, list[dict[str, Any]]]:
+        """A game that started, its engine and its whole action log (for replays)."""
         game = await self.storage.get_game(game_id)
         if game is None:
             raise TableError(f"There is no game #{game_id}.")
         if game.state is None:
             raise TableError(f"Game #{game_id} never started.")
-        engine = self.engine(game)
-        entries = await self.storage.actions(game.id)
+        return game, self.engine(game), await self.storage.actions(game.id)
+
+    async def replay(self, game_id: int, move: int | None = None) -> tuple[GameRow, dict[str, Any], int]:
+        """The state after ``move`` actions (all of them by default), rebuilt from
+        the seed and the action log alone."""
+        game, engine, entries = await self._started_game_log(game_id)
         if move is not None and not 0 <= move <= len(entries):
             raise TableError(f"Game #{game_id} has moves 0 to {len(entries)}.")
         state = engine.setup([s["name"] for s in game.seats], engine_options(game), game.seed)
@@ -706,13 +709,7 @@ class TableService:
         """For the animated replay: the public view at the start and after every turn
         (rebuilt from the log on a worker thread, so the event loop stays free), the
         number of moves, and the final scores if the game finished."""
-        game = await self.storage.get_game(game_id)
-        if game is None:
-            raise TableError(f"There is no game #{game_id}.")
-        if game.state is None:
-            raise TableError(f"Game #{game_id} never started.")
-        engine = self.engine(game)
-        entries = await self.storage.actions(game.id)
+        game, engine, entries = await self._started_game_log(game_id)
         snapshots, state = await asyncio.to_thread(
             replay_turns, engine, [s["name"] for s in game.seats], engine_options(game), game.seed,
             [(entry["seat"], entry["action"]) for entry in entries])
