@@ -64,6 +64,7 @@ class SleepingEngine(Engine):
             "noise": [0] * n,
             "treasure": [0] * n,
             "history": [],
+            "stats": {"used": []},  # for balance_tally only: never in a view
             "last_round": None,
             "final": None,
         }
@@ -248,6 +249,7 @@ class SleepingEngine(Engine):
             state["hands"][seat][action["slot"]] = None
             self._forget(state, seat, cid)
             state["teams"][seat].append(cid)
+            self._note(state, "hire: from hand", f"adventurer: {CARDS[cid]['class']}")
             events.append({"type": "hire", "text": f"{name} hires {short(cid)} from their hand (card {slot_name(action['slot'])})."})
             return events + self._next_turn(state)
         if kind in ("hire_deck", "hire_market"):
@@ -259,6 +261,7 @@ class SleepingEngine(Engine):
                 state["market"].remove(cid)
                 events.append({"type": "hire", "text": f"{name} hires {short(cid)} from the market."})
             state["teams"][seat].append(cid)
+            self._note(state, f"hire: from {kind[5:]}", f"adventurer: {CARDS[cid]['class']}")
             state["pending"] = {"seat": seat, "card": cid}
             slots = self.hand_slots(state, seat)
             if len(slots) == 1:  # the last hand card has to go
@@ -269,6 +272,8 @@ class SleepingEngine(Engine):
             return self._push(state, seat, action["slot"])
         if kind == "copy":
             team = state["teams"][seat]
+            if action != self.legal_actions(state, seat)[0]:
+                self._note(state, "Shapeshifter: a louder copy for floor treasure")
             state["copy_choice"][seat] = {str(c): t for c, t in zip(scoring.shapeshifters(team), action["targets"])
                                           if t is not None}
             events.append({"type": "copy", "text": f"{name} has set their Shapeshifters."})
@@ -276,6 +281,12 @@ class SleepingEngine(Engine):
                 events += self._end_round(state)
             return events
         raise RuleError("Unknown action.")
+
+    @staticmethod
+    def _note(state: dict[str, Any], *names: str) -> None:
+        """Count a card or mechanic as used this game (for the balance report)."""
+        used = state.setdefault("stats", {"used": []})["used"]
+        used.extend(n for n in names if n not in used)
 
     def _forget(self, state: dict[str, Any], seat: int, cid: int) -> None:
         if cid in state["known"][seat]:
@@ -301,11 +312,21 @@ class SleepingEngine(Engine):
         effect = self.effect(state)
         wait = [s for s in range(n) if len(scoring.copy_options(state["teams"][s], effect)) > 1]
         if wait:
+            state.setdefault("stats", {"used": []})["copy_offered"] = True
             state["phase"] = "copy"
             state["copy_wait"] = wait
             who = ", ".join(_names(state)[s] for s in wait)
             return [{"type": "copy_phase", "text": f"All teams are hired. {who} must choose what their Shapeshifters copy."}]
         return self._end_round(state)
+
+    def _floor_mattered(self, state: dict[str, Any], teams: list[dict[str, Any]], effect: dict[str, Any]) -> bool:
+        """Did this round's floor rule change anything? Peek, hiring and market floors always do; a noise or
+        treasure floor only when some team scores or collects differently than under the Ground Floor's rules."""
+        if FLOORS[self.floor_key(state)]["category"] not in ("noise", "treasure"):
+            return True
+        if int(effect.get("lowest_reward", 2)) != 2:
+            return True
+        return any((t["noise"], t["bonus"]) != (scoring.copy_options(t["team"], {})[0]["noise"], 0) for t in teams)
 
     def team_copies(self, state: dict[str, Any], seat: int) -> dict[int, int]:
         choice = state["copy_choice"][seat] if state.get("copy_choice") else None
@@ -327,6 +348,8 @@ class SleepingEngine(Engine):
                           "bonus": scoring.floor_bonus(team, copies, effect)})
         low = min(t["noise"] for t in teams)
         reward = int(effect.get("lowest_reward", 2))
+        if self._floor_mattered(state, teams, effect):
+            self._note(state, f"floor: {floor['name']}")
         summary_teams = []
         for s, t in enumerate(teams):
             base = reward if t["noise"] == low else 0
@@ -395,6 +418,18 @@ class SleepingEngine(Engine):
         else:
             events.append({"type": "end", "text": "Game over! Everyone woke the wizard: nobody wins."})
         return events
+
+    def balance_tally(self, state: dict[str, Any], trace: list[dict[str, Any]]) -> dict[str, Any]:
+        available = [f"adventurer: {c}" for c in ("Healer", "Mage", "Warrior", "Ranger", "Rogue", "Slime", "Bard",
+                                                  "Shapeshifter")]
+        available += ["hire: from hand", "hire: from deck", "hire: from market"]
+        if len(state["tower"]) > 2:
+            available += [f"floor: {FLOORS[k]['name']}" for k in state["tower"][1:state["round"]]]
+        used = list(state.get("stats", {}).get("used", []))
+        if state.get("stats", {}).get("copy_offered"):
+            available.append("Shapeshifter: a louder copy for floor treasure")
+        return {"end": "woke the wizard" if max(state["noise"]) >= WAKE_AT else "after round 5",
+                "available": available, "used": [u for u in used if u in available]}
 
     # ------------------------------------------------------------------ views
     def _team_view(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
