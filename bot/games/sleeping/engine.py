@@ -224,6 +224,19 @@ class SleepingEngine(Engine):
         return "That move isn't allowed right now: hire from your hand, the deck or the market."
 
     # ----------------------------------------------------------------- apply
+    def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+        rnd = state["round"]
+        events = super().apply(state, seat, action)
+        state["recent"] = self._recent(events, new_round=state["round"] != rnd)
+        return events
+
+    @staticmethod
+    def _recent(events: list[dict[str, Any]], new_round: bool) -> list[str]:
+        """The last public sentences, for the board ("what just happened"). Once a new round is dealt, the
+        hire and push lines of the old round go: they name cards that may now sit, unpeeked, in a hand."""
+        public = [e for e in events if "to" not in e and not (new_round and e["type"] in ("hire", "push"))]
+        return [e["text"] for e in public][-4:]
+
     def _legal_match(self, state: dict[str, Any], seat: int, action: Any) -> dict[str, Any]:
         """The legal action ``action`` is, matched exactly (1.0 is not 1, True is not 1), or RuleError.
 
@@ -489,6 +502,7 @@ class SleepingEngine(Engine):
             "wake_at": WAKE_AT,
             "bands": BANDS,
             "final": state["final"],
+            "recent": list(state.get("recent", [])),
             "status": self.status_line(state),
         }
         if viewer is None:
