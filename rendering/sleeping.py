@@ -272,8 +272,6 @@ def render_private(view: dict[str, Any]) -> Image.Image | None:
     y = _header(d, view, f"Your view, {p['name']} — round {view['round']}", width)
     y = _floor_banner(d, view, 20, y, width - 40) + 14
     hint = "peeked cards show; the rest face away from you"
-    if p.get("must_peek"):
-        hint = f"choose {view['peek_count']} card{'s' if view['peek_count'] != 1 else ''} to peek at"
     d.text((20, y), "Your hand", font=font(22, bold=True), fill=GOLD)
     d.text((160, y + 3), f"({hint})", font=font(18), fill=MUTED)
     y += 34

@@ -418,12 +418,23 @@ def test_floor_mirrors_see_all_four():
     check(state)
 
 
-def test_floor_stairwell_no_market_hires():
+def test_floor_stairwell_no_hires_from_the_hand():
+    """Narrow Stairwell: hire only from the deck or the market; every hand card ends up pushed (before the
+    issue "Fair and fun" it forbade the market, which made every hire blind and the round the loudest of all)."""
     state = turns_state(3, "stairwell")
     seat = ENGINE.to_act(state)[0]
-    assert all(a["type"] != "hire_market" for a in ENGINE.legal_actions(state, seat))
-    msg = assert_rejects(ENGINE, state, seat, {"type": "hire_market", "card": state["market"][0]})
+    legal = ENGINE.legal_actions(state, seat)
+    assert all(a["type"] != "hire_hand" for a in legal)
+    assert {"type": "hire_deck"} in legal and any(a["type"] == "hire_market" for a in legal)
+    msg = assert_rejects(ENGINE, state, seat, {"type": "hire_hand", "slot": 0})
     assert "Narrow Stairwell" in msg
+    rnd = state["round"]
+    while state["round"] == rnd:  # a whole round can be played: the market never runs dry
+        seat = ENGINE.to_act(state)[0]
+        legal = ENGINE.legal_actions(state, seat)
+        assert legal and all(a["type"] != "hire_hand" for a in legal) or state["phase"] != "turns"
+        ENGINE.apply(state, seat, legal[-1])
+        check_conservation(state)
 
 
 def test_floor_closet_no_deck_hires():

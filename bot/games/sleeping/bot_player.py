@@ -15,7 +15,7 @@ from bot.games.sleeping import scoring
 from bot.games.sleeping.cards import CARDS, DECK_SIZE, FLOORS, ROUNDS, TEAM_SIZE, WAKE_AT
 
 BONUS_WEIGHT = 4.0  # one floor treasure is worth about this much noise
-KEEP_WEIGHT = 0.5  # value of keeping a good card in hand for later
+KEEP_WEIGHT = 1.0  # value of keeping a good card in hand for later
 TRACKER_WEIGHT = 0.1  # treasure lost per point of noise on the tracker (end bonus, wake risk)
 FUTURE_NOISE = 2.0  # noise a hire still to come adds, on average (a bot team makes about 7 a round)
 WAKE_PENALTY = 60.0  # a team that surely takes the guild to 48 (it can't win any more)
@@ -120,32 +120,50 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
             return 0.0
         return max(slot_gain(h, new_team) for h in remaining)
 
+    kinds: dict[tuple, list[int]] = {}
+    for cid in pool:
+        c = CARDS[cid]
+        kinds.setdefault((c["kind"], c["value"], c["class"]), []).append(cid)
+
+    def blind(rest_of_hand: list[dict[str, Any]], drop_worst: bool) -> float:
+        """Expected value of hiring an unseen card (deck top or own unpeeked card): its gain now plus what the
+        hand left over (less the card pushed, if one must be pushed) is worth for the next hires."""
+        if not pool:
+            return -6.0
+        total = 0.0
+        for members in kinds.values():
+            cid = members[0]
+            new_team = team + [cid]
+            now = gain(team, cid, effect, risk)
+            rest = rest_of_hand
+            if drop_worst and len(rest) > 1:
+                worst = min(rest, key=lambda h: slot_gain(h, new_team))
+                rest = [x for x in rest if x is not worst]
+            elif drop_worst:
+                rest = []
+            total += len(members) * (now + KEEP_WEIGHT * keep_value(new_team, rest))
+        return total / len(pool)
+
     scored = []
     for action in legal:
         if action["type"] == "hire_hand":
             h = next(x for x in hand if x["slot"] == action["slot"])
+            rest = [x for x in hand if x["slot"] != action["slot"]]
             if h["known"]:
                 cid = h["card"]["id"]
-                now = gain(team, cid, effect, risk)
-                rest = [x for x in hand if x["slot"] != action["slot"]]
-                later = keep_value(team + [cid], rest)
+                value = gain(team, cid, effect, risk) + KEEP_WEIGHT * keep_value(team + [cid], rest)
             else:
-                now = unknown_gain
-                rest = [x for x in hand if x["slot"] != action["slot"]]
-                later = keep_value(team, rest) + 0.0  # approximate: the new card is unknown
+                value = blind(rest, drop_worst=False)
+        elif action["type"] == "hire_deck":
+            value = blind(hand, drop_worst=True)
         else:
-            if action["type"] == "hire_deck":
-                now = unknown_gain
-                new_team = team
-            else:
-                cid = action["card"]
-                now = gain(team, cid, effect, risk)
-                new_team = team + [cid]
+            cid = action["card"]
+            new_team = team + [cid]
             if len(hand) > 1:
                 worst = min(hand, key=lambda h: slot_gain(h, new_team))
                 rest = [x for x in hand if x is not worst]
             else:
                 rest = []
-            later = keep_value(new_team, rest)
-        scored.append((now + KEEP_WEIGHT * later, rng.random(), action))
+            value = gain(team, cid, effect, risk) + KEEP_WEIGHT * keep_value(new_team, rest)
+        scored.append((value, rng.random(), action))
     return max(scored, key=lambda x: (x[0], x[1]))[2]

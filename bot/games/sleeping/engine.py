@@ -182,7 +182,9 @@ class SleepingEngine(Engine):
                     for opt in scoring.copy_options(team, self.effect(state))]
         # turns
         effect = self.effect(state)
-        actions: list[dict[str, Any]] = [{"type": "hire_hand", "slot": s} for s in self.hand_slots(state, seat)]
+        actions: list[dict[str, Any]] = []
+        if not effect.get("no_hand"):
+            actions += [{"type": "hire_hand", "slot": s} for s in self.hand_slots(state, seat)]
         if state["deck"] and not effect.get("no_deck"):
             actions.append({"type": "hire_deck"})
         if not effect.get("no_market"):
@@ -220,6 +222,8 @@ class SleepingEngine(Engine):
                 return "Identical Slimes, Rogues and Shapeshifters are listed once: pick the one offered."
             return "That adventurer isn't in the market."
         if kind == "hire_hand":
+            if floor["effect"].get("no_hand"):
+                return f"{floor['name']}: nobody may hire from their own hand this round (deck or market only)."
             return "You have no card in that slot of your hand."
         return "That move isn't allowed right now: hire from your hand, the deck or the market."
 
