@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import pkgutil
+import time
 from typing import Any
 
 import discord
@@ -17,10 +18,13 @@ from bot.tables import TableService
 log = logging.getLogger("heistcord")
 
 CORE_COGS = ("cogs.game", "cogs.admin", "cogs.stats")
+# Modules of cogs/ that are shared helpers, not cogs.
+HELPER_MODULES = ("ui", "limits", "customid", "refusals")
 TIMER_MAX_SLEEP = 30.0
 DRAIN_SECONDS = 5.0
-# discord.py names the tasks that run commands, events and component callbacks.
-HANDLER_TASK_PREFIXES = ("discord.py: ", "CommandTree-invoker", "discord-ui-")
+# discord.py names the tasks that run commands, events and component callbacks;
+# ours are what the bot does when Discord refuses a channel (cogs.refusals).
+HANDLER_TASK_PREFIXES = ("discord.py: ", "CommandTree-invoker", "discord-ui-", "heistcord-refusal-")
 
 
 def intents(members: bool = False) -> discord.Intents:
@@ -41,7 +45,7 @@ def discover_cogs() -> list[str]:
     names = list(CORE_COGS)
     for module in pkgutil.iter_modules(cogs.__path__):
         name = f"cogs.{module.name}"
-        if name not in names and module.name not in ("ui",) and not module.name.startswith("_"):
+        if name not in names and module.name not in HELPER_MODULES and not module.name.startswith("_"):
             names.append(name)
     return names
 
@@ -65,9 +69,14 @@ class HeistTree(app_commands.CommandTree):
 
 class HeistBot(commands.Bot):
     def __init__(self, config: Config, *, seed_source=None, clock=None, **kwargs: Any) -> None:
+        from cogs.refusals import Refusals
+
         kwargs.setdefault("intents", intents(config.members_intent))
+        refusals = Refusals(clock=clock or time.time)
+        kwargs.setdefault("http_trace", refusals.trace_config())  # counts every answer Discord refuses
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, tree_cls=HeistTree, **kwargs)
         self.config = config
+        self.refusals = refusals
         self.storage = Storage(config.db_path)
         self._seed_source = seed_source
         self._clock = clock
@@ -76,12 +85,14 @@ class HeistBot(commands.Bot):
 
         self.ui = TableUI(self)
         self._timer_task: asyncio.Task | None = None
+        self._refusal_log_task: asyncio.Task | None = None
         self._timer_wakeup = asyncio.Event()
         self._stopping = False
         self._manager_roles: dict[int, int | None] = {}
 
     async def setup_hook(self) -> None:
         await self.storage.open()
+        await self.refusals.load(self.storage)
         extra = {"clock": self._clock} if self._clock else {}
         self.tables = TableService(self.storage, seed_source=self._seed_source,
                                    default_turn_minutes=self.config.default_turn_minutes, **extra)
@@ -99,15 +110,17 @@ class HeistBot(commands.Bot):
             await self.tree.sync()
             log.info("commands synced globally (may take up to an hour to appear)")
         self._timer_task = asyncio.create_task(self._timer_loop(), name="heistcord-timers")
+        self._refusal_log_task = asyncio.create_task(self.refusals.log_forever(), name="heistcord-http-log")
 
     async def close(self) -> None:
         self._stopping = True
-        if self._timer_task is not None:
-            self._timer_task.cancel()
-            try:
-                await self._timer_task
-            except (asyncio.CancelledError, Exception):
-                pass
+        for task in (self._timer_task, self._refusal_log_task):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):
+                    pass
         await self._drain_handlers()
         await super().close()
         await self.storage.close()
@@ -132,11 +145,16 @@ class HeistBot(commands.Bot):
         while (pending := self.handler_tasks()) and loop.time() < deadline:
             await asyncio.wait(pending, timeout=max(0.0, deadline - loop.time()))
 
-    def is_manager(self, interaction: discord.Interaction) -> bool:
-        """Manage Server permission, or the role the server configured."""
-        member = interaction.user
+    @staticmethod
+    def manages_server(interaction: discord.Interaction) -> bool:
+        """Manage Server (or Administrator): the only power that changes server settings."""
         perms = getattr(interaction, "permissions", None)
-        if perms is not None and (perms.manage_guild or perms.administrator):
+        return perms is not None and (perms.manage_guild or perms.administrator)
+
+    def is_manager(self, interaction: discord.Interaction) -> bool:
+        """Manage Server permission, or the role the server configured (which manages games)."""
+        member = interaction.user
+        if self.manages_server(interaction):
             return True
         role_id = self._manager_roles.get(interaction.guild_id)
         roles = getattr(member, "roles", [])

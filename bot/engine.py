@@ -172,6 +172,12 @@ class Engine:
         """What happens when a seat's deadline passes: by default the bot plays it."""
         return self.bot_action(state, seat, rng)
 
+    def turn_seats(self, state: State) -> list[int]:
+        """Whose turn it is, for deciding when a turn passes (see :mod:`bot.turns`): by
+        default the seats in ``to_act``. A game whose short windows let others act within
+        one player's turn (e.g. "anyone may interrupt this roll") returns that player."""
+        return self.to_act(state)
+
     def window_seconds(self, state: State, options: dict[str, Any]) -> int | None:
         """For a short real-time window (e.g. "anyone may interrupt this roll"):
         how many seconds the seats in ``to_act`` get before ``timeout_action``

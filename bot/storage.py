@@ -85,6 +85,19 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX results_guild_game ON results (guild_id, game_key);
     """,
+    # 1 -> 2: players whose DMs Discord refused (50007), not DMed again until ``until``.
+    """
+    CREATE TABLE dm_refusals (
+        user_id INTEGER PRIMARY KEY,
+        until REAL NOT NULL
+    );
+    """,
+    # 2 -> 3: tables in threads. A running game moves into a thread made from its lobby
+    # message: channel_id becomes the thread, parent_channel_id keeps the channel it came from.
+    """
+    ALTER TABLE games ADD COLUMN parent_channel_id INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN threads INTEGER NOT NULL DEFAULT 1;
+    """,
 ]
 
 
@@ -116,6 +129,12 @@ class GameRow:
     ended_reason: str | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
+    parent_channel_id: int | None = None  # the channel the lobby was in, when the game moved into a thread
+
+    @property
+    def home_channel_id(self) -> int:
+        """Where the table was opened: the parent channel of its thread, or its own channel."""
+        return self.parent_channel_id or self.channel_id
 
     @classmethod
     def from_row(cls, row: aiosqlite.Row) -> "GameRow":
@@ -134,6 +153,7 @@ class GuildSettings:
     maintenance: bool = False
     turn_minutes: int | None = None
     on_leave: str = "bot"  # "bot": a bot player takes the seat; "end": the game ends
+    threads: bool = True  # a started game moves into a thread of its own
 
 
 def _dumps(value: Any) -> str:
@@ -356,15 +376,33 @@ class Storage:
         return GuildSettings(guild_id=row["guild_id"], manager_role_id=row["manager_role_id"],
                              allowed_channels=json.loads(row["allowed_channels"]),
                              maintenance=bool(row["maintenance"]), turn_minutes=row["turn_minutes"],
-                             on_leave=row["on_leave"])
+                             on_leave=row["on_leave"], threads=bool(row["threads"]))
 
     async def save_settings(self, s: GuildSettings) -> None:
         async with self.write_lock:
             await self._db.execute(
                 "INSERT INTO guild_settings (guild_id, manager_role_id, allowed_channels, maintenance, turn_minutes,"
-                " on_leave) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " on_leave, threads) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
                 " manager_role_id = excluded.manager_role_id, allowed_channels = excluded.allowed_channels,"
-                " maintenance = excluded.maintenance, turn_minutes = excluded.turn_minutes, on_leave = excluded.on_leave",
-                (s.guild_id, s.manager_role_id, _dumps(s.allowed_channels), int(s.maintenance), s.turn_minutes, s.on_leave),
+                " maintenance = excluded.maintenance, turn_minutes = excluded.turn_minutes, on_leave = excluded.on_leave,"
+                " threads = excluded.threads",
+                (s.guild_id, s.manager_role_id, _dumps(s.allowed_channels), int(s.maintenance), s.turn_minutes, s.on_leave,
+                 int(s.threads)),
             )
+            await self._db.commit()
+
+    # --- refused DMs ----------------------------------------------------------------
+    async def dm_refusals(self) -> dict[int, float]:
+        """``{user_id: until}`` of players not to DM before ``until``."""
+        async with self._db.execute("SELECT user_id, until FROM dm_refusals") as cur:
+            return {row["user_id"]: row["until"] for row in await cur.fetchall()}
+
+    async def set_dm_refusal(self, user_id: int, until: float | None) -> None:
+        """Remember (or, with ``until=None``, forget) that a player's DMs are closed."""
+        async with self.write_lock:
+            if until is None:
+                await self._db.execute("DELETE FROM dm_refusals WHERE user_id = ?", (user_id,))
+            else:
+                await self._db.execute("INSERT INTO dm_refusals (user_id, until) VALUES (?, ?) ON CONFLICT (user_id)"
+                                       " DO UPDATE SET until = excluded.until", (user_id, until))
             await self._db.commit()

@@ -21,6 +21,7 @@ from typing import Any, Callable
 from bot.engine import Engine, RuleError
 from bot.games import get_engine, registry
 from bot.storage import ChannelBusy, GameRow, GuildSettings, Storage, VersionConflict
+from bot.turns import replay_turns, turn_passed
 
 log = logging.getLogger("heistcord.tables")
 
@@ -42,6 +43,7 @@ class Outcome:
     results: list[dict[str, Any]] | None = None
     missed: list[int] = field(default_factory=list)  # seats whose deadline passed
     benched: list[int] = field(default_factory=list)  # seats just handed to a bot for missing turns
+    turn_passed: bool = False  # another player is up (see bot.turns): the board is posted anew, not edited
 
     @property
     def public_events(self) -> list[dict[str, Any]]:
@@ -304,6 +306,8 @@ class TableService:
         engine = self.engine(game)
         before_private = self._private_parts(engine, game.state)
         state = new_state if new_state is not None else game.state
+        acting = engine.turn_seats(game.state) if game.state is not None and applied else []
+        passed = not applied or turn_passed(acting, engine.turn_seats(state))
         moves = [(seat, user, action) for seat, user, action, _ in applied]
         for _, _, _, events in applied:
             outcome.events.extend(events)
@@ -316,7 +320,9 @@ class TableService:
                 break
             seat = bots[0]
             action = engine.bot_action(state, seat, bot_rng(game, version))
+            acting = engine.turn_seats(state)
             outcome.events.extend(engine.apply(state, seat, action))
+            passed = passed or turn_passed(acting, engine.turn_seats(state))
             moves.append((seat, None, action))
             version += 1
         else:
@@ -342,6 +348,7 @@ class TableService:
         for key, value in fields.items():
             setattr(game, key, value)
         outcome.moves = [(s, a) for s, _, a in moves]
+        outcome.turn_passed = outcome.turn_passed or passed
         after_private = self._private_parts(engine, state)
         outcome.changed_private |= {s for s in range(len(game.seats)) if before_private.get(s) != after_private.get(s)}
         if finished:
@@ -474,6 +481,13 @@ class TableService:
         await self.storage.update_game(game.id, status="ended", ended_reason=reason, deadline_at=None, reminder_at=None)
         log.info("game %s ended: %s", game.id, reason)
 
+    async def move_to_thread(self, game: GameRow, thread_id: int) -> None:
+        """The game now lives in ``thread_id`` (made from its lobby message); its
+        channel is free for another table."""
+        async with self.lock(game.id):
+            await self.storage.update_game(game.id, channel_id=thread_id, parent_channel_id=game.channel_id)
+            game.parent_channel_id, game.channel_id = game.channel_id, thread_id
+
     async def set_message(self, game: GameRow, **ids: int) -> None:
         for key, value in ids.items():
             setattr(game, key, value)
@@ -496,6 +510,23 @@ class TableService:
         for entry in entries[: len(entries) if move is None else move]:
             engine.apply(state, entry["seat"], entry["action"])
         return game, state, len(entries)
+
+    async def replay_turns(self, game_id: int) -> tuple[GameRow, list[tuple[int, dict[str, Any]]], int,
+                                                      list[dict[str, Any]] | None]:
+        """For the animated replay: the public view at the start and after every turn
+        (rebuilt from the log on a worker thread, so the event loop stays free), the
+        number of moves, and the final scores if the game finished."""
+        game = await self.storage.get_game(game_id)
+        if game is None:
+            raise TableError(f"There is no game #{game_id}.")
+        if game.state is None:
+            raise TableError(f"Game #{game_id} never started.")
+        engine = self.engine(game)
+        entries = await self.storage.actions(game.id)
+        snapshots, state = await asyncio.to_thread(
+            replay_turns, engine, [s["name"] for s in game.seats], engine_options(game), game.seed,
+            [(entry["seat"], entry["action"]) for entry in entries])
+        return game, snapshots, len(entries), engine.scores(state) if engine.is_terminal(state) else None
 
     async def public_log(self, game_id: int) -> list[tuple[int, str]]:
         """``(move number, sentence)`` for every public event, replayed from the log."""

@@ -1,8 +1,9 @@
 """``/gameadmin``: server-admin game management.
 
 Visible by default to members with Manage Server (``default_member_permissions``);
-server owners can grant it to others in Server Settings → Integrations, and a
-configured manager role can also end games and remove players from ``/game``.
+server owners can grant it to others in Server Settings → Integrations. A configured
+manager role manages games (list, end, remove players); only Manage Server changes
+the server's settings (``settings``, ``maintenance``), so the role can't widen itself.
 """
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.tables import TableError, seat_of
-from cogs.ui import clip
+from cogs.limits import fit
+from cogs.refusals import INVALID_LIMIT, UNKNOWN_CHANNEL
+
+SERVER_SETTINGS = ("settings", "maintenance")  # Manage Server only
 
 if TYPE_CHECKING:
     from bot.app import HeistBot
@@ -32,6 +36,11 @@ class AdminCog(commands.Cog):
             await self.bot.ui.error(interaction, "Only server managers (Manage Server, or the game-manager role)"
                                     " can use /gameadmin.")
             return False
+        name = getattr(interaction.command, "name", "")
+        if name in SERVER_SETTINGS and not self.bot.manages_server(interaction):
+            await self.bot.ui.error(interaction, f"Only members with Manage Server can change `/gameadmin {name}`;"
+                                    " the game-manager role manages games.")
+            return False
         return True
 
     @admin.command(name="list", description="The games open or running on this server")
@@ -47,7 +56,7 @@ class AdminCog(commands.Cog):
         settings = await self.bot.storage.settings(interaction.guild_id)
         if settings.maintenance:
             lines.insert(0, "🛠️ Maintenance mode is on: no new games can be opened.")
-        await interaction.response.send_message(clip("\n".join(lines), 1990), ephemeral=True)
+        await interaction.response.send_message(**fit("\n".join(lines), ephemeral=True))
 
     @admin.command(name="end", description="Force-end a game")
     @app_commands.describe(game_id="The table number (see /gameadmin list)")
@@ -84,13 +93,18 @@ class AdminCog(commands.Cog):
         turn_minutes="Default turn timer in minutes (0 = no timer)",
         on_leave="When a player leaves a running game: a bot takes the seat, or the game ends",
         clear_role="Remove the manager role",
+        threads="Play each started game in a thread of its own (on by default); off: in the channel",
     )
     async def settings(self, interaction: discord.Interaction, manager_role: discord.Role | None = None,
                        game_channel: discord.TextChannel | None = None,
                        turn_minutes: app_commands.Range[int, 0, 10080] | None = None,
-                       on_leave: Literal["bot", "end"] | None = None, clear_role: bool = False) -> None:
+                       on_leave: Literal["bot", "end"] | None = None, clear_role: bool = False,
+                       threads: bool | None = None) -> None:
         storage = self.bot.storage
         s = await storage.settings(interaction.guild_id)
+        if manager_role is not None and manager_role.is_default():
+            raise TableError("@everyone can't be the game-manager role: anyone could then end any game."
+                             " Pick a role only trusted members have.")
         if manager_role is not None:
             s.manager_role_id = manager_role.id
         if clear_role:
@@ -104,6 +118,8 @@ class AdminCog(commands.Cog):
             s.turn_minutes = turn_minutes
         if on_leave is not None:
             s.on_leave = on_leave
+        if threads is not None:
+            s.threads = threads
         await storage.save_settings(s)
         await self.bot.refresh_manager_role(interaction.guild_id)
         await interaction.response.send_message(self._describe(s), ephemeral=True)
@@ -120,6 +136,23 @@ class AdminCog(commands.Cog):
             text = "New games can be opened again."
         await interaction.response.send_message(text, ephemeral=True)
 
+    @admin.command(name="status", description="What Discord refused lately, and what the bot stopped trying")
+    async def status(self, interaction: discord.Interaction) -> None:
+        r = self.bot.refusals
+        kinds = r.by_kind()
+        lines = ["**Discord's refusals since the bot started** (4xx answers, by kind)"]
+        lines += [f"• {kind}: {n}" for kind, n in kinds] or ["• none"]
+        lines.append(f"Invalid requests (401/403/429) in the last 10 minutes: **{r.invalid_recently()}** of"
+                     f" {INVALID_LIMIT:,} (past that, Discord blocks the bot's IP for a while).")
+        lines.append(f"DMs paused for {len(r.dm_open_pauses())} player(s) whose DMs are closed (they get DMs"
+                     " again with **Try DMs again** or `/game hand`).")
+        guild = interaction.guild
+        here = {c.id for c in guild.channels} if guild is not None else set()
+        muted = [f"<#{c}>" for c in r.muted_channels if c in here]
+        if muted:
+            lines.append(f"Channels where I'm missing permissions (nothing posted there): {', '.join(muted)}")
+        await interaction.response.send_message(**fit("\n".join(lines), ephemeral=True))
+
     @staticmethod
     def _describe(s) -> str:
         role = f"<@&{s.manager_role_id}>" if s.manager_role_id else "none (Manage Server only)"
@@ -127,7 +160,30 @@ class AdminCog(commands.Cog):
         timer = f"{s.turn_minutes} min" if s.turn_minutes else "no timer"
         leave = "a bot takes the seat" if s.on_leave == "bot" else "the game ends"
         return (f"**heistcord settings**\nManager role: {role}\nGame channels: {channels}\nTurn timer: {timer}\n"
-                f"When a player leaves: {leave}\nMaintenance: {'on' if s.maintenance else 'off'}")
+                f"When a player leaves: {leave}\nGames in threads: {'on' if s.threads else 'off'}\n"
+                f"Maintenance: {'on' if s.maintenance else 'off'}")
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._channel_gone(channel.id)  # (its threads go with it: discord.py reports each as a thread delete)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._channel_gone(payload.thread_id)
+
+    async def _channel_gone(self, channel_id: int) -> None:
+        if self.bot.refusals.channel_gone(channel_id):
+            await self.bot.ui.channel_refused(channel_id, UNKNOWN_CHANNEL)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
+        # Threads take their permissions from their channel.
+        threads = [t.id for t in getattr(after, "threads", [])]
+        self.bot.refusals.permissions_changed([after.id, *threads])
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        self.bot.refusals.permissions_changed()
 
     @commands.Cog.listener()
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:

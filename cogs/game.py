@@ -6,18 +6,34 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import io
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.games import get_engine, registry
 from bot.tables import TableError, seat_of
-from cogs.ui import board_content, board_view, clip, lobby_embed, lobby_view, render_file
+from cogs import customid
+from cogs.limits import CHOICE_TEXT, EMBED_DESCRIPTION, FIELD_VALUE, clip, fit, fit_choices, quote
+from cogs.ui import ALT_TEXT_LIMIT, alt_text, board_content, board_view, lobby_embed, lobby_view, render_file
+from rendering import render_async
 
 if TYPE_CHECKING:
     from bot.app import HeistBot
 
 LOG_LINES = 15
+OPTION_NAME_MAX = 40
+OPTION_VALUE_MAX = 100
+
+
+def check_option_text(name: str, value: str) -> None:
+    """Option names and values are short; a long one is refused here, quoted shortened
+    (the engines' own errors repeat what was typed)."""
+    if len(name) > OPTION_NAME_MAX:
+        raise TableError(f"There is no option called {quote(name)}. Pick one from the list.")
+    if len(value) > OPTION_VALUE_MAX:
+        raise TableError(f"The value of {quote(name)} is too long ({len(value)} characters): {quote(value)}.")
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -28,16 +44,25 @@ def parse_options(text: str | None) -> dict[str, str]:
             continue
         key, sep, value = part.partition("=")
         if not sep:
-            raise TableError(f"Write options as name=value, separated by commas (got '{part.strip()}').")
+            raise TableError(f"Write options as name=value, separated by commas (got {quote(part.strip())}).")
+        check_option_text(key.strip(), value.strip())
         values[key.strip()] = value.strip()
     return values
 
 
+def require_game_key(key: str) -> str:
+    """``key`` if it names a game, else a clear error that quotes it shortened."""
+    if key not in registry():
+        raise TableError(f"There is no game called {quote(key)}. Pick one from the list.")
+    return key
+
+
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     current = current.lower()
-    return [app_commands.Choice(name=f"{e.meta.name} ({e.meta.min_players}-{e.meta.max_players} players)", value=key)
-            for key, e in sorted(registry().items(), key=lambda kv: kv[1].meta.name)
-            if current in key or current in e.meta.name.lower()][:25]
+    return fit_choices([
+        app_commands.Choice(name=f"{e.meta.name} ({e.meta.min_players}-{e.meta.max_players} players)", value=key)
+        for key, e in sorted(registry().items(), key=lambda kv: kv[1].meta.name)
+        if current in key or current in e.meta.name.lower()])
 
 
 class GameCog(commands.Cog):
@@ -64,6 +89,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(game="Which game", options="Table options as name=value, e.g. special_set=B")
     @app_commands.autocomplete(game=game_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
+        require_game_key(game)
         row = await self.tables.open(interaction.guild_id, interaction.channel_id, game, interaction.user.id,
                                      interaction.user.display_name, parse_options(options),
                                      is_manager=self.bot.is_manager(interaction))
@@ -80,19 +106,20 @@ class GameCog(commands.Cog):
         choices = []
         for opt in get_engine(key).meta.options:
             hint = f"{opt.key}={opt.default}"
-            choices.append(app_commands.Choice(name=clip(f"{hint} — {opt.label}", 100), value=hint))
+            choices.append(app_commands.Choice(name=f"{hint} — {opt.label}", value=hint))
         choices.append(app_commands.Choice(name="turn_minutes=10 — minutes per move before the bot plays it",
                                            value="turn_minutes=10"))
         choices.append(app_commands.Choice(name="on_leave=bot — if a player leaves: bot (takes the seat) or end",
                                            value="on_leave=bot"))
-        return [c for c in choices if current.lower() in c.value.lower()][:25] or choices[:25]
+        return fit_choices([c for c in choices if current.lower() in c.value.lower()] or choices)
 
     @game.command(name="option", description="Change a table option before the game starts (host)")
     @app_commands.describe(name="Which option", value="Its new value")
     async def option(self, interaction: discord.Interaction, name: str, value: str) -> None:
+        check_option_text(name, value)
         row = await self.tables.set_option(interaction.channel_id, interaction.user.id, name, value)
         shown = row.options.get(name, row.options.get("_" + name))
-        await interaction.response.send_message(f"Option **{name}** set to **{shown}**.", ephemeral=True)
+        await interaction.response.send_message(**fit(f"Option **{name}** set to **{shown}**.", ephemeral=True))
         await self.ui.refresh_lobby(row)
 
     @option.autocomplete("name")
@@ -103,8 +130,8 @@ class GameCog(commands.Cog):
         names = [(o.key, o.label) for o in self.tables.engine(row).meta.options]
         names.append(("turn_minutes", "Minutes per move before the bot plays it (0 = none)"))
         names.append(("on_leave", "If a player leaves: bot (a bot takes the seat) or end (the game ends)"))
-        return [app_commands.Choice(name=clip(f"{key} — {label}", 100), value=key)
-                for key, label in names if current.lower() in key.lower()][:25]
+        return fit_choices([app_commands.Choice(name=f"{key} — {label}", value=key)
+                            for key, label in names if current.lower() in key.lower()])
 
     @game.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -161,9 +188,9 @@ class GameCog(commands.Cog):
         await self.ui.publish(outcome)
 
     def _parse_move(self, row, user_id: int, text: str) -> tuple[int, int]:
-        version, sep, index = text.partition(":")
-        if sep and version.isdigit() and index.isdigit():
-            return int(version), int(index)
+        picked = customid.parse_move(text)
+        if picked is not None:
+            return picked
         # Typed without autocomplete: match the label.
         seat = self.tables.require_seat(row, user_id)
         engine = self.tables.engine(row)
@@ -173,7 +200,7 @@ class GameCog(commands.Cog):
         if not matches:
             matches = [i for i, a in enumerate(legal) if wanted in engine.describe_action(row.state, seat, a).lower()]
         if len(matches) != 1:
-            raise TableError("That isn't one of your moves right now. Pick one from the list as you type.")
+            raise TableError(customid.NOT_A_MOVE)
         return row.version, matches[0]
 
     @move.autocomplete("move")
@@ -188,14 +215,15 @@ class GameCog(commands.Cog):
         current = current.lower()
         choices = []
         for i, action in enumerate(engine.legal_actions(row.state, seat)):
-            label = clip(engine.describe_action(row.state, seat, action), 100)
+            label = clip(engine.describe_action(row.state, seat, action), CHOICE_TEXT)
             if current in label.lower():
-                choices.append(app_commands.Choice(name=label, value=f"{row.version}:{i}"))
-        return choices[:25]
+                choices.append(app_commands.Choice(name=label, value=customid.encode_move(row.version, i)))
+        return fit_choices(choices)
 
     @game.command(name="hand", description="See your private hand and secrets (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
         row = await self.tables.require_in_channel(interaction.channel_id)
+        await self.bot.refusals.dm_retry(interaction.user.id)  # asking again: worth one more DM
         await self.ui.show_hand(interaction, row)
 
     @game.command(name="status", description="Post the current board again")
@@ -209,14 +237,14 @@ class GameCog(commands.Cog):
             return
         await interaction.response.defer(thinking=True)
         public = engine.view(row.state, None)
-        file = await render_file(row, "board", public)
+        file = await render_file(row, "board", public, description=alt_text(row, engine, "board", public))
         kwargs: dict[str, Any] = {"content": board_content(row, engine)}
         if file is not None:
             kwargs["file"] = file
         view = board_view(row)
         if view is not None:
             kwargs["view"] = view
-        await interaction.followup.send(**kwargs, allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(**fit(**kwargs, allowed_mentions=discord.AllowedMentions.none()))
 
     @game.command(name="rejoin", description="Take your seat back from the bot after missing turns")
     async def rejoin(self, interaction: discord.Interaction) -> None:
@@ -227,15 +255,13 @@ class GameCog(commands.Cog):
     @game.command(name="rules", description="A short summary of a game's rules")
     @app_commands.autocomplete(game=game_autocomplete)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        if game not in registry():
-            raise TableError(f"There is no game called '{game}'. Pick one from the list.")
-        meta = get_engine(game).meta
+        meta = get_engine(require_game_key(game)).meta
         embed = discord.Embed(title=f"{meta.name} ({meta.min_players}-{meta.max_players} players)",
-                              description=clip(meta.summary, 4000), colour=discord.Colour.gold())
+                              description=clip(meta.summary, EMBED_DESCRIPTION), colour=discord.Colour.gold())
         if meta.options:
             embed.add_field(name="Table options", value=clip("\n".join(
-                f"`{o.key}` (default {o.default}): {o.label}" for o in meta.options), 1024), inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+                f"`{o.key}` (default {o.default}): {o.label}" for o in meta.options), FIELD_VALUE), inline=False)
+        await interaction.response.send_message(**fit(embed=embed, ephemeral=True))
 
     @game.command(name="end", description="End this channel's game (host or game manager)")
     async def end(self, interaction: discord.Interaction) -> None:
@@ -244,9 +270,9 @@ class GameCog(commands.Cog):
             raise TableError("Only the host or a game manager can end this game.")
         view = discord.ui.View(timeout=None)
         view.add_item(discord.ui.Button(label="End the game", style=discord.ButtonStyle.danger,
-                                        custom_id=f"hc:end:{row.id}"))
+                                        custom_id=customid.encode("end", row.id)))
         view.add_item(discord.ui.Button(label="Keep playing", style=discord.ButtonStyle.secondary,
-                                        custom_id=f"hc:cancel:{row.id}"))
+                                        custom_id=customid.encode("cancel", row.id)))
         await interaction.response.send_message(
             f"End {self.tables.engine(row).meta.name} (table #{row.id}) for everyone? It can't be resumed.",
             view=view, ephemeral=True)
@@ -258,24 +284,45 @@ class GameCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # a long game takes a moment to replay
         await interaction.followup.send(await self.ui.log_text(row, lines), ephemeral=True)
 
-    @game.command(name="replay", description="Re-draw a finished game's board at any move")
-    @app_commands.describe(id="The table number", move="After how many moves (0 = the start)")
+    @game.command(name="replay", description="A finished game as an animation, or its board at any move")
+    @app_commands.describe(id="The table number", move="After how many moves (0 = the start); leave out for the whole game")
     async def replay(self, interaction: discord.Interaction, id: int, move: int | None = None) -> None:
-        await interaction.response.defer(thinking=True)
-        row, state, total = await self.tables.replay(id, move)
-        if row.guild_id != interaction.guild_id:
+        # Every check before the public "thinking" reply: an error after it would be
+        # public too (Discord makes the first follow-up the deferred reply, ephemeral or not).
+        row = await self.bot.storage.get_game(id) if 0 < id <= customid.MAX_ID else None
+        if row is None or row.guild_id != interaction.guild_id:  # the server first: nothing about other servers' games
             raise TableError(f"There is no game #{id} on this server.")
         if row.status in ("lobby", "running") and not self.bot.is_manager(interaction):
             raise TableError("Replays are for finished games (a running game's secrets would show).")
+        if row.state is None:
+            raise TableError(f"Game #{id} never started.")
+        moves = len(await self.bot.storage.actions(id))
+        if move is not None and not 0 <= move <= moves:
+            raise TableError(f"Game #{id} has moves 0 to {moves}.")
+        await interaction.response.defer(thinking=True)  # public: everything below is the game's public history
         engine = self.tables.engine(row)
+        if move is None:
+            row, snapshots, total, scores = await self.tables.replay_turns(id)
+            gif = await render_async(row.game_key, "replay", snapshots, total, scores)
+            kwargs: dict[str, Any] = {"content": f"**{engine.meta.name}** · table #{id} · the whole game:"
+                                                 f" {len(snapshots) - 1} turns, {total} moves"}
+            if gif is not None:
+                final = (" Final scores: " + "; ".join(f"{row.seats[r['seat']]['name']} {r['score']}" for r in
+                                                       sorted(scores, key=lambda r: (r["rank"], r["seat"])))) if scores else ""
+                description = clip(f"Animated replay of {engine.meta.name}, table #{id}: the board after each of"
+                                   f" {len(snapshots) - 1} turns.{final}", ALT_TEXT_LIMIT)
+                kwargs["file"] = discord.File(io.BytesIO(gif), filename=f"replay-{id}.gif", description=description)
+            await interaction.followup.send(**fit(**kwargs))
+            return
+        row, state, total = await self.tables.replay(id, move)
         public = engine.view(state, None)
-        file = await render_file(row, "board", public, filename=f"replay-{id}-{total if move is None else move}.png")
-        shown = total if move is None else move
-        kwargs: dict[str, Any] = {"content": f"**{engine.meta.name}** · table #{id} · after move {shown} of {total}\n"
-                                             f"{engine.status_line(state)}"}
+        file = await render_file(row, "board", public, filename=f"replay-{id}-{move}.png",
+                                 description=alt_text(row, engine, "board", public))
+        kwargs = {"content": f"**{engine.meta.name}** · table #{id} · after move {move} of {total}\n"
+                             f"{engine.status_line(state)}"}
         if file is not None:
             kwargs["file"] = file
-        await interaction.followup.send(**kwargs)
+        await interaction.followup.send(**fit(**kwargs))
 
 
 async def setup(bot: "HeistBot") -> None:

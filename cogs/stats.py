@@ -10,10 +10,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import get_engine, registry
-from bot.tables import TableError
-from cogs.game import game_autocomplete
-from cogs.ui import clip
+from bot.games import get_engine
+from cogs.game import game_autocomplete, require_game_key
+from cogs.limits import fit
 from rendering.charts import leaderboard_chart
 from rendering.common import to_png
 
@@ -30,13 +29,13 @@ class StatsCog(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None,
                     game: str | None = None) -> None:
-        if game is not None and game not in registry():
-            raise TableError(f"There is no game called '{game}'. Pick one from the list.")
+        if game is not None:
+            require_game_key(game)
         who = user or interaction.user
         rows = await self.bot.storage.user_stats(interaction.guild_id, who.id, game)
         if not rows:
-            await interaction.response.send_message(f"{who.display_name} has no finished games here yet.",
-                                                    ephemeral=True)
+            await interaction.response.send_message(**fit(f"{who.display_name} has no finished games here yet.",
+                                                          ephemeral=True))
             return
         lines = [f"**{who.display_name}** on this server"]
         for r in rows:
@@ -44,14 +43,13 @@ class StatsCog(commands.Cog):
             rate = 100 * (r["wins"] or 0) / r["played"]
             lines.append(f"{name}: {r['played']} played, {r['wins'] or 0} won ({rate:.0f}%),"
                          f" average score {r['avg_score']:.1f}, best {r['best']:g}")
-        await interaction.response.send_message(clip("\n".join(lines), 1990), ephemeral=True)
+        await interaction.response.send_message(**fit("\n".join(lines), ephemeral=True))
 
     @app_commands.command(name="leaderboard", description="This server's best players of a game")
     @app_commands.guild_only()
     @app_commands.autocomplete(game=game_autocomplete)
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
-        if game not in registry():
-            raise TableError(f"There is no game called '{game}'. Pick one from the list.")
+        require_game_key(game)
         rows = await self.bot.storage.leaderboard(interaction.guild_id, game)
         name = get_engine(game).meta.name
         if not rows:
@@ -64,9 +62,9 @@ class StatsCog(commands.Cog):
                          f" average {r['avg_score']:.1f}")
             bars.append((r["name"] or f"Player {i}", r["wins"] or 0, r["played"]))
         png = await asyncio.to_thread(lambda: to_png(leaderboard_chart(f"{name}: wins", bars)))
-        await interaction.response.send_message(clip("\n".join(lines), 1990),
-                                                file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await interaction.response.send_message(**fit("\n".join(lines),
+                                                      file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
+                                                      allowed_mentions=discord.AllowedMentions.none()))
 
 
 async def setup(bot: "HeistBot") -> None:

@@ -3,11 +3,8 @@ panel built from ``legal_actions``, private-view delivery by DM, and the one
 component router that makes every button work forever (custom_ids carry the
 game id, so they survive restarts).
 
-Custom ids (at most 100 characters):
-  ``hc:join:<game>`` ``hc:leave:<game>`` ``hc:bot:<game>`` ``hc:start:<game>``
-  ``hc:play:<game>`` ``hc:hand:<game>`` ``hc:end:<game>`` ``hc:cancel:<game>``
-  ``hc:act:<game>:<version>:<index>`` and the select ``hc:sel:<game>:<version>:<n>``
-  whose values are action indexes.
+Custom ids are made and read by ``cogs.customid`` only; everything sent fits
+Discord's limits through ``cogs.limits``.
 """
 from __future__ import annotations
 
@@ -22,7 +19,9 @@ from bot.coalesce import Coalescer
 from bot.engine import Engine
 from bot.storage import GameRow
 from bot.tables import Outcome, TableError, TableService, seat_of
-from rendering import render_async
+from cogs import customid, refusals
+from cogs.limits import BUTTON_LABEL, CONTENT, OPTION_TEXT, PLACEHOLDER, SELECT_OPTIONS, clip, fit
+from rendering import render_async, renderer
 
 if TYPE_CHECKING:
     from bot.app import HeistBot
@@ -30,12 +29,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("heistcord.ui")
 
 MAX_BUTTONS = 20
-SELECT_LIMIT = 25
+ARCHIVED_THREAD = 50083  # Discord's error code for an edit in an archived thread
+THREAD_ARCHIVE_MINUTES = 10080  # the longest auto-archive Discord allows: a slow game's thread stays open a week
+SELECT_LIMIT = SELECT_OPTIONS
 EMBED_COLOUR = discord.Colour.from_rgb(232, 190, 80)
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def seat_label(game: GameRow, seat: int) -> str:
@@ -73,17 +70,21 @@ def lobby_embed(game: GameRow, engine: Engine) -> discord.Embed:
         embed.set_footer(text="The game has started.")
     else:
         embed.set_footer(text=f"Closed. {game.ended_reason or ''}")
-    return embed
+    return fit(embed=embed)["embed"]
 
 
 def lobby_view(game: GameRow) -> discord.ui.View | None:
     if game.status != "lobby":
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success, custom_id=f"hc:join:{game.id}"))
-    view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary, custom_id=f"hc:leave:{game.id}"))
-    view.add_item(discord.ui.Button(label="Add bot", style=discord.ButtonStyle.secondary, custom_id=f"hc:bot:{game.id}"))
-    view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary, custom_id=f"hc:start:{game.id}"))
+    view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success,
+                                    custom_id=customid.encode("join", game.id)))
+    view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary,
+                                    custom_id=customid.encode("leave", game.id)))
+    view.add_item(discord.ui.Button(label="Add bot", style=discord.ButtonStyle.secondary,
+                                    custom_id=customid.encode("bot", game.id)))
+    view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary,
+                                    custom_id=customid.encode("start", game.id)))
     return view
 
 
@@ -93,9 +94,16 @@ def board_view(game: GameRow) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(label="Play", emoji="🎲", style=discord.ButtonStyle.primary,
-                                    custom_id=f"hc:play:{game.id}"))
+                                    custom_id=customid.encode("play", game.id)))
     view.add_item(discord.ui.Button(label="Show my hand", emoji="🂠", style=discord.ButtonStyle.secondary,
-                                    custom_id=f"hc:hand:{game.id}"))
+                                    custom_id=customid.encode("hand", game.id)))
+    return view
+
+
+def dm_retry_view(game: GameRow) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Try DMs again", emoji="✉️", style=discord.ButtonStyle.secondary,
+                                    custom_id=customid.encode("dm", game.id)))
     return view
 
 
@@ -117,10 +125,48 @@ def board_content(game: GameRow, engine: Engine, events: list[dict[str, Any]] | 
     return clip(f"{header}\n{text}\n{footer}" if text else f"{header}\n{footer}", 1900)
 
 
+ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
+
+
+def plain(text: str) -> str:
+    """Markdown and mentions out, for alt text a screen reader reads aloud."""
+    text = re.sub(r"<@!?(\d+)>", "a player", text)
+    text = re.sub(r"<#\d+>", "a channel", text)
+    text = re.sub(r"<t:(\d+)(:[a-zA-Z])?>", "soon", text)
+    return re.sub(r"[*_`~>|]", "", text).strip()
+
+
+def alt_text(game: GameRow, engine: Engine, kind: str, view: dict[str, Any], events: list[dict[str, Any]] | None = None,
+             results: list[dict[str, Any]] | None = None) -> str:
+    """The words for an image (Discord's attachment description): what the picture
+    shows a sighted player, from the same view it is drawn from."""
+    head = f"{engine.meta.name}, table #{game.id}."
+    if kind == "private":
+        body = f"Your private view. {engine.private_text(view)}"
+    elif kind == "final" and results is not None:
+        body = "Final scores: " + "; ".join(
+            f"{r['rank']}. {game.seats[r['seat']]['name']} {r['score']}" + (" (winner)" if r["won"] else "")
+            for r in sorted(results, key=lambda r: (r["rank"], r["seat"])))
+    else:
+        module = renderer(game.game_key)
+        describe = getattr(module, "describe", None) if module else None
+        body = describe(view) if describe else (engine.status_line(game.state) if game.state else "")
+        if kind != "board":
+            body = f"{kind.replace('_', ' ').capitalize()}. {body}"
+    happened = [e["text"] for e in events or [] if "to" not in e and e.get("text")]
+    tail = clip(plain(" Just happened: " + " ".join(happened[-6:])), ALT_TEXT_LIMIT // 3) if happened else ""
+    return clip(plain(f"{head} {body}"), ALT_TEXT_LIMIT - len(tail)) + tail
+
+
+def as_files(images: list[tuple[str, bytes, str]]) -> list[discord.File]:
+    """Fresh ``discord.File`` objects (discord.py closes them once sent) for ``(name, bytes, alt text)``."""
+    return [discord.File(io.BytesIO(data), filename=name, description=description) for name, data, description in images]
+
+
 async def render_file(game: GameRow, kind: str, view: dict[str, Any], *extra: Any,
-                      filename: str = "board.png") -> discord.File | None:
+                      filename: str = "board.png", description: str | None = None) -> discord.File | None:
     png = await render_async(game.game_key, kind, view, *extra)
-    return None if png is None else discord.File(io.BytesIO(png), filename=filename)
+    return None if png is None else discord.File(io.BytesIO(png), filename=filename, description=description)
 
 
 def results_text(game: GameRow, results: list[dict[str, Any]]) -> str:
@@ -168,20 +214,22 @@ def build_panel(game: GameRow, engine: Engine, seat: int) -> tuple[str, discord.
     legal = engine.legal_actions(state, seat)
     if not legal:
         return f"You have no move right now. {status}", None
-    labels = [clip(engine.describe_action(state, seat, a), 80) for a in legal]
+    labels = [engine.describe_action(state, seat, a) for a in legal]
     view = discord.ui.View(timeout=None)
     if len(legal) <= MAX_BUTTONS:
         for i, label in enumerate(labels):
-            view.add_item(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
-                                            custom_id=f"hc:act:{game.id}:{game.version}:{i}"))
+            view.add_item(discord.ui.Button(label=clip(label, BUTTON_LABEL), style=discord.ButtonStyle.primary,
+                                            custom_id=customid.encode("act", game.id, game.version, i)))
         return f"**Your move.** {status}", view
     groups: dict[str, list[int]] = {}
     for i, action in enumerate(legal):
         groups.setdefault(clip(engine.action_group(state, seat, action), 60), []).append(i)
     menus = pack_menus(list(groups.items()), len(legal))
     for n, (name, idxs) in enumerate(menus):
-        select = discord.ui.Select(placeholder=clip(name, 150), custom_id=f"hc:sel:{game.id}:{game.version}:{n}",
-                                   options=[discord.SelectOption(label=labels[i], value=str(i)) for i in idxs])
+        select = discord.ui.Select(placeholder=clip(name, PLACEHOLDER),
+                                   custom_id=customid.encode("sel", game.id, game.version, n),
+                                   options=[discord.SelectOption(label=clip(labels[i], OPTION_TEXT),
+                                                                 value=customid.encode_index(i)) for i in idxs])
         view.add_item(select)
     shown = sum(len(idxs) for _, idxs in menus)
     if shown < len(legal):
@@ -189,21 +237,22 @@ def build_panel(game: GameRow, engine: Engine, seat: int) -> tuple[str, discord.
     return f"**Your move.** {status}", view
 
 
-class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"hc:(?P<kind>[a-z]+):(?P<game>\d+)(?::(?P<rest>[\d:]*))?"):
-    """Every heistcord button and select, whatever message it sits on."""
+class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s)hc:.*"):
+    """Every heistcord button and select, whatever message it sits on. The template
+    takes any ``hc:`` id, so a damaged one is answered (strictly parsed in the callback)."""
 
-    def __init__(self, item: discord.ui.Item, kind: str = "", game_id: int = 0, rest: str = "") -> None:
+    def __init__(self, item: discord.ui.Item, custom_id: str = "") -> None:
         super().__init__(item)
-        self.kind, self.game_id, self.rest = kind, game_id, rest
+        self.raw = custom_id
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(item, match["kind"], int(match["game"]), match["rest"] or "")
+        return cls(item, match.string)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: HeistBot = interaction.client  # type: ignore[assignment]
         values = list(getattr(self.item, "values", []) or interaction.data.get("values", []))  # type: ignore[union-attr]
-        await bot.ui.handle_component(interaction, self.kind, self.game_id, self.rest, values)
+        await bot.ui.handle_component(interaction, self.raw, values)
 
 
 class TableUI:
@@ -212,6 +261,8 @@ class TableUI:
     def __init__(self, bot: "HeistBot") -> None:
         self.bot = bot
         self.boards = Coalescer(self._post_latest_board)
+        bot.refusals.on_channel_refused = self.channel_refused
+        self._turn_events: dict[int, list[dict[str, Any]]] = {}  # events of the living board's turn, per game
 
     @property
     def tables(self) -> TableService:
@@ -219,11 +270,25 @@ class TableUI:
 
     async def error(self, interaction: discord.Interaction, message: str) -> None:
         if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
+            await interaction.followup.send(**fit(message, ephemeral=True))
         else:
-            await interaction.response.send_message(message, ephemeral=True)
+            await interaction.response.send_message(**fit(message, ephemeral=True))
+
+    @staticmethod
+    async def post(channel: discord.abc.Messageable, content: str, **kwargs: Any) -> discord.Message | None:
+        """A note in a table's channel, fitted to Discord's limits; a refusal is logged
+        (and remembered by ``cogs.refusals``), never raised into a game's flow."""
+        try:
+            return await channel.send(**fit(content, **kwargs))
+        except discord.HTTPException as exc:
+            log.warning("could not post in channel %s: %s", getattr(channel, "id", "?"), exc)
+            return None
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        """The channel to post in, or None if it is gone or the bot may not post there
+        (Discord refused it before: see ``cogs.refusals``)."""
+        if not self.bot.refusals.channel_usable(channel_id):
+            return None
         channel = self.bot.get_channel(channel_id)
         if channel is None:
             try:
@@ -236,7 +301,7 @@ class TableUI:
     async def refresh_lobby(self, game: GameRow) -> None:
         if not game.lobby_message_id:
             return
-        channel = await self.channel(game.channel_id)
+        channel = await self.channel(game.home_channel_id)
         if channel is None:
             return
         engine = self.tables.engine(game)
@@ -245,65 +310,163 @@ class TableUI:
             await message.edit(embed=lobby_embed(game, engine), view=lobby_view(game))
         except discord.HTTPException as exc:
             log.warning("could not refresh lobby of game %s: %s", game.id, exc)
+            if exc.code == refusals.UNKNOWN_MESSAGE:  # deleted: stop editing it, and say how to get it back
+                await self.tables.set_message(game, lobby_message_id=None)
+                if game.status == "lobby":
+                    await self.post(channel, f"The lobby of table #{game.id} was deleted: `/game status` posts it"
+                                    " again.", allowed_mentions=discord.AllowedMentions.none())
 
     # --- outcomes --------------------------------------------------------------------------
     async def publish(self, outcome: Outcome, *, ping: bool = True) -> None:
         """Post the new board in the channel, then deliver private views."""
         game = outcome.game
         engine = self.tables.engine(game)
-        await self.boards.submit(game.id, outcome.events)
+        await self.boards.submit(game.id, [(outcome.events, outcome.turn_passed)])
         if outcome.finished and outcome.results is not None:
-            channel = await self.channel(game.channel_id)
-            if channel is not None:
-                await self.post_final(channel, game, engine, outcome.results)
+            await self.post_final(game, engine, outcome.results)
         await self.deliver_private(game, engine, outcome)
 
-    async def _post_latest_board(self, game_id: int, events: list[dict[str, Any]]) -> None:
-        """One board for the table's latest state, with every event queued since the last one."""
+    async def _post_latest_board(self, game_id: int, batches: list[tuple[list[dict[str, Any]], bool]]) -> None:
+        """One board for the table's latest state, with every event queued since the last one:
+        a new message when a turn passed in between, else the living board edited in place."""
         game = await self.tables.get(game_id)
         channel = await self.channel(game.channel_id)
         if channel is not None:
-            await self.post_board(channel, game, self.tables.engine(game), events)
+            events = [event for batch, _ in batches for event in batch]
+            await self.post_board(channel, game, self.tables.engine(game), events,
+                                  new_turn=any(passed for _, passed in batches))
 
     async def post_board(self, channel: discord.abc.Messageable, game: GameRow, engine: Engine,
-                         events: list[dict[str, Any]] | None = None) -> discord.Message | None:
+                         events: list[dict[str, Any]] | None = None, *, new_turn: bool = True) -> discord.Message | None:
+        """The living board: while the same player keeps acting, the board message is
+        edited in place (its text gathers the turn's events); when the turn passes, a new
+        board is posted (pinging whoever is up) and the old one loses its buttons, so only
+        the newest board has them."""
+        events = list(events or [])
+        if new_turn or not game.board_message_id:
+            self._turn_events[game.id] = events
+        else:
+            events = self._turn_events.setdefault(game.id, []) + events
+            self._turn_events[game.id] = events
         public = engine.view(game.state, None) if game.state else None
-        files = []
+        images: list[tuple[str, bytes, str]] = []  # (file name, PNG, alt text)
         if public is not None:
-            extras = dict.fromkeys(e["image"] for e in events or [] if "to" not in e and e.get("image"))
+            extras = dict.fromkeys(e["image"] for e in events if "to" not in e and e.get("image"))
             for kind in ["board", *extras]:
-                file = await render_file(game, kind, public, filename=f"{kind}.png")
-                if file is not None:
-                    files.append(file)
-        kwargs: dict[str, Any] = {"content": board_content(game, engine, events)}
-        if files:
-            kwargs["files"] = files
+                png = await render_async(game.game_key, kind, public)
+                if png is not None:
+                    images.append((f"{kind}.png", png, alt_text(game, engine, kind, public, events)))
+        content = board_content(game, engine, events)
         view = board_view(game)
+        if not new_turn and game.board_message_id:
+            edited = await self._edit_board(channel, game, content, images, view)
+            if edited is not None:
+                return edited
+        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(users=True)}
+        if images:
+            kwargs["files"] = as_files(images)
         if view is not None:
             kwargs["view"] = view
         try:
-            message = await channel.send(**kwargs, allowed_mentions=discord.AllowedMentions(users=True))
+            message = await channel.send(**fit(content, **kwargs))
         except discord.HTTPException as exc:
             log.warning("could not post board of game %s: %s", game.id, exc)
             return None
+        previous = game.board_message_id
         await self.tables.set_message(game, board_message_id=message.id)
+        if previous:
+            await self._retire_board(channel, game, previous)
+        if game.status != "running":
+            self._turn_events.pop(game.id, None)
         return message
 
-    async def post_final(self, channel: discord.abc.Messageable, game: GameRow, engine: Engine,
-                         results: list[dict[str, Any]]) -> None:
+    async def _edit_board(self, channel: discord.abc.Messageable, game: GameRow, content: str,
+                          images: list[tuple[str, bytes, str]], view: discord.ui.View | None) -> discord.Message | None:
+        """Edit the living board in place (unarchiving its thread if Discord archived it);
+        None if it can't be, e.g. someone deleted it: then a new board is posted."""
+        message = channel.get_partial_message(game.board_message_id)  # type: ignore[attr-defined]
+        for attempt in range(2):
+            try:
+                return await message.edit(**fit(content, attachments=as_files(images), view=view,
+                                                allowed_mentions=discord.AllowedMentions.none()))
+            except discord.NotFound:
+                return None
+            except discord.HTTPException as exc:
+                if exc.code != ARCHIVED_THREAD or attempt or not await self._unarchive(channel):
+                    log.warning("could not edit the board of game %s: %s", game.id, exc)
+                    return None
+        return None
+
+    async def _retire_board(self, channel: discord.abc.Messageable, game: GameRow, message_id: int) -> None:
+        """An older board keeps its picture and text but loses its buttons."""
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
+        except discord.HTTPException as exc:
+            log.info("could not take the buttons off an old board of game %s: %s", game.id, exc)
+
+    async def _unarchive(self, channel: discord.abc.Messageable) -> bool:
+        """Discord archives a quiet thread; the bot (its creator) may unarchive it."""
+        if not isinstance(channel, discord.Thread):
+            return False
+        try:
+            await channel.edit(archived=False)
+            return True
+        except discord.HTTPException as exc:
+            log.warning("could not unarchive thread %s: %s", channel.id, exc)
+            return False
+
+    # --- threads ---------------------------------------------------------------------------
+    async def open_thread(self, game: GameRow) -> None:
+        """Move a starting game into a public thread made from its lobby message (the
+        players are added to it), so that the channel only sees the lobby, one line
+        pointing to the thread and the final result. Falls back to playing in the
+        channel when threads are off on this server or the bot may not create one."""
+        settings = await self.tables.guild_settings(game.guild_id)
+        channel = await self.channel(game.channel_id)
+        if not settings.threads or channel is None or not game.lobby_message_id \
+                or not isinstance(channel, discord.TextChannel):
+            return
+        engine = self.tables.engine(game)
+        try:
+            thread = await channel.get_partial_message(game.lobby_message_id).create_thread(
+                name=clip(f"{engine.meta.name} · table #{game.id}", 100), auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+        except discord.HTTPException as exc:
+            log.info("no thread for game %s in channel %s: %s", game.id, channel.id, exc)
+            why = ("I need the **Create Public Threads** permission in this channel"
+                   if isinstance(exc, discord.Forbidden) else "Discord refused it")
+            await self.post(channel, f"Table #{game.id} is played here in the channel: I couldn't open a thread for"
+                            f" it ({why}).", allowed_mentions=discord.AllowedMentions.none())
+            return
+        await self.tables.move_to_thread(game, thread.id)
+        for seat in game.seats:
+            if seat.get("user_id"):
+                try:
+                    await thread.add_user(discord.Object(seat["user_id"]))
+                except discord.HTTPException as exc:
+                    log.info("could not add %s to the thread of game %s: %s", seat["user_id"], game.id, exc)
+        await self.post(channel, f"🎲 {engine.meta.name} (table #{game.id}) has started: follow it in {thread.mention}.",
+                        allowed_mentions=discord.AllowedMentions.none())
+
+    async def post_final(self, game: GameRow, engine: Engine, results: list[dict[str, Any]]) -> None:
+        """The final scores with their picture in the game's channel (with the whole log),
+        and, when the game was played in a thread, in the channel it came from too."""
         public = engine.view(game.state, None)
-        file = await render_file(game, "final", public, results, filename="final.png")
-        kwargs: dict[str, Any] = {"content": results_text(game, results)}
+        png = await render_async(game.game_key, "final", public, results)
+        description = alt_text(game, engine, "final", public, results=results)
         lines = await self.tables.public_log(game.id)
         full_log = "\n".join(f"{n:>4}  {text}" for n, text in lines)
-        files = [discord.File(io.BytesIO(full_log.encode()), filename=f"table-{game.id}-log.txt")]
-        if file is not None:
-            files.insert(0, file)
-        kwargs["files"] = files
-        try:
-            await channel.send(**kwargs, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as exc:
-            log.warning("could not post the final scores of game %s: %s", game.id, exc)
+        targets = [game.channel_id] + ([game.parent_channel_id] if game.parent_channel_id else [])
+        for channel_id in targets:
+            channel = await self.channel(channel_id)
+            if channel is None:
+                continue
+            files = as_files([("final.png", png, description)]) if png is not None else []
+            content = results_text(game, results)
+            if channel_id == game.channel_id:
+                files.append(discord.File(io.BytesIO(full_log.encode()), filename=f"table-{game.id}-log.txt"))
+            else:
+                content = f"{content}\nThe whole game: <#{game.channel_id}>"
+            await self.post(channel, content, files=files, allowed_mentions=discord.AllowedMentions.none())
 
     async def deliver_private(self, game: GameRow, engine: Engine, outcome: Outcome) -> None:
         """DM each human whose private view changed (plus their private events)."""
@@ -328,9 +491,11 @@ class TableUI:
             channel = await self.channel(game.channel_id)
             if channel is not None:
                 who = ", ".join(f"<@{game.seats[s]['user_id']}>" for s in newly_closed)
-                await channel.send(f"{who}: I couldn't DM you your private information (your DMs are closed)."
-                                   " Use `/game hand` or the **Show my hand** button to see it privately.",
-                                   allowed_mentions=discord.AllowedMentions(users=True))
+                await self.post(channel, f"{who}: I couldn't DM you your private information (your DMs are closed),"
+                                " so I won't try again. Use `/game hand` or the **Show my hand** button to see it"
+                                " privately. To get DMs back: allow direct messages from this server's members"
+                                " (server name → Privacy Settings), then press **Try DMs again**.",
+                                view=dm_retry_view(game), allowed_mentions=discord.AllowedMentions(users=True))
 
     async def send_private(self, game: GameRow, engine: Engine, seat: int, notes: list[str]) -> bool:
         """Keep one DM per player per game up to date (edited in place, so a hand
@@ -338,12 +503,15 @@ class TableUI:
         to them personally (``notes``) arrives as a new message, which notifies."""
         info = game.seats[seat]
         user_id = info["user_id"]
+        if not self.bot.refusals.dm_allowed(user_id):  # Discord refused them before: don't knock again
+            return False
         view = engine.view(game.state, seat)
         text = engine.private_text(view)
         if notes:
             text = "\n".join(f"• {n}" for n in notes) + "\n\n" + text
         content = clip(f"**{engine.meta.name}** · table #{game.id} in <#{game.channel_id}>\n{text}", 1990)
-        file = await render_file(game, "private", view, filename="hand.png")
+        file = await render_file(game, "private", view, filename="hand.png",
+                                 description=alt_text(game, engine, "private", view))
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             if info.get("dm") and not notes:
@@ -355,10 +523,8 @@ class TableUI:
                 except discord.NotFound:  # they deleted it: send a new one
                     pass
             message = await (user.send(content, file=file) if file is not None else user.send(content))
-        except discord.Forbidden:
-            return False
         except discord.HTTPException as exc:
-            log.warning("DM to %s failed: %s", user_id, exc)
+            await self.bot.refusals.dm_failed(user_id, exc)
             return False
         info["dm"] = message.id
         info["dm_closed"] = False
@@ -374,11 +540,12 @@ class TableUI:
                                     else "This game is over.")
         engine = self.tables.engine(game)
         view = engine.view(game.state, seat)
-        file = await render_file(game, "private", view, filename="hand.png")
+        file = await render_file(game, "private", view, filename="hand.png",
+                                 description=alt_text(game, engine, "private", view))
         kwargs: dict[str, Any] = {"ephemeral": True}
         if file is not None:
             kwargs["file"] = file
-        await interaction.response.send_message(clip(engine.private_text(view), 1990), **kwargs)
+        await interaction.response.send_message(clip(engine.private_text(view), CONTENT), **kwargs)
 
     async def show_panel(self, interaction: discord.Interaction, game: GameRow, prefix: str = "",
                          edit: bool = False) -> None:
@@ -390,8 +557,10 @@ class TableUI:
             return await self.error(interaction, "The game hasn't started yet." if game.status == "lobby"
                                     else "This game is over.")
         text, view = build_panel(game, self.tables.engine(game), seat)
-        text = clip(prefix + text, 1990)
-        kwargs: dict[str, Any] = {"content": text}
+        if game.channel_id in self.bot.refusals.muted_channels:
+            text += ("\n⚠️ Discord won't let me post in this channel (missing permissions), so new boards aren't"
+                     " posted: please ask a server admin. `/game status` shows the board meanwhile.")
+        kwargs: dict[str, Any] = fit(prefix + text)
         if view is not None:
             kwargs["view"] = view
         if edit:
@@ -402,19 +571,20 @@ class TableUI:
             await interaction.response.send_message(**kwargs, ephemeral=True)
 
     # --- the router ------------------------------------------------------------------------------
-    async def handle_component(self, interaction: discord.Interaction, kind: str, game_id: int, rest: str,
-                               values: list[str]) -> None:
+    async def handle_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         try:
+            parts = customid.parse(custom_id)
             if interaction.guild_id:
                 await self.bot.refresh_manager_role(interaction.guild_id)
-            await self._handle_component(interaction, kind, game_id, rest, values)
+            await self._handle_component(interaction, parts, values)
         except TableError as exc:
             await self.error(interaction, str(exc))
 
-    async def _handle_component(self, interaction: discord.Interaction, kind: str, game_id: int, rest: str,
+    async def _handle_component(self, interaction: discord.Interaction, parts: customid.CustomId,
                                 values: list[str]) -> None:
         tables = self.tables
         user = interaction.user
+        kind, game_id = parts.kind, parts.game_id
         if kind == "join":
             game = await tables.join(game_id, user.id, user.display_name)
             await interaction.response.edit_message(embed=lobby_embed(game, tables.engine(game)), view=lobby_view(game))
@@ -431,6 +601,7 @@ class TableUI:
         elif kind == "start":
             outcome = await tables.start(game_id, user.id, is_manager=self.bot.is_manager(interaction))
             await interaction.response.edit_message(embed=lobby_embed(outcome.game, tables.engine(outcome.game)), view=None)
+            await self.open_thread(outcome.game)
             await self.publish(outcome)
         elif kind == "play":
             await self.show_panel(interaction, await tables.get(game_id))
@@ -443,21 +614,25 @@ class TableUI:
             await tables.end(game_id, f"Ended by {user.display_name}.")
             await interaction.response.edit_message(content="The game was ended.", view=None)
             await self.announce_end(game)
+        elif kind == "dm":
+            await self.retry_dms(interaction, await tables.get(game_id))
         elif kind == "cancel":
             await interaction.response.edit_message(content="The game goes on.", view=None)
         elif kind in ("act", "sel"):
-            version_text, _, tail = rest.partition(":")
-            index = int(values[0]) if kind == "sel" and values else int(tail or -1)
+            if kind == "sel" and len(values) != 1:
+                raise customid.BadInput(customid.DAMAGED)
+            index = customid.parse_index(values[0]) if kind == "sel" else parts.n
+            version = parts.version
             game = await tables.get(game_id)
             engine = tables.engine(game)
             seat = seat_of(game, user.id)
             label = ""
-            if seat is not None and game.status == "running" and version_text == str(game.version):
+            if seat is not None and game.status == "running" and version == game.version:
                 legal = engine.legal_actions(game.state, seat) if seat in engine.to_act(game.state) else []
                 if 0 <= index < len(legal):
                     label = engine.describe_action(game.state, seat, legal[index])
             try:
-                outcome = await tables.act(game_id, user.id, version=int(version_text), index=index)
+                outcome = await tables.act(game_id, user.id, version=version, index=index)
             except TableError as exc:
                 if "out of date" in str(exc):
                     return await self.show_panel(interaction, game, prefix=f"{exc}\n", edit=True)
@@ -469,20 +644,75 @@ class TableUI:
                 await interaction.response.edit_message(content=done + "The game is over.", view=None)
             await self.publish(outcome)
         else:
-            raise TableError("That button is from an older version of the bot.")
+            raise customid.BadInput(customid.DAMAGED)
+
+    async def tell(self, user_id: int, text: str) -> bool:
+        """A DM in words to one person (a host, about their table), unless their DMs are closed."""
+        if not self.bot.refusals.dm_allowed(user_id):
+            return False
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(**fit(text))
+        except discord.HTTPException as exc:
+            await self.bot.refusals.dm_failed(user_id, exc)
+            return False
+        return True
+
+    async def channel_refused(self, channel_id: int, code: int) -> None:
+        """Discord said the channel is gone, or that the bot may not post there: stop
+        using it, end its table if it is gone, and tell the host once."""
+        game = await self.tables.in_channel(channel_id)
+        if game is None:
+            return
+        name = self.tables.engine(game).meta.name
+        if code == refusals.UNKNOWN_CHANNEL:
+            try:
+                await self.tables.end(game.id, "Its channel was deleted.")
+            except TableError:
+                return
+            await self.tell(game.host_id, f"Your table #{game.id} ({name}) has ended: its channel was deleted.")
+            return
+        await self.tell(game.host_id, (
+            f"I can't post in <#{channel_id}>, where your table #{game.id} ({name}) is playing: Discord says I'm"
+            " missing permissions there. Please ask a server admin to let me View Channel, Send Messages, Embed"
+            " Links and Attach Files in that channel. Until then the game goes on: `/game play` to move and"
+            " `/game status` to see the board. I'll post boards again as soon as the permissions change."))
+
+    async def retry_dms(self, interaction: discord.Interaction, game: GameRow) -> None:
+        """The **Try DMs again** button: DMs back on for this player, and their hand sent now."""
+        user_id = interaction.user.id
+        await self.bot.refusals.dm_retry(user_id)
+        seat = seat_of(game, user_id)
+        if seat is None or game.status != "running":
+            return await self.error(interaction, "DMs are back on: I'll send your private information by DM"
+                                    " in your next game.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if await self.send_private(game, self.tables.engine(game), seat, []):
+            text = "✅ Sent: check your DMs. I'll keep your hand there up to date."
+        else:
+            text = ("Your DMs are still closed, so I'll stop trying again. Allow direct messages from this"
+                    " server's members (server name → Privacy Settings), then press **Try DMs again**.")
+        await interaction.followup.send(**fit(text, ephemeral=True))
 
     async def announce_end(self, game: GameRow) -> None:
+        engine = self.tables.engine(game)
         channel = await self.channel(game.channel_id)
         if channel is not None:
-            engine = self.tables.engine(game)
-            await channel.send(board_content(game, engine), allowed_mentions=discord.AllowedMentions.none())
+            await self.post(channel, board_content(game, engine), allowed_mentions=discord.AllowedMentions.none())
+            if game.board_message_id:
+                await self._retire_board(channel, game, game.board_message_id)
+        if game.parent_channel_id:
+            parent = await self.channel(game.parent_channel_id)
+            if parent is not None:
+                await self.post(parent, f"{engine.meta.name} (table #{game.id}) ended. {game.ended_reason or ''}".strip(),
+                                allowed_mentions=discord.AllowedMentions.none())
         if game.lobby_message_id:
             await self.refresh_lobby(game)
 
     async def channel_note(self, game: GameRow, text: str) -> None:
         channel = await self.channel(game.channel_id)
         if channel is not None:
-            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+            await self.post(channel, text, allowed_mentions=discord.AllowedMentions.none())
 
     async def log_text(self, game: GameRow, lines: int) -> str:
         """The last public moves in words, rebuilt from the action log (hidden
@@ -494,7 +724,7 @@ class TableUI:
             return "No moves yet."
         shown = entries[-lines:]
         text = "\n".join(f"`{n:>3}` {line}" for n, line in shown)
-        return clip(f"**{self.tables.engine(game).meta.name}** · table #{game.id} · last {len(shown)} moves\n{text}", 1990)
+        return clip(f"**{self.tables.engine(game).meta.name}** · table #{game.id} · last {len(shown)} moves\n{text}", CONTENT)
 
     async def timer_fired(self, kind: str, outcome: Outcome) -> None:
         game = outcome.game
@@ -503,8 +733,8 @@ class TableUI:
         if kind == "reminder":
             if channel is not None and who:
                 when = f"<t:{int(game.deadline_at)}:R>" if game.deadline_at else "soon"
-                await channel.send(f"⏰ {who}: it's your move in table #{game.id}. Time runs out {when}.",
-                                   allowed_mentions=discord.AllowedMentions(users=True))
+                await self.post(channel, f"⏰ {who}: it's your move in table #{game.id}. Time runs out {when}.",
+                                allowed_mentions=discord.AllowedMentions(users=True))
             return
         if channel is not None:
             note = f"⌛ Time ran out for {who}: the bot played for them." if who else "⌛ Time ran out."
@@ -513,5 +743,5 @@ class TableUI:
                 names = ", ".join(f"<@{s['user_id']}>" for s in benched if s.get("user_id"))
                 note += (f"\n{names} missed three turns in a row: a bot plays their seat until they come back"
                          " with `/game rejoin`.")
-            await channel.send(note, allowed_mentions=discord.AllowedMentions(users=True))
+            await self.post(channel, note, allowed_mentions=discord.AllowedMentions(users=True))
         await self.publish(outcome)

@@ -33,6 +33,9 @@ def renderer(key: str) -> ModuleType | None:
 def render(key: str, kind: str, view: dict[str, Any], *extra: Any) -> bytes | None:
     """PNG bytes of ``render_<kind>`` for game ``key``, or None if it has none."""
     module = renderer(key)
+    if kind == "replay":  # the whole game as an animated image: ``view`` is its turn snapshots
+        from rendering.animate import render_replay
+        return render_replay(module, view, *extra) if module else None
     func = getattr(module, f"render_{kind}", None) if module else None
     if func is None:
         return None

@@ -13,7 +13,7 @@ MARGIN = 14
 LABEL_W = 58
 GAP = 8
 CARD_W = (W - 2 * MARGIN - LABEL_W - 4 * GAP) // 5
-CARD_H = 122
+CARD_H = 134
 ROW_H = CARD_H + GAP
 
 SUIT_COL = {"Potion": (214, 69, 94), "Fossil": (196, 132, 60), "Artifact": (60, 170, 110),
@@ -72,12 +72,12 @@ def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, c: dict, w: int = CARD_W, 
             d.rectangle((x + 8 + i * seg, y + 5, x + 8 + (i + 1) * seg, y + 10), fill=SUIT_COL[s])
     elif top:
         d.rectangle((x + 8, y + 5, x + w - 8, y + 10), fill=top)
-    nf = font(21, bold=True, condensed=True)
+    nf = font(25, bold=True, condensed=True)  # legible at phone width (about 8 px when 1240 px show as 400)
     lines = wrap_text(d, c["name"], nf, w - 16, max_lines=2)
     ty = y + 13
     for line in lines:
         d.text((x + 8, ty), line, font=nf, fill=ink)
-        ty += 24
+        ty += 29
     if c.get("power"):
         pf = font(16, condensed=True)
         d.text((x + 8, y + h - 58), fit_text(d, "✦ " + POWER_TAG.get(c["power"], ""), pf, w - 16),
@@ -117,7 +117,7 @@ def draw_back(d, x, y, w=CARD_W, h=CARD_H, label="face-down"):
 
 
 def _header(d, view, y=10):
-    d.text((MARGIN, y), "The Wizard's Tower", font=font(30, bold=True), fill=GOLD)
+    d.text((MARGIN, y), "The Wizard's Tower", font=font(34, bold=True), fill=GOLD)
     opts = view.get("options", {})
     tags = [f"set {opts.get('special_set', 'A')}"]
     if opts.get("master_thief"):
@@ -127,9 +127,9 @@ def _header(d, view, y=10):
     tf = font(18)
     t = " · ".join(tags)
     d.text((W - MARGIN - d.textlength(t, font=tf), y + 10), t, font=tf, fill=MUTED)
-    sf = font(21, bold=True)
-    d.text((MARGIN, y + 42), fit_text(d, view.get("status", ""), sf, W - 2 * MARGIN), font=sf, fill=INK)
-    return y + 76
+    sf = font(36, bold=True)  # whose turn: the one line everyone needs, readable on a phone
+    d.text((MARGIN, y + 48), fit_text(d, view.get("status", ""), sf, W - 2 * MARGIN), font=sf, fill=INK)
+    return y + 100
 
 
 def _haul_rows(d, view, y, acting):
@@ -244,7 +244,7 @@ def _bridge(d, view, y):
 def render_board(view: dict[str, Any]) -> Image.Image:
     n = view["n"]
     recent = view.get("recent", [])[-3:]
-    height = 86 + 58 + 8 * ROW_H + 96 + n * 92 + 16 + (len(recent) * 26 + 10 if recent else 0) + 10
+    height = 110 + 58 + 8 * ROW_H + 96 + n * 92 + 16 + (len(recent) * 34 + 10 if recent else 0) + 10
     if view.get("pending") or view.get("draft"):
         height += 0
     img, d = new_canvas(W, height)
@@ -253,10 +253,10 @@ def render_board(view: dict[str, Any]) -> Image.Image:
     y = _bridge(d, view, y + 4)
     acting = set(view.get("to_act", []))
     y = _haul_rows(d, view, y + 4, acting)
-    ef = font(18)
+    ef = font(26)
     for t in recent:
-        d.text((MARGIN, y + 4), fit_text(d, "• " + t.replace("**", ""), ef, W - 2 * MARGIN), font=ef, fill=MUTED)
-        y += 26
+        d.text((MARGIN, y + 4), fit_text(d, "• " + t.replace("**", ""), ef, W - 2 * MARGIN), font=ef, fill=INK)
+        y += 34
     return img
 
 
@@ -380,3 +380,31 @@ def render_final(view: dict[str, Any], scores: list[dict[str, Any]] | None = Non
             x += tw
         y += 36
     return img.crop((0, 0, W, min(height, y + 10)))
+
+
+def _card_words(c: dict[str, Any]) -> str:
+    values = "/".join(str(v) for v in c["values"]) or "0"
+    extras = [f"{c['curses']} curse" if c.get("curses") else "", f"prestige {c['prestige']:+d}" if c.get("prestige") else ""]
+    return f"{c['name']} ({values} {'+'.join(c['suits'])}{''.join(', ' + e for e in extras if e)})"
+
+
+def describe(view: dict[str, Any]) -> str:
+    """Alt text for the public board: whose turn, each thief's position and haul,
+    then the cards still in the tower from the top floor down (the platform adds
+    what just happened)."""
+    names = view["names"]
+    parts = [view.get("status", "")]
+    for h in view["hauls"]:
+        pawn = view["pawns"][h["seat"]]
+        where = pawn["where"] if pawn["where"] != "tower" else f"floor {pawn['floor'] + 1}"
+        vis = h["visible"]
+        suits = ", ".join(f"{s} {vis['suits'][s]}" for s in SUITS if vis["suits"][s])
+        parts.append(f"{names[h['seat']]}: {where}, {len(h['cards'])} cards ({suits or 'none'}), "
+                     f"{vis['curses']} curses.")
+    floors = []
+    for f, row in enumerate(view["tower"]):
+        cards = [_card_words(cell["card"]) if "card" in cell else "a face-down card" for cell in row if cell]
+        if cards:
+            floors.append(f"Floor {f + 1}: " + "; ".join(cards) + ".")
+    parts.append("Tower: " + (" ".join(floors) if floors else "empty."))
+    return " ".join(p for p in parts if p)

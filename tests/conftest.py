@@ -56,7 +56,24 @@ class Harness:
         await stop_client(self.bot)
         return await self.launch(members_intent)
 
-    async def slash(self, user: int, command: str, options: dict | None = None, channel: int = CHANNEL):
+    async def table(self, channel: int = CHANNEL):
+        """The open or running table that was opened in ``channel``: in the channel itself,
+        or (once started) in the thread it moved into."""
+        game = await self.bot.tables.in_channel(channel)
+        for thread in reversed(self.fake.threads(channel)):
+            if game is not None:
+                break
+            game = await self.bot.tables.in_channel(thread.id)
+        return game
+
+    async def where(self, channel: int = CHANNEL) -> int:
+        """Where players type ``/game`` commands for the table opened in ``channel``."""
+        game = await self.table(channel)
+        return game.channel_id if game is not None else channel
+
+    async def slash(self, user: int, command: str, options: dict | None = None, channel: int | None = None):
+        if channel is None:
+            channel = CHANNEL if command == "game new" else await self.where()
         rec = await self.fake.slash(user, channel, command, options or {})
         await rec.wait_done(timeout=10)
         return rec

@@ -11,11 +11,13 @@ WORDS = ["ZEBRA-SECRET", "MANGO-SECRET", "COMET-SECRET", "OPAL-SECRET"]
 class DummyEngine(Engine):
     meta = GameMeta(key="dummy", name="Coin Pile", min_players=2, max_players=4,
                     blurb="Take 1 or 2 coins; the last coin wins.", summary="Take 1 or 2 coins.",
-                    options=(Option("pile", "Coins in the pile", 7, minimum=3, maximum=30),))
+                    options=(Option("pile", "Coins in the pile", 7, minimum=3, maximum=30),
+                             Option("streak", "Moves in a row per turn", 1, minimum=1, maximum=3)))
 
     def setup(self, names, options, seed):
         self.meta.check_players(len(names))
-        state = {"names": names, "rng": Rng.seed_state(seed), "pile": options["pile"], "turn": 0, "winner": None}
+        state = {"names": names, "rng": Rng.seed_state(seed), "pile": options["pile"], "turn": 0, "winner": None,
+                 "streak": options.get("streak", 1), "moved": 0}
         words = list(WORDS)
         Rng(state).shuffle(words)
         state["words"] = words[: len(names)]
@@ -36,7 +38,10 @@ class DummyEngine(Engine):
         if state["pile"] == 0:
             state["winner"] = seat
             events.append({"type": "win", "text": f"{name} takes the last coin and wins!"})
+        elif state.get("moved", 0) + 1 < state.get("streak", 1):
+            state["moved"] = state.get("moved", 0) + 1  # the same player goes on
         else:
+            state["moved"] = 0
             state["turn"] = (seat + 1) % len(state["names"])
             # A private note, and the secret word changes hands to test DM delivery.
             nxt = state["turn"]

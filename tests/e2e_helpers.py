@@ -19,7 +19,7 @@ def callback_text(rec) -> str:
 
 
 def latest_board(h: Harness):
-    boards = [m for m in h.fake.channel_messages(CHANNEL, include_ephemeral=False)
+    boards = [m for m in h.fake.public_messages(CHANNEL)
               if any(c.get("custom_id", "").startswith("hc:play:") for c in h.fake.find_components(m, type=2))]
     assert boards, "no board message with a Play button was posted"
     return boards[-1]
@@ -40,7 +40,7 @@ async def open_and_start(h: Harness, key: str, users: list[int], options: str | 
     start = await h.click(users[0], lobby, h.fake.find_component(lobby, label="Start")["custom_id"])
     assert start.callback["type"] == 7, callback_text(start)
     await h.settle()
-    return await h.bot.tables.in_channel(CHANNEL)
+    return await h.table()
 
 
 async def press(h: Harness, user: int, index: int, game):
@@ -66,7 +66,7 @@ async def play_to_end(h: Harness, choose: Callable | None = None, seed: int = 0,
     """Human seats play by clicking; ``choose(engine, state, seat, rng)`` picks the
     action (by default the game's own bot logic). Returns the finished game."""
     rng = random.Random(seed)
-    game = await h.bot.tables.in_channel(CHANNEL)
+    game = await h.table()
     engine = h.bot.tables.engine(game)
     moves = 0
     while game.status == "running":

@@ -27,7 +27,7 @@ async def open_table(h, options="pile=9"):
 
 
 async def latest_board(h):
-    boards = [m for m in h.fake.channel_messages(CHANNEL, include_ephemeral=False)
+    boards = [m for m in h.fake.public_messages(CHANNEL)
               if any(c.get("custom_id", "").startswith("hc:play:") for c in h.fake.find_components(m, type=2))]
     return boards[-1]
 
@@ -82,7 +82,7 @@ async def test_a_whole_game_through_discord(harness):
     await first.response(timeout=10)
     await second.response(timeout=10)
     await h.settle()
-    game = await h.bot.tables.in_channel(CHANNEL)
+    game = await h.table()
     assert len(await h.bot.storage.actions(game.id)) == 1
     assert any("out of date" in text_of(r) or "not your turn" in text_of(r) for r in (first, second))
 
@@ -90,11 +90,11 @@ async def test_a_whole_game_through_discord(harness):
     old_board = await latest_board(h)
     await h.restart()
     await take(h, BOB, old_board)
-    game = await h.bot.tables.in_channel(CHANNEL)
+    game = await h.table()
     assert game.version == 2 and game.state["pile"] == 7
 
     # Typed moves with autocomplete.
-    ac = await fake.autocomplete(CID, CHANNEL, "game move", {"move": "take"}, focused="move")
+    ac = await fake.autocomplete(CID, await h.where(), "game move", {"move": "take"}, focused="move")
     choices = ac.choices if hasattr(ac, "choices") else ac
     assert [c["name"] for c in choices] == ["Take 1", "Take 2"]
     rec = await h.slash(CID, "game move", {"move": choices[1]["value"]})
@@ -110,8 +110,10 @@ async def test_a_whole_game_through_discord(harness):
         await take(h, user, await latest_board(h))
         turn += 1
         assert turn < 20
-    final = [m for m in fake.public_messages(CHANNEL) if "Final scores" in m.content]
-    assert len(final) == 1
+    # The final scores with the whole log in the game's thread, and once more in the channel it came from.
+    final = [m for m in fake.public_messages(game.channel_id) if "Final scores" in m.content]
+    assert len(final) == 1 and game.channel_id != CHANNEL
+    assert [m for m in fake.public_messages(CHANNEL, threads=False) if "Final scores" in m.content]
     assert any(name.endswith("-log.txt") for name, _ in final[0].files)
     log_text = next(data for name, data in final[0].files if name.endswith("-log.txt")).decode()
     assert "takes the last coin" in log_text
@@ -123,7 +125,7 @@ async def test_a_whole_game_through_discord(harness):
     assert "leaderboard" in text_of(rec) and rec.callback["data"].get("_files")
 
     # The channel is free again; no secret ever reached a public payload.
-    assert await h.bot.tables.in_channel(CHANNEL) is None
+    assert await h.table() is None
     assert "SECRET" not in fake.public_text()
     assert fake.unhandled == []
 
@@ -151,7 +153,7 @@ async def test_wrong_moves_have_clear_errors(harness):
     assert rec.callback["data"]["flags"] & 64
     rec = await h.click(ADMIN, rec.message, component(h.fake, rec.message, "End the game"))
     assert "ended" in text_of(rec)
-    assert await h.bot.tables.in_channel(CHANNEL) is None
+    assert await h.table() is None
 
 
 async def test_admin_commands(harness):
@@ -173,7 +175,7 @@ async def test_admin_commands(harness):
     rec = await h.slash(ADMIN, "gameadmin remove", {"player": BOB})
     assert "removed" in text_of(rec)
     await h.settle()
-    game = await h.bot.tables.in_channel(CHANNEL)
+    game = await h.table()
     assert game.seats[1]["bot"] and game.status == "running"
     assert any("a bot plays their seat" in m.content for m in fake.public_messages(CHANNEL))
     # A manager role lets a non-admin manage games.
@@ -189,7 +191,7 @@ async def test_admin_commands(harness):
     assert "Only the host or a game manager" in text_of(rec)
     rec = await h.slash(ADMIN, "gameadmin end", {"game_id": game.id})
     assert f"Game #{game.id} ended" in text_of(rec)
-    assert await h.bot.tables.in_channel(CHANNEL) is None
+    assert await h.table() is None
 
 
 async def test_reminder_then_restart_then_deadline(harness):
@@ -208,7 +210,7 @@ async def test_reminder_then_restart_then_deadline(harness):
     h.bot.wake_timers()
     await fake.wait_for(lambda: any("Time ran out" in m.content for m in fake.public_messages(CHANNEL)), timeout=5)
     await h.settle()
-    game = await h.bot.tables.in_channel(CHANNEL)
+    game = await h.table()
     assert game.version == 1 and game.state["turn"] == 1
     assert game.seats[0]["missed"] == 1
     rec = await h.slash(ADMIN, "game log")

@@ -45,7 +45,7 @@ async def test_three_player_game(harness):
 
     game = await play_to_end(h, after_move=no_leak)
     assert game.status == "finished" and seen_hidden
-    final = [m for m in fake.public_messages(CHANNEL) if "Final scores" in m.content]
+    final = [m for m in fake.public_messages(game.channel_id) if "Final scores" in m.content]
     assert len(final) == 1 and {name for name, _ in final[0].files} >= {"final.png"}
     results = await h.bot.storage.user_stats(5000, ADMIN, "tower")
     assert results[0]["played"] == 1

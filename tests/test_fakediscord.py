@@ -250,3 +250,99 @@ async def test_fake_discord_rejects_bad_invocations(fake_discord: FakeDiscord, d
     finally:
         await stop_client(bot)
     assert fake.unhandled == []
+
+
+def make_strict_bot() -> commands.Bot:
+    """Commands that break Discord's rules on purpose, to check the fake refuses them as Discord does."""
+    bot = commands.Bot(command_prefix=commands.when_mentioned, intents=discord.Intents(guilds=True))
+    bot.outcomes = []  # type: ignore[attr-defined]
+
+    @bot.tree.command(name="echo", description="reply with the text as given")
+    async def echo(interaction: discord.Interaction, text: str, where: str = "reply"):
+        try:
+            if where == "reply":
+                await interaction.response.send_message(text)
+            elif where == "channel":
+                await interaction.channel.send(text)
+                await interaction.response.send_message("sent", ephemeral=True)
+            elif where == "embed":
+                await interaction.response.send_message(embed=discord.Embed(title=text))
+            elif where == "button":
+                view = discord.ui.View()
+                view.add_item(discord.ui.Button(label=text, custom_id="b"))
+                await interaction.response.send_message("x", view=view)
+        except discord.HTTPException as exc:
+            bot.outcomes.append((exc.status, exc.code, exc.text))  # type: ignore[attr-defined]
+            if not interaction.response.is_done():
+                await interaction.response.send_message("refused", ephemeral=True)
+
+    @echo.autocomplete("text")
+    async def echo_ac(interaction: discord.Interaction, current: str):
+        return [app_commands.Choice(name=f"c{i}", value=str(i)) for i in range(int(current or 26))]
+
+    @bot.tree.command(name="oops", description="defers publicly, then answers 'privately'")
+    async def oops(interaction: discord.Interaction):
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send("a private error?", ephemeral=True)
+
+    async def setup_hook():
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook
+    return bot
+
+
+async def test_fake_discord_refuses_what_discord_refuses(fake_discord: FakeDiscord, discord_errors):
+    fake = fake_discord
+    populate(fake)
+    bot = make_strict_bot()
+    await start_client(bot, fake)
+    try:
+        for text, where, path in [("x" * 2001, "reply", "data.content"), ("x" * 2001, "channel", "content"),
+                                  ("t" * 257, "embed", "data.embeds.0.title"),
+                                  ("l" * 81, "button", "data.components.0.components.0.label")]:
+            rec = await fake.slash(ALICE, CHANNEL, "echo", {"text": text, "where": where})
+            await rec.response()
+            status, code, message = bot.outcomes.pop()
+            assert (status, code) == (400, 50035) and path in message, message
+            assert fake.rejected[-1]["errors"][0].startswith(path)
+        assert fake.unhandled == [] and len(fake.rejected) == 4
+        fake.rejected.clear()
+        choices = await fake.autocomplete(ALICE, CHANNEL, "echo", {"text": "25"}, focused="text")
+        assert len(choices) == 25 and not fake.rejected
+        # Discord: the first follow-up after a public "thinking" defer becomes that (public)
+        # message, whatever its ephemeral flag says.
+        rec = await fake.slash(ALICE, CHANNEL, "oops")
+        await rec.wait_done()
+        assert rec.message.content == "a private error?" and not rec.message.ephemeral
+        assert "a private error?" in fake.public_text()
+    finally:
+        await stop_client(bot)
+
+
+async def test_fake_discord_deleted_channels_and_missing_permissions(fake_discord: FakeDiscord, discord_errors):
+    fake = fake_discord
+    populate(fake)
+    bot = make_strict_bot()
+    deleted: List[int] = []
+
+    async def on_guild_channel_delete(channel):
+        deleted.append(channel.id)
+
+    bot.add_listener(on_guild_channel_delete)
+    await start_client(bot, fake)
+    try:
+        fake.deny_bot(CHANNEL)
+        rec = await fake.slash(ALICE, CHANNEL, "echo", {"text": "hi", "where": "channel"})
+        await rec.response()
+        assert bot.outcomes.pop()[:2] == (403, 50013)
+        assert rec.message.content == "refused"  # interaction replies need no channel permission
+        await fake.allow_bot(CHANNEL)
+        await fake.delete_channel(OTHER_CHANNEL)
+        await fake.wait_for(lambda: deleted == [OTHER_CHANNEL])
+        with pytest.raises(discord.NotFound) as info:
+            await bot.http.send_message(OTHER_CHANNEL, params=discord.http.handle_message_parameters(content="hi"))
+        assert info.value.code == 10003
+        assert len(fake.requests_to_channel(OTHER_CHANNEL)) == 1
+    finally:
+        await stop_client(bot)

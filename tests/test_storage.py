@@ -3,7 +3,7 @@ import sqlite3
 
 import pytest
 
-from bot.storage import ChannelBusy, Storage, VersionConflict
+from bot.storage import MIGRATIONS, ChannelBusy, Storage, VersionConflict
 
 
 @pytest.fixture
@@ -16,10 +16,10 @@ async def storage(tmp_path):
 async def test_migrations_are_versioned_and_idempotent(tmp_path):
     path = str(tmp_path / "m.db")
     s = await Storage(path).open()
-    assert await s.schema_version() == 1
+    assert await s.schema_version() == len(MIGRATIONS)
     await s.close()
     s = await Storage(path).open()  # opening again migrates nothing twice
-    assert await s.schema_version() == 1
+    assert await s.schema_version() == len(MIGRATIONS)
     async with s.db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
     await s.close()

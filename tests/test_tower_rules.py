@@ -640,3 +640,23 @@ def test_private_render_and_text_during_draft_and_after_peek():
     assert "Choose your secret card" in E.private_text(v)
     assert R.render_private(v) is not None
     assert R.render_private(E.view(st, None)) is None
+
+
+def test_board_alt_text_names_whose_turn_and_never_a_face_down_card():
+    import random
+
+    from bot.games import get_engine
+    from rendering.tower import describe
+
+    engine = get_engine("tower")
+    state = engine.setup(["Alice", "Bruno", "Chiara"], engine.meta.resolve_options({}), 11)
+    rng = random.Random(11)
+    for _ in range(10):
+        seat = engine.to_act(state)[0]
+        engine.apply(state, seat, engine.bot_action(state, seat, rng))
+    view = engine.view(state, None)
+    text = describe(view)
+    assert text.startswith(view["status"]) and state["names"][engine.to_act(state)[0]] in text
+    hidden = [engine.view(state, s)["private"]["secret"]["name"] for s in range(3)
+              if engine.view(state, s)["private"].get("secret")]
+    assert hidden and not any(name in text for name in hidden)

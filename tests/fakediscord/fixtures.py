@@ -23,7 +23,9 @@ __all__ = ["fake_discord", "discord_errors", "start_client", "stop_client", "Dis
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
     """A started FakeDiscord with discord.py pointed at it (restored afterwards).
 
-    Populate it (add_guild/add_channel/add_user/add_member/add_role) before starting a client."""
+    Populate it (add_guild/add_channel/add_user/add_member/add_role) before starting a client.
+    A test fails if the fake refused any request for breaking one of Discord's limits
+    (``fake.rejected``; clear it in a test that provokes one on purpose)."""
     fake = FakeDiscord()
     await fake.start()
     fake.install()
@@ -37,6 +39,9 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
                     await stop_client(client)
         fake.uninstall()
         await fake.stop()
+    if fake.rejected:
+        raise AssertionError("the bot sent requests Discord would refuse (400, Invalid Form Body):\n"
+                             + "\n".join(f"{r['method']} {r['path']}: {'; '.join(r['errors'])}" for r in fake.rejected))
 
 
 @pytest.fixture

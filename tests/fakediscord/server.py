@@ -20,6 +20,8 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from aiohttp import WSMsgType, web
 
+from . import limits as _limits
+
 __all__ = ["FakeDiscord", "InteractionRecord", "RecordedMessage", "DiscordErrorCollector"]
 
 DISCORD_EPOCH_MS = 1420070400000
@@ -34,6 +36,10 @@ INTENT_MESSAGE_CONTENT = 1 << 15
 INTENT_PRESENCES = 1 << 8
 
 ALL_PERMISSIONS_NO_ADMIN = ((1 << 51) - 1) & ~8
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
 # Application command option types
 OPT_SUBCOMMAND = 1
@@ -286,6 +292,18 @@ class _Channel:
     parent_id: Optional[int] = None
     topic: Optional[str] = None
     recipient_id: Optional[int] = None  # DM channels
+    # threads (type 11, public): who started it, archive state, members
+    owner_id: Optional[int] = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: str = ""
+    thread_members: List[int] = field(default_factory=list)
+    deleted: bool = False
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (10, 11, 12)
 
     def payload(self, fake: "FakeDiscord") -> dict:
         if self.type == 1:
@@ -309,6 +327,21 @@ class _Channel:
             "last_message_id": None,
             "rate_limit_per_user": 0,
             "flags": 0,
+            **(self._thread_fields() if self.is_thread else {}),
+        }
+
+    def _thread_fields(self) -> dict:
+        return {
+            "owner_id": str(self.owner_id) if self.owner_id else None,
+            "member_count": min(50, len(self.thread_members)),
+            "message_count": 0,
+            "total_message_sent": 0,
+            "thread_metadata": {
+                "archived": self.archived,
+                "archive_timestamp": self.archive_timestamp,
+                "auto_archive_duration": self.auto_archive_duration,
+                "locked": self.locked,
+            },
         }
 
 
@@ -388,6 +421,12 @@ class FakeDiscord:
         self.unhandled: List[Tuple[str, str, Any]] = []
         #: DM attempts refused because the user has DMs closed: (user_id, payload)
         self.blocked_dms: List[Tuple[int, dict]] = []
+        #: channels where the bot lacks a permission: channel_id -> error code (50013 or 50001)
+        self.bot_denied: Dict[int, int] = {}
+        #: requests refused (400, code 50035) for breaking one of Discord's documented limits:
+        #: dicts {method, path, errors (flat list of "path: message")}. The fixture fails a test
+        #: that leaves any here.
+        self.rejected: List[dict] = []
         #: every gateway payload received from clients (op, d)
         self.gateway_received: List[dict] = []
         self._public: List[Any] = []
@@ -514,6 +553,43 @@ class FakeDiscord:
         g.channels[channel_id] = ch
         self.channels[channel_id] = ch
 
+    async def delete_channel(self, channel_id: int, *, dispatch: bool = True) -> None:
+        """Delete a guild channel (or thread): every later request to it answers 404, 10003
+        Unknown Channel. ``dispatch=False`` models a bot that missed CHANNEL_DELETE (offline)."""
+        ch = self.channels.pop(channel_id)
+        self.guilds[ch.guild_id].channels.pop(channel_id, None)
+        if dispatch:
+            event = "THREAD_DELETE" if ch.type in (10, 11, 12) else "CHANNEL_DELETE"
+            data = ch.payload(self)
+            if event == "THREAD_DELETE":
+                data = {"id": str(ch.id), "guild_id": str(ch.guild_id), "parent_id": data["parent_id"], "type": ch.type}
+            await self.dispatch(event, data)
+
+    def deny_bot(self, channel_id: int, code: int = 50013) -> None:
+        """Take the bot's permission to post in a channel: creating or editing messages there
+        answers 403 with ``code`` (50013 Missing Permissions, or 50001 Missing Access)."""
+        self.bot_denied[channel_id] = code
+
+    async def allow_bot(self, channel_id: int) -> None:
+        """Give the permission back (dispatches CHANNEL_UPDATE, as an overwrite change does)."""
+        self.bot_denied.pop(channel_id, None)
+        ch = self.channels[channel_id]
+        if ch.is_thread:  # a thread's permissions are its parent channel's overwrites
+            ch = self.channels[ch.parent_id]
+        await self.dispatch("CHANNEL_UPDATE", ch.payload(self))
+
+    async def delete_message(self, message_id: int) -> None:
+        """Someone (a moderator, or the recipient of a DM) deletes a message: later requests
+        about it answer 404, 10008 Unknown Message."""
+        m = self.messages[int(message_id)]
+        m.deleted = True
+        await self._dispatch_message("MESSAGE_DELETE", m)
+
+    def requests_to_channel(self, channel_id: int) -> List[dict]:
+        """Every REST request the bot made about one channel (``channels/<id>...``)."""
+        prefix = f"channels/{channel_id}"
+        return [r for r in self.requests if r["path"] == prefix or r["path"].startswith(prefix + "/")]
+
     def add_member(
         self, guild_id: int, user_id: int, permissions: Optional[int] = None, roles: Iterable[int] = (),
         *, nick: Optional[str] = None,
@@ -611,7 +687,8 @@ class FakeDiscord:
             "voice_states": [],
             "members": members,
             "channels": [c.payload(self) for c in g.channels.values()],
-            "threads": [],
+            "threads": [c.payload(self) for c in self.channels.values()
+                        if c.is_thread and c.guild_id == g.id and not c.archived and not c.deleted],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -659,6 +736,10 @@ class FakeDiscord:
         }
         if m.guild_id is not None:
             d["guild_id"] = str(m.guild_id)
+            thread = self.thread_of(m.id)
+            if thread is not None and thread.id != m.channel_id:
+                d["thread"] = thread.payload(self)
+                d["flags"] = m.flags | (1 << 5)  # HAS_THREAD
         if m.webhook_id:
             d["webhook_id"] = str(m.webhook_id)
         if m.application_id:
@@ -724,10 +805,15 @@ class FakeDiscord:
         (DMs, ephemeral messages, modals and autocomplete choices are private and not included.)"""
         return list(self._public)
 
-    def public_text(self) -> str:
-        """:meth:`all_public_payloads` flattened into one string (bytes decoded leniently)."""
+    def public_mark(self) -> int:
+        """A bookmark for :meth:`public_text` ``(since=...)``: how many public payloads so far."""
+        return len(self._public)
+
+    def public_text(self, since: int = 0) -> str:
+        """:meth:`all_public_payloads` (from bookmark ``since``) flattened into one string
+        (bytes decoded leniently)."""
         out = []
-        for p in self._public:
+        for p in self._public[since:]:
             if isinstance(p, bytes):
                 out.append(p.decode("utf-8", "replace"))
                 out.append(p.decode("latin-1"))
@@ -743,8 +829,12 @@ class FakeDiscord:
             if m.channel_id == channel_id and (include_deleted or not m.deleted) and (include_ephemeral or not m.ephemeral)
         ]
 
-    def public_messages(self, channel_id: int) -> List[RecordedMessage]:
-        return self.channel_messages(channel_id, include_ephemeral=False)
+    def public_messages(self, channel_id: int, *, threads: bool = True) -> List[RecordedMessage]:
+        """What anyone reading the channel sees: its public messages and, unless
+        ``threads=False``, those of the threads started in it, in the order they were sent."""
+        ids = {channel_id} | ({t.id for t in self.threads(channel_id)} if threads else set())
+        return sorted((m for cid in ids for m in self.channel_messages(cid, include_ephemeral=False)),
+                      key=lambda m: m.id)
 
     def dms(self, user_id: int, *, include_deleted: bool = False) -> List[RecordedMessage]:
         """Messages the bot sent to ``user_id`` in their DM channel (including interaction responses there)."""
@@ -985,6 +1075,9 @@ class FakeDiscord:
             ("PATCH", r"channels/(\d+)/messages/(\d+)", self._r_edit_message),
             ("DELETE", r"channels/(\d+)/messages/(\d+)", self._r_delete_message),
             ("POST", r"channels/(\d+)/typing", self._r_typing),
+            ("POST", r"channels/(\d+)/messages/(\d+)/threads", self._r_start_thread),
+            ("PUT", r"channels/(\d+)/thread-members/(\d+)", self._r_add_thread_member),
+            ("PATCH", r"channels/(\d+)", self._r_edit_channel),
             ("GET", r"guilds/(\d+)", self._r_get_guild),
             ("GET", r"guilds/(\d+)/channels", self._r_get_guild_channels),
             ("GET", r"guilds/(\d+)/roles", self._r_get_roles),
@@ -1065,6 +1158,12 @@ class FakeDiscord:
         self._notify()
         return _error(404, 0, "404: Not Found")
 
+    def _invalid(self, request: web.Request, errors: "_limits.FormErrors") -> web.Response:
+        """Discord's answer to a body that breaks a documented limit."""
+        self.rejected.append({"method": request.method, "path": request.path, "errors": list(errors.flat)})
+        _log.warning("fake Discord refused %s %s: %s", request.method, request.path, "; ".join(errors.flat))
+        return _json_response(_limits.error_body(errors), 400)
+
     # -- simple GETs
     async def _r_me(self, request, body, files):
         return _json_response({**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0,
@@ -1087,6 +1186,100 @@ class FakeDiscord:
     async def _r_get_channel(self, request, body, files, cid):
         ch = self.channels.get(int(cid))
         return _json_response(ch.payload(self)) if ch else _error(404, 10003, "Unknown Channel")
+
+    # -- threads (https://discord.com/developers/docs/topics/threads)
+    def bot_can(self, guild_id: int, permission: int) -> bool:
+        return bool(self.guilds[guild_id].bot_permissions & permission)
+
+    def thread_of(self, message_id: int) -> Optional[_Channel]:
+        """The public thread started from a message (it shares the message's id)."""
+        ch = self.channels.get(message_id)
+        return ch if ch is not None and ch.is_thread else None
+
+    def threads(self, parent_id: Optional[int] = None) -> List[_Channel]:
+        return [c for c in self.channels.values() if c.is_thread and (parent_id is None or c.parent_id == parent_id)]
+
+    async def archive_thread(self, thread_id: int, *, locked: bool = False) -> None:
+        """What Discord does after ``auto_archive_duration`` minutes without activity
+        (or a moderator archiving/locking it): the thread becomes read-only."""
+        ch = self.channels[thread_id]
+        ch.archived, ch.locked, ch.archive_timestamp = True, locked, _now_iso()
+        await self.dispatch("THREAD_UPDATE", ch.payload(self))
+
+    async def _unarchive(self, ch: _Channel) -> None:
+        ch.archived, ch.archive_timestamp = False, _now_iso()
+        await self.dispatch("THREAD_UPDATE", ch.payload(self))
+
+    async def _r_start_thread(self, request, body, files, cid, mid):
+        ch = self.channels.get(int(cid))
+        if ch is None:
+            return _error(404, 10003, "Unknown Channel")
+        m = self._channel_message(cid, mid)
+        if m is None:
+            return _error(404, 10008, "Unknown Message")
+        if ch.type not in (0, 5):
+            return _error(400, 50024, "Cannot execute action on this channel type")
+        if not self.bot_can(ch.guild_id, CREATE_PUBLIC_THREADS):
+            return _error(403, 50013, "Missing Permissions")
+        if self.thread_of(m.id) is not None:
+            return _error(400, 160004, "A thread has already been created for this message")
+        body = body or {}
+        name = str(body.get("name") or "")
+        duration = body.get("auto_archive_duration", 1440)
+        if not 1 <= len(name) <= 100:
+            return _error(400, 50035, "Invalid Form Body: name must be 1-100 characters")
+        if duration not in THREAD_ARCHIVE_DURATIONS:
+            return _error(400, 50035, "Invalid Form Body: auto_archive_duration")
+        g = self.guilds[ch.guild_id]
+        thread = _Channel(m.id, name, ch.guild_id, type=11 if ch.type == 0 else 10, parent_id=ch.id,
+                          owner_id=self.bot_user.id, auto_archive_duration=int(duration),
+                          archive_timestamp=_now_iso(), thread_members=[self.bot_user.id])
+        g.channels[thread.id] = thread
+        self.channels[thread.id] = thread
+        await self.dispatch("THREAD_CREATE", {**thread.payload(self), "newly_created": True})
+        return _json_response(thread.payload(self), 201)
+
+    async def _r_add_thread_member(self, request, body, files, cid, uid):
+        ch = self.channels.get(int(cid))
+        if ch is None or not ch.is_thread:
+            return _error(404, 10003, "Unknown Channel")
+        if ch.archived:
+            return _error(400, 50083, "Thread is archived")
+        if int(uid) not in self.guilds[ch.guild_id].members:
+            return _error(404, 10007, "Unknown Member")
+        if int(uid) not in ch.thread_members:
+            ch.thread_members.append(int(uid))
+        return _no_content()
+
+    async def _r_edit_channel(self, request, body, files, cid):
+        ch = self.channels.get(int(cid))
+        if ch is None:
+            return _error(404, 10003, "Unknown Channel")
+        body = body or {}
+        if not ch.is_thread:
+            return _error(403, 50013, "Missing Permissions")  # the bot never edits channels
+        manage = self.bot_can(ch.guild_id, MANAGE_THREADS)
+        if ch.locked and not manage:
+            return _error(403, 50013, "Missing Permissions")
+        if "locked" in body and not manage:
+            return _error(403, 50013, "Missing Permissions")
+        if not manage and ch.owner_id != self.bot_user.id and any(k in body for k in ("name", "auto_archive_duration")):
+            return _error(403, 50013, "Missing Permissions")
+        if "name" in body:
+            if not 1 <= len(str(body["name"])) <= 100:
+                return _error(400, 50035, "Invalid Form Body: name must be 1-100 characters")
+            ch.name = str(body["name"])
+        if "auto_archive_duration" in body:
+            if body["auto_archive_duration"] not in THREAD_ARCHIVE_DURATIONS:
+                return _error(400, 50035, "Invalid Form Body: auto_archive_duration")
+            ch.auto_archive_duration = int(body["auto_archive_duration"])
+        if "locked" in body:
+            ch.locked = bool(body["locked"])
+        if "archived" in body:
+            ch.archived = bool(body["archived"])
+            ch.archive_timestamp = _now_iso()
+        await self.dispatch("THREAD_UPDATE", ch.payload(self))
+        return _json_response(ch.payload(self))
 
     async def _r_get_guild(self, request, body, files, gid):
         g = self.guilds.get(int(gid))
@@ -1118,6 +1311,8 @@ class FakeDiscord:
         return _json_response(self._member_payload(int(gid), int(uid)))
 
     async def _r_typing(self, request, body, files, cid):
+        if int(cid) not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         return _no_content()
 
     # -- commands
@@ -1264,6 +1459,12 @@ class FakeDiscord:
         if ch is None:
             return _error(404, 10003, "Unknown Channel")
         body = body or {}
+        errors = _limits.check_message(body, len(files))
+        if errors:
+            return self._invalid(request, errors)
+        if cid in self.bot_denied:
+            code = self.bot_denied[cid]
+            return _error(403, code, "Missing Permissions" if code == 50013 else "Missing Access")
         if ch.type == 1:
             user = self.users[ch.recipient_id]
             if user.dms_closed:
@@ -1272,6 +1473,13 @@ class FakeDiscord:
         if not body.get("content") and not body.get("embeds") and not files and not body.get("components") \
                 and not body.get("sticker_ids") and not body.get("poll"):
             return _error(400, 50006, "Cannot send an empty message")
+        if ch.is_thread:
+            if not self.bot_can(ch.guild_id, SEND_MESSAGES_IN_THREADS):
+                return _error(403, 50013, "Missing Permissions")
+            if ch.archived:  # "Sending a message will automatically unarchive the thread, unless ... locked"
+                if ch.locked:
+                    return _error(400, 50083, "Thread is archived")
+                await self._unarchive(ch)
         m = self._new_message(cid, body, files, kind="dm" if ch.type == 1 else "channel")
         self._record_if_public(m, body, files)
         await self._dispatch_message("MESSAGE_CREATE", m)
@@ -1279,6 +1487,8 @@ class FakeDiscord:
 
     async def _r_history(self, request, body, files, cid):
         cid = int(cid)
+        if cid not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         limit = int(request.query.get("limit", 50))
         msgs = [m for m in self.channel_messages(cid, include_ephemeral=False)]
         before = request.query.get("before")
@@ -1290,6 +1500,10 @@ class FakeDiscord:
         msgs.sort(key=lambda m: m.id, reverse=True)
         return _json_response([self.message_payload(m) for m in msgs[:limit]])
 
+    def _in_archived_thread(self, m: RecordedMessage) -> bool:
+        ch = self.channels.get(m.channel_id)
+        return ch is not None and ch.is_thread and ch.archived
+
     def _channel_message(self, cid: str, mid: str) -> Optional[RecordedMessage]:
         m = self.messages.get(int(mid))
         if m is None or m.deleted or m.channel_id != int(cid) or m.ephemeral:
@@ -1297,21 +1511,35 @@ class FakeDiscord:
         return m
 
     async def _r_get_message(self, request, body, files, cid, mid):
+        if int(cid) not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         m = self._channel_message(cid, mid)
         return _json_response(self.message_payload(m)) if m else _error(404, 10008, "Unknown Message")
 
     async def _r_edit_message(self, request, body, files, cid, mid):
+        if int(cid) not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         m = self._channel_message(cid, mid)
         if m is None:
             return _error(404, 10008, "Unknown Message")
         if m.author_id != self.bot_user.id:
             return _error(403, 50005, "Cannot edit a message authored by another user")
+        if m.channel_id in self.bot_denied:
+            code = self.bot_denied[m.channel_id]
+            return _error(403, code, "Missing Permissions" if code == 50013 else "Missing Access")
+        errors = _limits.check_message(body, len(files))
+        if errors:
+            return self._invalid(request, errors)
+        if self._in_archived_thread(m):  # "Users cannot edit messages ... in archived threads"
+            return _error(400, 50083, "Thread is archived")
         self._apply_content(m, body or {}, files, editing=True)
         self._record_if_public(m, body, files)
         await self._dispatch_message("MESSAGE_UPDATE", m)
         return _json_response(self.message_payload(m))
 
     async def _r_delete_message(self, request, body, files, cid, mid):
+        if int(cid) not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
         m = self._channel_message(cid, mid)
         if m is None:
             return _error(404, 10008, "Unknown Message")
@@ -1329,6 +1557,16 @@ class FakeDiscord:
         body = body or {}
         cb_type = int(body.get("type", 0))
         data = body.get("data") or {}
+        if cb_type in (4, 7):
+            errors = _limits.check_message(data, len(files), ["data"])
+        elif cb_type == 8:
+            errors = _limits.check_choices(data.get("choices"))
+        elif cb_type == 9:
+            errors = _limits.check_modal(data)
+        else:
+            errors = _limits.FormErrors()
+        if errors:
+            return self._invalid(request, errors)
         recorded = dict(body)
         if files:
             recorded["data"] = {**data, "_files": [(n, b) for _, n, b in files]}
@@ -1394,6 +1632,9 @@ class FakeDiscord:
         if rec.callback is None:
             return _error(404, 10015, "Unknown Webhook")  # Discord: token valid only after the callback
         body = body or {}
+        errors = _limits.check_message(body, len(files))
+        if errors:
+            return self._invalid(request, errors)
         orig = rec.original
         if orig is not None and orig.loading and rec.callback["type"] == 5:
             # Discord: the first follow-up after a "thinking" defer replaces the loading message.
@@ -1429,6 +1670,9 @@ class FakeDiscord:
         if m is None:
             return _error(404, 10008, "Unknown Message")
         body = body or {}
+        errors = _limits.check_message(body, len(files))
+        if errors:
+            return self._invalid(request, errors)
         was_loading = m.loading
         self._apply_content(m, body, files, editing=True)
         m.flags &= ~LOADING
@@ -1527,6 +1771,10 @@ class FakeDiscord:
             return str(value)
         if t == OPT_STRING:
             value = str(value)
+            # Discord's client sends at most 6000 characters (or the option's max_length).
+            high = min(6000, opt.get("max_length") or 6000)
+            if not (opt.get("min_length") or 0) <= len(value) <= high:
+                raise ValueError(f"option {opt['name']!r} takes {opt.get('min_length') or 0}..{high} characters")
         elif t == OPT_INTEGER:
             if isinstance(value, bool) or int(value) != value:
                 raise TypeError(f"option {opt['name']!r} needs an integer, got {value!r}")
@@ -1629,6 +1877,8 @@ class FakeDiscord:
     async def slash(self, user_id: int, channel_id: Union[int, str], command: str, options: Optional[dict] = None) -> InteractionRecord:
         """Invoke a synced slash command as ``user_id`` (channel may be ``"dm"`` for the user's DM)."""
         ch = self._resolve_channel(channel_id, user_id)
+        if ch.is_thread and ch.archived:
+            raise ValueError(f"thread {ch.id} is archived: Discord users cannot use slash commands in it")
         data = self._build_command_data(ch, command, options, None)
         return await self._send_interaction(self._base_interaction(2, user_id, ch, data))
 
@@ -1642,6 +1892,12 @@ class FakeDiscord:
         if resp["type"] != 8:
             raise AssertionError(f"autocomplete answered with callback type {resp['type']}")
         return list(resp.get("data", {}).get("choices", []))
+
+    def post_as_bot(self, channel_id: int, payload: dict) -> RecordedMessage:
+        """A message the bot posted earlier (say, an older version of it), put straight
+        into the channel: to press buttons the current bot would never build."""
+        m = self._new_message(channel_id, payload, [], kind="channel")
+        return m
 
     def _message_obj(self, message: Union[RecordedMessage, int, InteractionRecord]) -> RecordedMessage:
         if isinstance(message, InteractionRecord):

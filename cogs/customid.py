@@ -1,0 +1,107 @@
+"""The one encoder/parser for what the bot reads back from Discord: button and
+select ``custom_id``s, select option values, and the ``version:index`` value of a
+typed move. Parsing is strict (ASCII digits only, bounded lengths, known kinds),
+so a damaged or forged id is refused with a sentence instead of a traceback.
+
+Custom ids (at most 100 characters):
+  ``hc:<kind>:<game>`` for join, leave, bot, start, play, hand, end, cancel, dm;
+  ``hc:act:<game>:<version>:<index>`` (a move button) and
+  ``hc:sel:<game>:<version>:<menu>`` (a select menu whose option values are move indexes).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.tables import TableError
+from cogs.limits import CUSTOM_ID
+
+PREFIX = "hc:"
+SIMPLE = frozenset({"join", "leave", "bot", "start", "play", "hand", "end", "cancel", "dm"})
+WITH_MOVE = frozenset({"act", "sel"})
+MAX_ID = 2**63 - 1  # SQLite's INTEGER
+MAX_VERSION = 10**9
+MAX_INDEX = 10**4
+
+_NUMBER = r"(0|[1-9][0-9]{0,18})"
+_PATTERN = re.compile(rf"hc:(?P<kind>[a-z]{{1,10}}):(?P<game>{_NUMBER})(?::(?P<version>{_NUMBER}):(?P<n>{_NUMBER}))?")
+_MOVE = re.compile(rf"(?P<version>{_NUMBER}):(?P<index>{_NUMBER})")
+_INDEX = re.compile(_NUMBER)
+
+DAMAGED = ("That button is from an older version of the bot, or its message was damaged."
+           " Open a fresh panel with **Play** or `/game play`.")
+
+
+class BadInput(TableError):
+    """A custom id, select value or typed move that the bot didn't make."""
+
+
+@dataclass(frozen=True)
+class CustomId:
+    kind: str
+    game_id: int
+    version: int | None = None
+    n: int | None = None
+
+
+NOT_A_MOVE = "That isn't one of your moves right now. Pick one from the list as you type."
+
+
+def _bounded(text: str, high: int, message: str = DAMAGED) -> int:
+    value = int(text)  # the patterns admit ASCII digits only, at most 19 of them
+    if value > high:
+        raise BadInput(message)
+    return value
+
+
+def encode(kind: str, game_id: int, version: int | None = None, n: int | None = None) -> str:
+    if kind in WITH_MOVE:
+        if version is None or n is None:
+            raise ValueError(f"custom id kind {kind!r} needs a version and a number")
+        text = f"{PREFIX}{kind}:{int(game_id)}:{int(version)}:{int(n)}"
+    elif kind in SIMPLE and version is None and n is None:
+        text = f"{PREFIX}{kind}:{int(game_id)}"
+    else:
+        raise ValueError(f"unknown custom id kind {kind!r}")
+    if len(text) > CUSTOM_ID:
+        raise ValueError(f"custom id {text[:20]}... is longer than {CUSTOM_ID} characters")
+    return text
+
+
+def parse(custom_id: str) -> CustomId:
+    """The parts of one of our custom ids, or :class:`BadInput`."""
+    match = _PATTERN.fullmatch(custom_id or "") if len(custom_id or "") <= CUSTOM_ID else None
+    if match is None:
+        raise BadInput(DAMAGED)
+    kind = match["kind"]
+    has_move = match["version"] is not None
+    if not (kind in WITH_MOVE and has_move or kind in SIMPLE and not has_move):
+        raise BadInput(DAMAGED)
+    game_id = _bounded(match["game"], MAX_ID)
+    if not has_move:
+        return CustomId(kind, game_id)
+    return CustomId(kind, game_id, _bounded(match["version"], MAX_VERSION), _bounded(match["n"], MAX_INDEX))
+
+
+def encode_index(index: int) -> str:
+    return str(int(index))
+
+
+def parse_index(value: str) -> int:
+    """A select option value (a move index)."""
+    if not isinstance(value, str) or _INDEX.fullmatch(value) is None:
+        raise BadInput(DAMAGED)
+    return _bounded(value, MAX_INDEX)
+
+
+def encode_move(version: int, index: int) -> str:
+    """The value of a typed-move autocomplete choice."""
+    return f"{int(version)}:{int(index)}"
+
+
+def parse_move(text: str) -> tuple[int, int] | None:
+    """``(version, index)`` if ``text`` is an autocomplete value, else None (it is then a label to match)."""
+    match = _MOVE.fullmatch(text.strip()) if len(text) <= 40 else None
+    if match is None:
+        return None
+    return _bounded(match["version"], MAX_VERSION, NOT_A_MOVE), _bounded(match["index"], MAX_INDEX, NOT_A_MOVE)

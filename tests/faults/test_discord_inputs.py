@@ -1,0 +1,125 @@
+"""Hardening items 8, 9 and 11: /game replay errors stay private and the server
+check comes first; strange typed moves, button ids and select values get a clear
+private error (no traceback); only Manage Server changes server settings."""
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import ADMIN, CHANNEL, GUILD, MEMBER_PERMS
+from tests.e2e_helpers import callback_text
+
+BOB, CID = 101, 102
+OTHER_GUILD, OTHER_GUILD_CHANNEL = 6000, 6001
+
+
+def is_private(rec) -> bool:
+    return bool((rec.callback["data"] or {}).get("flags", 0) & 64) and (rec.message is None or rec.message.ephemeral)
+
+
+async def running_game(h):
+    await h.slash(ADMIN, "game new", {"game": "dummy", "options": "pile=20"})
+    await h.slash(BOB, "game join")
+    await h.slash(ADMIN, "game start")
+    await h.settle()
+    return await h.bot.tables.in_channel(CHANNEL)
+
+
+# --- item 9 ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("move", ["²:0", "0:²", "1" * 5000 + ":0", "0:" + "9" * 5000, "٣:0", "1" * 5000])
+async def test_typed_moves_that_int_refuses(harness, move):
+    await running_game(harness)
+    rec = await harness.slash(ADMIN, "game move", {"move": move})
+    text = callback_text(rec)
+    assert "isn't one of your moves" in text and is_private(rec), text
+    assert "Something went wrong" not in text
+
+
+@pytest.mark.parametrize("make", [
+    lambda g: f"hc:act:{g.id}:{g.version}:1:2",          # one part too many
+    lambda g: f"hc:act:{g.id}:{g.version}:",             # index missing
+    lambda g: f"hc:act:{g.id}:{g.version}",              # index missing, no colon
+    lambda g: f"hc:act:{g.id}:{'9' * 60}:0",            # a version no int of the bot's has
+    lambda g: f"hc:play:{'9' * 90}",                     # a game id too big for SQLite
+    lambda g: f"hc:play:{g.id}:3:4",                     # parts on a button that takes none
+    lambda g: f"hc:zap:{g.id}",                          # an unknown kind
+])
+async def test_malformed_button_ids(harness, make):
+    game = await running_game(harness)
+    old = harness.fake.post_as_bot(CHANNEL, {"content": "an old panel", "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "Take 1", "custom_id": make(game)}]}]})
+    rec = await harness.fake.click(ADMIN, old, make(game))
+    await rec.response(timeout=10)
+    text = callback_text(rec)
+    assert is_private(rec) and "Something went wrong" not in text, text
+    assert "older version of the bot" in text
+
+
+@pytest.mark.parametrize("value", ["x", "²", "-1", "9" * 90, "1:2"])
+async def test_malformed_select_values(harness, value):
+    game = await running_game(harness)
+    select = f"hc:sel:{game.id}:{game.version}:0"
+    old = harness.fake.post_as_bot(CHANNEL, {"content": "an old panel", "components": [
+        {"type": 1, "components": [{"type": 3, "custom_id": select, "options": [{"label": "Take 1", "value": value}]}]}]})
+    rec = await harness.fake.select(ADMIN, old, select, [value])
+    await rec.response(timeout=10)
+    text = callback_text(rec)
+    assert is_private(rec) and "Something went wrong" not in text, text
+    assert (await harness.bot.tables.get(game.id)).version == game.version
+
+
+# --- item 11 -------------------------------------------------------------------------------
+async def test_manager_role_cannot_change_server_settings(harness):
+    h, fake = harness, harness.fake
+    fake.add_role(GUILD, 777, "Game Master")
+    rec = await h.slash(ADMIN, "gameadmin settings", {"manager_role": 777})
+    assert "<@&777>" in callback_text(rec)
+    fake.add_member(GUILD, CID, permissions=MEMBER_PERMS, roles=[777])
+    await h.restart()  # the bot learns of the new role when it connects
+    # The manager role manages games ...
+    rec = await h.slash(CID, "gameadmin list")
+    assert "No games are open" in callback_text(rec)
+    # ... but it can't hand itself to everyone, nor change any other server setting.
+    rec = await h.slash(CID, "gameadmin settings", {"manager_role": GUILD})
+    assert "Manage Server" in callback_text(rec) and is_private(rec)
+    rec = await h.slash(CID, "gameadmin maintenance", {"paused": True})
+    assert "Manage Server" in callback_text(rec)
+    settings = await h.bot.storage.settings(GUILD)
+    assert settings.manager_role_id == 777 and not settings.maintenance
+    # Nobody makes @everyone the manager role: that would let anyone end any game.
+    rec = await h.slash(ADMIN, "gameadmin settings", {"manager_role": GUILD})
+    assert "@everyone" in callback_text(rec)
+    assert (await h.bot.storage.settings(GUILD)).manager_role_id == 777
+    await running_game(h)
+    rec = await h.slash(103, "game end")
+    assert "Only the host or a game manager" in callback_text(rec)
+
+
+# --- item 8 --------------------------------------------------------------------------------
+async def finished_game_elsewhere(h):
+    """A finished game on another server (its moves are that server's business)."""
+    tables = h.bot.tables
+    game = await tables.open(OTHER_GUILD, OTHER_GUILD_CHANNEL, "dummy", CID, "Cid", {"pile": "5"})
+    await tables.join(game.id, 103, "Dee")
+    game = (await tables.start(game.id, CID)).game
+    while game.status == "running":
+        seat = game.state["turn"]
+        game = (await tables.act(game.id, game.seats[seat]["user_id"], version=game.version, index=0)).game
+    return game
+
+
+async def test_replay_errors_are_private_and_the_server_check_comes_first(harness):
+    h = harness
+    other = await finished_game_elsewhere(h)
+    moves = len(await h.bot.storage.actions(other.id))
+    for args in ({"id": 999}, {"id": other.id}, {"id": other.id, "move": moves + 5}):
+        rec = await h.slash(ADMIN, "game replay", args)
+        text = callback_text(rec)
+        assert is_private(rec), f"{args}: the error went public: {text}"
+        assert f"moves 0 to {moves}" not in text
+    rec = await h.slash(ADMIN, "game replay", {"id": other.id, "move": moves + 5})
+    assert "There is no game" in callback_text(rec)
+    game = await running_game(h)
+    rec = await h.slash(BOB, "game replay", {"id": game.id})  # a running game: its secrets would show
+    assert is_private(rec) and "finished games" in callback_text(rec)
+    assert not [m for m in h.fake.public_messages(CHANNEL) if "There is no game" in m.content
+                or "finished games" in m.content]

@@ -1,0 +1,36 @@
+"""How many messages a whole game posts, one game of each title with four people
+clicking through the fake Discord: the board lives in one message per turn (edited
+while the same player keeps acting), so a game posts about one message per turn
+change, and the channel it was opened in sees three."""
+from __future__ import annotations
+
+import pytest
+
+from bot.games import get_engine
+from bot.tables import engine_options
+from bot.turns import turn_snapshots
+from tests.conftest import ADMIN, CHANNEL
+from tests.e2e_helpers import open_and_start, play_to_end
+
+PLAYERS = [ADMIN, 101, 102, 103]
+HANDFUL = 6  # the start, notes (closed DMs, timers), the final scores and its log
+
+
+async def posts_of_a_game(h, key: str) -> tuple[int, int, int]:
+    await open_and_start(h, key, PLAYERS)
+    game = await play_to_end(h, seed=3)
+    assert game.status == "finished"
+    engine = get_engine(key)
+    log = [(e["seat"], e["action"]) for e in await h.bot.storage.actions(game.id)]
+    turns = len(turn_snapshots(engine, [s["name"] for s in game.seats], engine_options(game), game.seed, log)) - 1
+    in_thread = len(h.fake.public_messages(game.channel_id))
+    in_channel = len(h.fake.public_messages(CHANNEL, threads=False))
+    return in_thread, turns, in_channel
+
+
+@pytest.mark.parametrize("key", ["tower", "sleeping", "masterminds", "rage", "heist"])
+async def test_a_game_posts_about_one_message_per_turn(harness, key):
+    posts, turns, in_channel = await posts_of_a_game(harness, key)
+    print(f"\n{key}: {posts} posts in the thread for {turns} turn changes; {in_channel} in the channel")
+    assert in_channel <= 3
+    assert posts <= turns + HANDFUL
