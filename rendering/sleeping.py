@@ -9,8 +9,8 @@ from rendering.common import (
     BG, GOLD, GREEN, INK, MUTED, PANEL, RED, fit_text, font, new_canvas, seat_colour, wrap_text,
 )
 
-W = 1280
-CARD_W, CARD_H = 108, 132
+W = 1000  # scaled to 400 px on a phone: 25 px type reads as 10 px
+CARD_W, CARD_H = 116, 146
 GAP = 8
 
 CLASS_COLOURS = {
@@ -35,29 +35,29 @@ def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any], scor
               w: int = CARD_W, h: int = CARD_H, note: str | None = None) -> None:
     colour = CLASS_COLOURS.get(card["class"], PANEL)
     d.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=(245, 240, 228), outline=colour, width=4)
-    d.rounded_rectangle((x + 4, y + 4, x + w - 4, y + 46), radius=7, fill=colour)
-    d.text((x + 10, y + 6), card["label"], font=font(32, bold=True), fill=(255, 255, 255))
+    d.rounded_rectangle((x + 4, y + 4, x + w - 4, y + 52), radius=7, fill=colour)
+    d.text((x + 10, y + 4), card["label"], font=font(40, bold=True), fill=(255, 255, 255))
     cls = card["class"] if card["class"] != "Shapeshifter" else "Shifter"
     name = card.get("name")
     if name is None:  # round summaries are anonymous: show the class big instead
-        d.text((x + w // 2, y + 72), fit_text(d, cls, font(19, bold=True, condensed=True), w - 8),
-               font=font(19, bold=True, condensed=True), fill=colour, anchor="mm")
+        d.text((x + w // 2, y + 82), fit_text(d, cls, font(24, bold=True, condensed=True), w - 8),
+               font=font(24, bold=True, condensed=True), fill=colour, anchor="mm")
     else:
-        name_font = font(19, bold=True, condensed=True)
-        for size in (19, 18, 17, 16):
+        name_font = font(24, bold=True, condensed=True)
+        for size in (24, 23, 22, 21, 20):
             name_font = font(size, bold=True, condensed=True)
             if d.textlength(name, font=name_font) <= w - 8:
                 break
-        d.text((x + w // 2, y + 66), fit_text(d, name, name_font, w - 8), font=name_font, fill=DARK, anchor="mm")
-        d.text((x + w // 2, y + 89), fit_text(d, cls, font(16, condensed=True), w - 10),
-               font=font(16, condensed=True), fill=colour, anchor="mm")
+        d.text((x + w // 2, y + 72), fit_text(d, name, name_font, w - 8), font=name_font, fill=DARK, anchor="mm")
+        d.text((x + w // 2, y + 98), fit_text(d, cls, font(21, condensed=True), w - 10),
+               font=font(21, condensed=True), fill=colour, anchor="mm")
     if note:
-        d.text((x + w // 2, y + 110), fit_text(d, note, font(15, condensed=True), w - 8),
-               font=font(15, condensed=True), fill=(60, 60, 70), anchor="mm")
+        d.text((x + w // 2, y + 124), fit_text(d, note, font(19, condensed=True), w - 8),
+               font=font(19, condensed=True), fill=(60, 60, 70), anchor="mm")
     if score is not None:
-        cx, cy, r = x + w - 20, y + 24, 17
+        cx, cy, r = x + w - 22, y + 27, 20
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DARK if score else GREEN, outline=(255, 255, 255), width=2)
-        d.text((cx, cy), str(score), font=font(18, bold=True), fill=(255, 255, 255), anchor="mm")
+        d.text((cx, cy), str(score), font=font(23, bold=True), fill=(255, 255, 255), anchor="mm")
 
 
 def draw_back(d: ImageDraw.ImageDraw, x: int, y: int, letter: str = "", w: int = CARD_W, h: int = CARD_H,
@@ -76,47 +76,47 @@ def _mini_backs(d: ImageDraw.ImageDraw, x: int, y: int, count: int) -> None:
 
 
 def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], title: str, width: int) -> int:
-    d.text((20, 14), title, font=font(30, bold=True), fill=GOLD)
+    d.text((20, 12), title, font=font(30, bold=True), fill=GOLD)
     status = view.get("status", "")
-    d.text((20, 54), fit_text(d, status, font(20), width - 40), font=font(20), fill=INK)
-    return 88
+    lines = wrap_text(d, status, font(27, bold=True), width - 40, max_lines=2)
+    for i, line in enumerate(lines):
+        d.text((20, 52 + 34 * i), line, font=font(27, bold=True), fill=INK)
+    return 60 + 34 * len(lines)
 
 
 def _floor_banner(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
     floor = view["floor"]
     colour = CATEGORY_COLOURS.get(floor.get("category", "basic"), PANEL)
-    lines = wrap_text(d, floor["text"], font(19), w - 28, max_lines=3)
-    h = 44 + 24 * len(lines)
+    lines = wrap_text(d, floor["text"], font(24), w - 28, max_lines=3)
+    h = 50 + 30 * len(lines)
     d.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=PANEL, outline=colour, width=3)
-    d.text((x + 14, y + 8), f"This round: {floor['name']}", font=font(22, bold=True), fill=GOLD)
+    d.text((x + 14, y + 8), f"This round: {floor['name']}", font=font(26, bold=True), fill=GOLD)
     for i, line in enumerate(lines):
-        d.text((x + 14, y + 38 + 24 * i), line, font=font(19), fill=INK)
+        d.text((x + 14, y + 44 + 30 * i), line, font=font(24), fill=INK)
     return y + h
 
 
 def _tower(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
-    d.text((x, y), "The tower", font=font(22, bold=True), fill=INK)
-    y += 32
-    floors = list(reversed(view["tower"]))  # Attic on top
-    box_h = 62
-    for entry in floors:
+    """The tower as one strip, Ground Floor on the left, Attic on the right."""
+    floors = view["tower"]
+    gap = 6
+    box_w = (w - gap * (len(floors) - 1)) / len(floors)
+    box_h = 58
+    for i, entry in enumerate(floors):
+        bx = x + i * (box_w + gap)
         current = entry.get("current")
         if entry["revealed"]:
             colour = CATEGORY_COLOURS.get(entry.get("category", "basic"), PANEL)
-            d.rounded_rectangle((x, y, x + w, y + box_h), radius=8, fill=PANEL,
+            d.rounded_rectangle((bx, y, bx + box_w, y + box_h), radius=8, fill=PANEL,
                                 outline=GOLD if current else colour, width=4 if current else 2)
-            d.rectangle((x + 4, y + 6, x + 12, y + box_h - 6), fill=colour)
-            d.text((x + 22, y + 8), fit_text(d, entry["name"], font(20, bold=True), w - 32), font=font(20, bold=True),
-                   fill=GOLD if current else INK)
-            sub = "now" if current else entry.get("category", "")
-            if entry.get("key") == "attic":
-                sub = "the wizard sleeps here"
-            d.text((x + 22, y + 34), sub, font=font(17), fill=MUTED)
+            words = wrap_text(d, entry["name"], font(19, bold=True, condensed=True), box_w - 12, max_lines=2)
+            for k, line in enumerate(words):
+                d.text((bx + box_w / 2, y + box_h / 2 + (k - (len(words) - 1) / 2) * 22), line,
+                       font=font(19, bold=True, condensed=True), fill=GOLD if current else INK, anchor="mm")
         else:
-            d.rounded_rectangle((x, y, x + w, y + box_h), radius=8, fill=DARK, outline=(70, 74, 90), width=2)
-            d.text((x + w // 2, y + box_h // 2), "? face-down floor", font=font(18), fill=MUTED, anchor="mm")
-        y += box_h + 6
-    return y
+            d.rounded_rectangle((bx, y, bx + box_w, y + box_h), radius=8, fill=DARK, outline=(70, 74, 90), width=2)
+            d.text((bx + box_w / 2, y + box_h / 2), "?", font=font(26, bold=True), fill=MUTED, anchor="mm")
+    return y + box_h
 
 
 def _tracker(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
@@ -167,75 +167,77 @@ def _card_rows(d: ImageDraw.ImageDraw, cards: list[dict[str, Any]], x: int, y: i
     return y + rows * (h + GAP)
 
 
+def _recent(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
+    """What just happened: the last public sentences (from the view)."""
+    lines: list[str] = []
+    for text in view.get("recent") or []:
+        lines += wrap_text(d, text.replace("**", ""), font(23), w - 20, max_lines=2)
+    lines = lines[-4:]
+    for line in lines:
+        d.text((x, y), line, font=font(23), fill=MUTED)
+        y += 30
+    return y + (6 if lines else 0)
+
+
 def render_board(view: dict[str, Any]) -> Image.Image:
     n = len(view["names"])
-    left_w = 290
-    rx = 20 + left_w + 20
-    rw = W - rx - 20
-    per_row = max(1, (rw + GAP) // (CARD_W + GAP))
+    per_row = max(1, (W - 40 + GAP) // (CARD_W + GAP))
     market_rows = max(1, (len(view["market"]) + per_row - 1) // per_row)
     team_h = CARD_H + 16
-    tower_h = 32 + len(view["tower"]) * 68
-    est = 88 + 150 + 40 + market_rows * (CARD_H + GAP) + 50 + n * (team_h + 8) + 40
-    est = max(est, 88 + 150 + tower_h + 20)
     last = view.get("last_round")
-    height = est + 150 + (40 + 26 * ((n + 1) // 2) if last else 0)
+    height = (140 + 130 + 210 + 80 + market_rows * (CARD_H + GAP) + 60 + n * (team_h + 8) + 190
+              + (40 + 34 * ((n + 1) // 2) if last else 0))
     img, d = new_canvas(W, height)
     y = _header(d, view, f"Sleeping Wizard — round {view['round']} of {view['rounds']}", W)
-    y = _floor_banner(d, view, 20, y, W - 40) + 16
-    _tower(d, view, 20, y, left_w)
+    y = _recent(d, view, 20, y, W - 40)
+    y = _floor_banner(d, view, 20, y, W - 40) + 12
+    y = _tower(d, view, 20, y, W - 40) + 16
     # Market
-    ry = y
-    d.text((rx, ry), f"Market ({len(view['market'])})", font=font(22, bold=True), fill=INK)
-    d.text((rx + rw, ry + 2), f"Deck: {view['deck_count']} cards", font=font(20), fill=MUTED, anchor="ra")
-    ry += 32
+    d.text((20, y), f"Market ({len(view['market'])})", font=font(26, bold=True), fill=INK)
+    d.text((W - 20, y + 2), f"Deck: {view['deck_count']}", font=font(24), fill=MUTED, anchor="ra")
+    y += 36
     if view["market"]:
-        ry = _card_rows(d, view["market"], rx, ry, per_row)
+        y = _card_rows(d, view["market"], 20, y, per_row)
     else:
-        d.text((rx, ry + 10), "(empty)", font=font(20), fill=MUTED)
-        ry += 50
-    ry += 8
-    d.text((rx, ry), "Teams this round", font=font(22, bold=True), fill=INK)
-    ry += 34
+        d.text((20, y + 10), "(empty)", font=font(24), fill=MUTED)
+        y += 50
+    y += 8
+    d.text((20, y), "Teams this round", font=font(26, bold=True), fill=INK)
+    y += 38
     current = view.get("current")
-    waiting = set(view.get("peek_wait", [])) | set(view.get("copy_wait", []))
+    waiting = set(view.get("copy_wait", []))
+    rx, rw = 20, W - 40
     for team in view["teams"]:
         seat = team["seat"]
         colour = seat_colour(seat)
-        outline = GOLD if seat == current or seat in waiting else PANEL
-        d.rounded_rectangle((rx, ry, rx + rw, ry + team_h), radius=10, fill=PANEL, outline=outline, width=3)
-        d.rectangle((rx + 4, ry + 8, rx + 12, ry + team_h - 8), fill=colour)
-        d.ellipse((rx + 20, ry + 10, rx + 46, ry + 36), fill=colour, outline=(255, 255, 255), width=2)
-        d.text((rx + 33, ry + 23), str(seat + 1), font=font(15, bold=True), fill=DARK, anchor="mm")
-        d.text((rx + 54, ry + 10), fit_text(d, view["names"][seat], font(22, bold=True), 160), font=font(22, bold=True), fill=INK)
-        d.text((rx + 22, ry + 40), f"Treasure {view['treasure'][seat]}", font=font(19), fill=GOLD)
-        d.text((rx + 22, ry + 64), f"Total noise {view['noise'][seat]}", font=font(19), fill=INK)
-        d.text((rx + 22, ry + 92), "hand:", font=font(17), fill=MUTED)
-        _mini_backs(d, rx + 76, ry + 88, view["hand_counts"][seat])
-        tx = rx + 230
+        acting = seat == current or seat in waiting
+        d.rounded_rectangle((rx, y, rx + rw, y + team_h), radius=10, fill=PANEL, outline=GOLD if acting else PANEL,
+                            width=4)
+        d.rectangle((rx + 4, y + 8, rx + 12, y + team_h - 8), fill=colour)
+        d.ellipse((rx + 20, y + 10, rx + 50, y + 40), fill=colour, outline=(255, 255, 255), width=2)
+        d.text((rx + 35, y + 25), str(seat + 1), font=font(18, bold=True), fill=DARK, anchor="mm")
+        d.text((rx + 58, y + 10), fit_text(d, view["names"][seat], font(26, bold=True), 150), font=font(26, bold=True),
+               fill=GOLD if acting else INK)
+        d.text((rx + 22, y + 48), f"Treasure {view['treasure'][seat]}", font=font(24, bold=True), fill=GOLD)
+        d.text((rx + 22, y + 80), f"Noise {view['noise'][seat]}", font=font(24), fill=INK)
+        _mini_backs(d, rx + 22, y + 114, view["hand_counts"][seat])
+        tag = "hiring" if seat == current else "choosing" if seat in waiting else ""
+        if tag:
+            d.text((rx + 124, y + 112), tag, font=font(22, bold=True), fill=GOLD)
+        tx = rx + 214
         for i, card in enumerate(team["cards"]):
             note = f"= {card['copies']}" if card.get("copies") else None
-            draw_card(d, tx + i * (CARD_W + GAP), ry + 8, card, score=card["score"], note=note)
+            draw_card(d, tx + i * (CARD_W + GAP), y + 8, card, score=card["score"], note=note)
         for i in range(len(team["cards"]), 4):
             bx = tx + i * (CARD_W + GAP)
-            d.rounded_rectangle((bx, ry + 8, bx + CARD_W, ry + 8 + CARD_H), radius=10, outline=(80, 84, 100), width=2)
-        nx = tx + 4 * (CARD_W + GAP) + 10
-        d.text((nx, ry + 14), "noise", font=font(18), fill=MUTED)
-        d.text((nx, ry + 38), str(team["noise"]), font=font(40, bold=True), fill=INK)
+            d.rounded_rectangle((bx, y + 8, bx + CARD_W, y + 8 + CARD_H), radius=10, outline=(80, 84, 100), width=2)
+        nx = tx + 4 * (CARD_W + GAP) + 12
+        d.text((nx, y + 12), "noise", font=font(22), fill=MUTED)
+        d.text((nx, y + 38), str(team["noise"]), font=font(48, bold=True), fill=INK)
         if team.get("bonus"):
-            d.text((nx, ry + 92), f"+{team['bonus']} floor", font=font(18, bold=True), fill=GOLD)
-        tag = ""
-        if seat == current:
-            tag = "hiring"
-        elif seat in set(view.get("peek_wait", [])):
-            tag = "peeking"
-        elif seat in set(view.get("copy_wait", [])):
-            tag = "choosing"
-        if tag:
-            d.text((rx + rw - 12, ry + 10), tag, font=font(18, bold=True), fill=GOLD, anchor="ra")
-        ry += team_h + 8
-    y = max(ry, y + tower_h) + 12
-    y = _tracker(d, view, 20, y, W - 40)
+            d.text((nx, y + 104), f"+{team['bonus']} floor", font=font(22, bold=True), fill=GOLD)
+        y += team_h + 8
+    y = _tracker(d, view, 20, y + 12, W - 40)
     if last:
         y = _last_round_lines(d, view, last, 20, y + 4, W - 40)
     return img.crop((0, 0, W, min(height, y + 16)))
@@ -243,19 +245,19 @@ def render_board(view: dict[str, Any]) -> Image.Image:
 
 def _last_round_lines(d: ImageDraw.ImageDraw, view: dict[str, Any], last: dict[str, Any], x: int, y: int, w: int) -> int:
     names = view["names"]
-    d.text((x, y), f"Last round ({last['round']}, {last['floor_name']}): noise and treasure won",
-           font=font(20, bold=True), fill=INK)
-    y += 30
+    d.text((x, y), fit_text(d, f"Last round ({last['round']}, {last['floor_name']}): noise, treasure won",
+                             font(24, bold=True), w), font=font(24, bold=True), fill=INK)
+    y += 36
     col_w = w // 2
     for i, t in enumerate(last["teams"]):
         cx = x + (i % 2) * col_w
-        cy = y + (i // 2) * 26
+        cy = y + (i // 2) * 34
         gained = t["base"] + t["bonus"]
-        text = f"{names[t['seat']]}: noise {t['noise']}" + (f", +{gained} treasure" if gained else "")
-        d.ellipse((cx, cy + 4, cx + 14, cy + 18), fill=seat_colour(t["seat"]))
-        d.text((cx + 20, cy), fit_text(d, text, font(19), col_w - 30), font=font(19),
+        text = f"{names[t['seat']]}: noise {t['noise']}" + (f", +{gained}" if gained else "")
+        d.ellipse((cx, cy + 6, cx + 18, cy + 24), fill=seat_colour(t["seat"]))
+        d.text((cx + 26, cy), fit_text(d, text, font(24), col_w - 36), font=font(24),
                fill=GOLD if t["base"] else INK)
-    return y + 26 * ((len(last["teams"]) + 1) // 2)
+    return y + 34 * ((len(last["teams"]) + 1) // 2)
 
 
 def render_private(view: dict[str, Any]) -> Image.Image | None:
@@ -270,8 +272,6 @@ def render_private(view: dict[str, Any]) -> Image.Image | None:
     y = _header(d, view, f"Your view, {p['name']} — round {view['round']}", width)
     y = _floor_banner(d, view, 20, y, width - 40) + 14
     hint = "peeked cards show; the rest face away from you"
-    if p.get("must_peek"):
-        hint = f"choose {view['peek_count']} card{'s' if view['peek_count'] != 1 else ''} to peek at"
     d.text((20, y), "Your hand", font=font(22, bold=True), fill=GOLD)
     d.text((160, y + 3), f"({hint})", font=font(18), fill=MUTED)
     y += 34
@@ -307,14 +307,14 @@ def render_final(view: dict[str, Any], scores: list[dict[str, Any]] | None = Non
     n = len(names)
     final = view.get("final") or []
     last = view.get("last_round")
-    row_h = 44
+    row_h = 48
     team_rows = n if last else 0
     height = 88 + 60 + n * row_h + 40 + (60 + team_rows * (CARD_H + 20) if last else 0) + 60
     img, d = new_canvas(W, height)
     y = _header(d, view, "Sleeping Wizard — final score", W)
-    cols = [(20, "#"), (80, "Guild"), (420, "Treasure"), (580, "Tracker bonus"), (800, "Total"), (940, "Noise"), (1080, "")]
+    cols = [(20, "#"), (70, "Guild"), (340, "Treasure"), (480, "Bonus"), (590, "Total"), (690, "Noise"), (790, "")]
     for x, label in cols:
-        d.text((x, y), label, font=font(20, bold=True), fill=MUTED)
+        d.text((x, y), label, font=font(22, bold=True), fill=MUTED)
     y += 34
     by_seat = {f["seat"]: f for f in final}
     order = sorted(range(n), key=lambda s: (by_seat[s]["rank"], s)) if final else list(range(n))
@@ -323,15 +323,16 @@ def render_final(view: dict[str, Any], scores: list[dict[str, Any]] | None = Non
                              "noise": view["noise"][s], "eligible": True, "won": False})
         fill = PANEL if not f["won"] else (70, 64, 36)
         d.rounded_rectangle((14, y - 4, W - 14, y + row_h - 8), radius=8, fill=fill)
-        d.ellipse((84, y + 6, 100, y + 22), fill=seat_colour(s))
-        d.text((20, y), str(f["rank"]), font=font(22, bold=True), fill=GOLD if f["won"] else INK)
-        d.text((108, y), fit_text(d, names[s], font(22, bold=True), 300), font=font(22, bold=True), fill=INK)
-        d.text((420, y), str(f["treasure"]), font=font(22), fill=INK)
-        d.text((580, y), f"+{f['bonus']}", font=font(22), fill=INK)
-        d.text((800, y), str(f["total"]), font=font(22, bold=True), fill=GOLD)
-        d.text((940, y), str(f["noise"]), font=font(22), fill=RED if not f["eligible"] else INK)
+        d.ellipse((70, y + 6, 88, y + 24), fill=seat_colour(s))
+        d.text((20, y), str(f["rank"]), font=font(26, bold=True), fill=GOLD if f["won"] else INK)
+        d.text((96, y), fit_text(d, names[s], font(26, bold=True), 236), font=font(26, bold=True), fill=INK)
+        d.text((340, y), str(f["treasure"]), font=font(26), fill=INK)
+        d.text((480, y), f"+{f['bonus']}", font=font(26), fill=INK)
+        d.text((590, y), str(f["total"]), font=font(26, bold=True), fill=GOLD)
+        d.text((690, y), str(f["noise"]), font=font(26), fill=RED if not f["eligible"] else INK)
         tag = "WINNER" if f["won"] else ("woke the wizard" if not f["eligible"] else "")
-        d.text((1080, y), tag, font=font(20, bold=True), fill=GOLD if f["won"] else RED)
+        d.text((790, y), fit_text(d, tag, font(24, bold=True), W - 810), font=font(24, bold=True),
+               fill=GOLD if f["won"] else RED)
         y += row_h
     if last:
         y = render_round_summary(d, view, last, 20, y + 20)
@@ -340,15 +341,15 @@ def render_final(view: dict[str, Any], scores: list[dict[str, Any]] | None = Non
 
 def render_round_summary(d: ImageDraw.ImageDraw, view: dict[str, Any], last: dict[str, Any], x: int, y: int) -> int:
     names = view["names"]
-    d.text((x, y), f"Round {last['round']} on {last['floor_name']}", font=font(24, bold=True), fill=GOLD)
-    y += 40
+    d.text((x, y), f"Round {last['round']} on {last['floor_name']}", font=font(28, bold=True), fill=GOLD)
+    y += 44
     for t in last["teams"]:
         d.rounded_rectangle((x - 4, y - 4, W - 16, y + CARD_H + 8), radius=10, fill=PANEL)
         d.rectangle((x, y + 4, x + 8, y + CARD_H), fill=seat_colour(t["seat"]))
-        d.text((x + 18, y + 6), fit_text(d, names[t["seat"]], font(22, bold=True), 200), font=font(22, bold=True), fill=INK)
-        d.text((x + 18, y + 40), f"noise {t['noise']}", font=font(20), fill=INK)
+        d.text((x + 18, y + 6), fit_text(d, names[t["seat"]], font(26, bold=True), 200), font=font(26, bold=True), fill=INK)
+        d.text((x + 18, y + 44), f"noise {t['noise']}", font=font(25, bold=True), fill=INK)
         gained = t["base"] + t["bonus"]
-        d.text((x + 18, y + 68), f"+{gained} treasure" if gained else "no treasure", font=font(20),
+        d.text((x + 18, y + 78), f"+{gained} treasure" if gained else "no treasure", font=font(24),
                fill=GOLD if gained else MUTED)
         for i, card in enumerate(t["cards"]):
             note = f"= {card['copies']}" if card.get("copies") else None
@@ -366,3 +367,31 @@ def render_round(view: dict[str, Any]) -> Image.Image | None:
     img, d = new_canvas(W, 60 + n * (CARD_H + 20) + 20, BG)
     y = render_round_summary(d, view, last, 20, 16)
     return img.crop((0, 0, W, y + 8))
+
+
+def describe(view: dict[str, Any]) -> str:
+    """Plain-words alt text (at most 1,000 characters) for the public board, from the public parts only."""
+    names = view["names"]
+    floor = view["floor"]
+    parts = [f"Sleeping Wizard, round {view['round']} of {view['rounds']}, on the {floor['name']}: {floor['text']}",
+             view.get("status", "").rstrip(".") + "."]
+    recent = [t.replace("**", "") for t in view.get("recent") or []]
+    if recent:
+        parts.append("Just now: " + " ".join(recent))
+    if view.get("final"):
+        order = sorted(view["final"], key=lambda f: f["rank"])
+        parts.append("Final: " + "; ".join(
+            f"{f['rank']}. {names[f['seat']]} {f['total']} treasure, noise {f['noise']}"
+            + (" (woke the wizard)" if not f["eligible"] else "") for f in order) + ".")
+    else:
+        market = ", ".join(f"{c['label']} {c['class']}" for c in view["market"]) or "empty"
+        parts.append(f"Market: {market}. Deck: {view['deck_count']} cards.")
+        guilds = []
+        for team in view["teams"]:
+            s = team["seat"]
+            cards = ", ".join(f"{c['label']} {c['class']}" for c in team["cards"]) or "nobody yet"
+            guilds.append(f"{names[s]}: treasure {view['treasure'][s]}, total noise {view['noise'][s]}; "
+                          f"team {cards} (noise {team['noise']})")
+        parts.append("Guilds: " + ". ".join(guilds) + f". The wizard wakes at {view.get('wake_at', 48)} noise.")
+    text = " ".join(p for p in parts if p)
+    return text if len(text) <= 1000 else text[:997].rstrip() + "..."

@@ -5,6 +5,7 @@ import random
 
 from rendering import sleeping as R
 from rendering.common import to_png
+from bot.games.sleeping.cards import FLOORS
 from tests.test_sleeping_helpers import ENGINE, new_game
 
 
@@ -50,3 +51,46 @@ def test_render_first_view_has_no_last_round():
     assert view["last_round"] is None
     assert R.render_round(view) is None
     R.render_board(view)
+
+
+def test_describe_names_the_player_to_act_and_no_secret():
+    from bot.games.sleeping.cards import CARDS
+    from tests.test_sleeping_helpers import check_privacy
+    for players in (3, 8):
+        state = new_game(players, seed=players + 40)
+        rng = random.Random(players)
+        step = 0
+        while True:
+            public = ENGINE.view(state, None)
+            text = R.describe(public)
+            assert len(text) <= 1000
+            assert R.describe(ENGINE.view(state, 0)) == text  # only the public parts are read
+            hand_names = {CARDS[c]["name"] for h in state["hands"] for c in h if c is not None}
+            assert not any(name in text for name in hand_names), text
+            hidden = [k for i, k in enumerate(state["tower"]) if k != "attic" and i >= state["round"]]
+            assert not any(FLOORS[k]["name"] in text for k in hidden)
+            if ENGINE.is_terminal(state):
+                assert "Final:" in text
+                break
+            for seat in ENGINE.to_act(state):
+                assert state["names"][seat] in text
+            if step % 10 == 0:
+                check_privacy(state)
+            seat = ENGINE.to_act(state)[0]
+            ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
+            step += 1
+        assert "Just now:" in text
+
+
+def test_board_says_what_just_happened_without_naming_cards_from_the_last_round():
+    state = new_game(3, seed=9)
+    rng = random.Random(9)
+    while state["round"] == 1:
+        seat = ENGINE.to_act(state)[0]
+        ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
+    recent = ENGINE.view(state, None)["recent"]
+    assert any("noise" in t for t in recent)
+    assert not any(" hires " in t or " pushes " in t for t in recent)
+    seat = ENGINE.to_act(state)[0]
+    ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
+    assert any(state["names"][seat] in t for t in ENGINE.view(state, None)["recent"])

@@ -12,11 +12,33 @@ import random
 from typing import Any
 
 from bot.games.sleeping import scoring
-from bot.games.sleeping.cards import CARDS, DECK_SIZE, FLOORS
+from bot.games.sleeping.cards import CARDS, DECK_SIZE, FLOORS, ROUNDS, TEAM_SIZE, WAKE_AT
 
 BONUS_WEIGHT = 4.0  # one floor treasure is worth about this much noise
-KEEP_WEIGHT = 0.5  # value of keeping a good card in hand for later
+KEEP_WEIGHT = 1.0  # value of keeping a good card in hand for later
 TRACKER_WEIGHT = 0.1  # treasure lost per point of noise on the tracker (end bonus, wake risk)
+FUTURE_NOISE = 2.0  # noise a hire still to come adds, on average (a bot team makes about 7 a round)
+WAKE_PENALTY = 60.0  # a team that surely takes the guild to 48 (it can't win any more)
+WAKE_SLOPE = 3.0  # per point the team is projected to go over what the tracker has left
+PACE_SLOPE = 0.5  # per point over this round's fair share of what the tracker has left
+
+
+class Risk:
+    """How much noise this seat's guild can still afford: 48 on the tracker wakes the wizard."""
+
+    def __init__(self, total: int = 0, rnd: int = 1) -> None:
+        self.budget = WAKE_AT - 1 - total  # the most noise this round that is still safe
+        self.pace = self.budget / max(1, ROUNDS - rnd + 1)
+
+    def cost(self, noise: int, cards: int) -> float:
+        projected = noise + FUTURE_NOISE * max(0, TEAM_SIZE - cards)
+        cost = WAKE_SLOPE * max(0.0, projected - self.budget) + PACE_SLOPE * max(0.0, projected - self.pace)
+        if noise > self.budget:
+            cost += WAKE_PENALTY
+        return cost
+
+
+NO_RISK = Risk(-10_000)  # a guild so far from 48 that the tracker never matters
 
 
 def unseen_pool(view: dict[str, Any]) -> list[int]:
@@ -30,17 +52,17 @@ def unseen_pool(view: dict[str, Any]) -> list[int]:
     return [cid for cid in range(DECK_SIZE) if cid not in seen]
 
 
-def _value(team: list[int], effect: dict[str, Any]) -> float:
+def _value(team: list[int], effect: dict[str, Any], risk: Risk) -> float:
     options = scoring.copy_options(team, effect)
-    return max(-o["noise"] + BONUS_WEIGHT * o["bonus"] for o in options)
+    return max(-o["noise"] - risk.cost(o["noise"], len(team)) + BONUS_WEIGHT * o["bonus"] for o in options)
 
 
-def gain(team: list[int], cid: int, effect: dict[str, Any]) -> float:
-    """How much adding ``cid`` improves the team (positive = quieter/richer)."""
-    return _value(team + [cid], effect) - _value(team, effect)
+def gain(team: list[int], cid: int, effect: dict[str, Any], risk: Risk = NO_RISK) -> float:
+    """How much adding ``cid`` improves the team (positive = quieter/richer, and safer on the tracker)."""
+    return _value(team + [cid], effect, risk) - _value(team, effect, risk)
 
 
-def expected_gain(team: list[int], pool: list[int], effect: dict[str, Any]) -> float:
+def expected_gain(team: list[int], pool: list[int], effect: dict[str, Any], risk: Risk = NO_RISK) -> float:
     if not pool:
         return -6.0
     cache: dict[tuple, float] = {}
@@ -49,18 +71,17 @@ def expected_gain(team: list[int], pool: list[int], effect: dict[str, Any]) -> f
         c = CARDS[cid]
         key = (c["kind"], c["value"], c["class"])
         if key not in cache:
-            cache[key] = gain(team, cid, effect)
+            cache[key] = gain(team, cid, effect, risk)
         total += cache[key]
     return total / len(pool)
 
 
 def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     kind = legal[0]["type"]
-    if kind == "peek":
-        return rng.choice(legal)
     effect = FLOORS[view["floor"]["key"]]["effect"]
     p = view["private"]
     me = p["seat"]
+    risk = Risk(view["noise"][me], view["round"])
     if kind == "copy":
         others = [t["noise"] for t in view["teams"] if t["seat"] != me]
         best_other = min(others) if others else 99
@@ -68,22 +89,23 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
         scored = []
         for action, option in zip(legal, p["copy_options"]):
             value = option["bonus"] + (reward if option["noise"] <= best_other else 0) - TRACKER_WEIGHT * option["noise"]
+            value -= risk.cost(option["noise"], TEAM_SIZE) / BONUS_WEIGHT
             scored.append((value, -option["noise"], action))
         return max(scored, key=lambda x: (x[0], x[1]))[2]
 
     team = [c["id"] for c in view["teams"][me]["cards"]]
     pool = unseen_pool(view)
-    unknown_gain = expected_gain(team, pool, effect)
+    unknown_gain = expected_gain(team, pool, effect, risk)
 
     def slot_gain(h: dict[str, Any], base: list[int]) -> float:
-        return gain(base, h["card"]["id"], effect) if h["known"] else unknown_gain_for(base)
+        return gain(base, h["card"]["id"], effect, risk) if h["known"] else unknown_gain_for(base)
 
     cache: dict[tuple, float] = {}
 
     def unknown_gain_for(base: list[int]) -> float:
         key = tuple(base)
         if key not in cache:
-            cache[key] = expected_gain(base, pool, effect)
+            cache[key] = expected_gain(base, pool, effect, risk)
         return cache[key]
 
     hand = p["hand"]
@@ -98,32 +120,50 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
             return 0.0
         return max(slot_gain(h, new_team) for h in remaining)
 
+    kinds: dict[tuple, list[int]] = {}
+    for cid in pool:
+        c = CARDS[cid]
+        kinds.setdefault((c["kind"], c["value"], c["class"]), []).append(cid)
+
+    def blind(rest_of_hand: list[dict[str, Any]], drop_worst: bool) -> float:
+        """Expected value of hiring an unseen card (deck top or own unpeeked card): its gain now plus what the
+        hand left over (less the card pushed, if one must be pushed) is worth for the next hires."""
+        if not pool:
+            return -6.0
+        total = 0.0
+        for members in kinds.values():
+            cid = members[0]
+            new_team = team + [cid]
+            now = gain(team, cid, effect, risk)
+            rest = rest_of_hand
+            if drop_worst and len(rest) > 1:
+                worst = min(rest, key=lambda h: slot_gain(h, new_team))
+                rest = [x for x in rest if x is not worst]
+            elif drop_worst:
+                rest = []
+            total += len(members) * (now + KEEP_WEIGHT * keep_value(new_team, rest))
+        return total / len(pool)
+
     scored = []
     for action in legal:
         if action["type"] == "hire_hand":
             h = next(x for x in hand if x["slot"] == action["slot"])
+            rest = [x for x in hand if x["slot"] != action["slot"]]
             if h["known"]:
                 cid = h["card"]["id"]
-                now = gain(team, cid, effect)
-                rest = [x for x in hand if x["slot"] != action["slot"]]
-                later = keep_value(team + [cid], rest)
+                value = gain(team, cid, effect, risk) + KEEP_WEIGHT * keep_value(team + [cid], rest)
             else:
-                now = unknown_gain
-                rest = [x for x in hand if x["slot"] != action["slot"]]
-                later = keep_value(team, rest) + 0.0  # approximate: the new card is unknown
+                value = blind(rest, drop_worst=False)
+        elif action["type"] == "hire_deck":
+            value = blind(hand, drop_worst=True)
         else:
-            if action["type"] == "hire_deck":
-                now = unknown_gain
-                new_team = team
-            else:
-                cid = action["card"]
-                now = gain(team, cid, effect)
-                new_team = team + [cid]
+            cid = action["card"]
+            new_team = team + [cid]
             if len(hand) > 1:
                 worst = min(hand, key=lambda h: slot_gain(h, new_team))
                 rest = [x for x in hand if x is not worst]
             else:
                 rest = []
-            later = keep_value(new_team, rest)
-        scored.append((now + KEEP_WEIGHT * later, rng.random(), action))
+            value = gain(team, cid, effect, risk) + KEEP_WEIGHT * keep_value(new_team, rest)
+        scored.append((value, rng.random(), action))
     return max(scored, key=lambda x: (x[0], x[1]))[2]

@@ -1,8 +1,8 @@
 """Sleeping Wizard: hire quiet teams of adventurers you can't see in your own hand."""
 from __future__ import annotations
 
+import json
 import random
-from itertools import combinations
 from typing import Any
 
 from bot.engine import Engine, GameMeta, Option, RuleError, competition_ranks
@@ -14,7 +14,7 @@ from bot.games.sleeping.cards import (
 
 SUMMARY = """\
 **Goal:** hire quiet teams of adventurers, sneak into the sleeping wizard's tower and grab the most treasure.
-**Your hand is back to front:** you see everyone's 4 cards except your own. Before your turns you may *peek* at 2 of your own cards (the floor may change that).
+**Your hand is back to front:** you see everyone's 4 cards except your own. At the start of each round you *peek* at 2 of your own cards, picked at random since you can't tell them apart (the floor may change how many).
 **Each round** (at most 5): a market of 3 face-up cards, 4 cards to each hand, then 4 turns each. On your turn hire ONE adventurer:
 • **A)** a card from your hand (known or not), or
 • **B)** the top card of the deck, then push one hand card face up to the market, or
@@ -46,11 +46,6 @@ def _names(state: dict[str, Any]) -> list[str]:
     return state["names"]
 
 
-def _slots_text(slots: list[int]) -> str:
-    letters = [slot_name(s) for s in slots]
-    return letters[0] if len(letters) == 1 else ", ".join(letters[:-1]) + " and " + letters[-1]
-
-
 class SleepingEngine(Engine):
     meta = META
 
@@ -69,6 +64,7 @@ class SleepingEngine(Engine):
             "noise": [0] * n,
             "treasure": [0] * n,
             "history": [],
+            "stats": {"used": []},  # for balance_tally only: never in a view
             "last_round": None,
             "final": None,
         }
@@ -141,28 +137,29 @@ class SleepingEngine(Engine):
         else:
             events.append({"type": "round", "text": f"Round {rnd}: the tower reveals **{floor['name']}** — {floor['text']} "
                                                     f"{names[first]} (noisiest guild) goes first."})
-        peek = int(effect.get("peek", 2))
-        if peek >= HAND_SIZE:
-            state["peek_wait"] = []
-            for s in range(n):
-                state["known"][s] = list(state["hands"][s])
-                seen = ", ".join(f"{slot_name(i)}: {short(c)}" for i, c in enumerate(state["hands"][s]))
-                events.append({"type": "peek", "to": s, "text": f"You see all your cards — {seen}."})
-            state["phase"] = "turns"
-        elif peek <= 0:
-            state["peek_wait"] = []
-            state["phase"] = "turns"
+        # Peeking is automatic: a player can't tell their own cards apart, so "which k cards?" is no choice.
+        # Every seat sees k random cards of its hand (which ones is told to that seat only).
+        peek = max(0, min(HAND_SIZE, self.peek_count(state)))
+        state["phase"] = "turns"
+        rng = Rng(state)
+        for s in range(n):
+            slots = sorted(rng.sample(range(HAND_SIZE), peek)) if peek < HAND_SIZE else list(range(HAND_SIZE))
+            state["known"][s] = [state["hands"][s][i] for i in slots]
+            if slots:
+                seen = ", ".join(f"{slot_name(i)}: {short(state['hands'][s][i])}" for i in slots)
+                what = "all your cards" if peek >= HAND_SIZE else f"card{'s' if peek > 1 else ''}"
+                events.append({"type": "peek", "to": s, "text": f"You peek at {what} — {seen}."})
+        if peek <= 0:
             events.append({"type": "peek", "text": "Nobody may peek at their cards this round."})
+        elif peek >= HAND_SIZE:
+            events.append({"type": "peek", "text": "Everyone sees all 4 of their own cards this round."})
         else:
-            state["peek_wait"] = list(range(n))
-            state["phase"] = "peek"
+            events.append({"type": "peek", "text": f"Everyone peeks at {peek} of their own card{'s' if peek > 1 else ''}."})
         return events
 
     # ------------------------------------------------------------- contract
     def to_act(self, state: dict[str, Any]) -> list[int]:
         phase = state["phase"]
-        if phase == "peek":
-            return list(state["peek_wait"])
         if phase in ("turns", "push"):
             return [self.current_seat(state)]
         if phase == "copy":
@@ -176,19 +173,18 @@ class SleepingEngine(Engine):
         if seat not in self.to_act(state):
             return []
         phase = state["phase"]
-        if phase == "peek":
-            slots = self.hand_slots(state, seat)
-            return [{"type": "peek", "slots": list(c)} for c in combinations(slots, self.peek_count(state))]
         if phase == "push":
             return [{"type": "push", "slot": s} for s in self.hand_slots(state, seat)]
         if phase == "copy":
             team = state["teams"][seat]
             ss = scoring.shapeshifters(team)
-            return [{"type": "copy", "targets": [opt["copies"][c] for c in ss]}
+            return [{"type": "copy", "targets": [opt["copies"].get(c) for c in ss]}
                     for opt in scoring.copy_options(team, self.effect(state))]
         # turns
         effect = self.effect(state)
-        actions: list[dict[str, Any]] = [{"type": "hire_hand", "slot": s} for s in self.hand_slots(state, seat)]
+        actions: list[dict[str, Any]] = []
+        if not effect.get("no_hand"):
+            actions += [{"type": "hire_hand", "slot": s} for s in self.hand_slots(state, seat)]
         if state["deck"] and not effect.get("no_deck"):
             actions.append({"type": "hire_deck"})
         if not effect.get("no_market"):
@@ -205,19 +201,14 @@ class SleepingEngine(Engine):
         kind = action.get("type") if isinstance(action, dict) else None
         phase = state["phase"]
         floor = FLOORS[self.floor_key(state)]
-        if phase == "peek":
-            k = self.peek_count(state)
-            if kind != "peek":
-                return f"First peek at {k} of your own cards (everyone peeks before the turns start)."
-            return f"{floor['name']}: pick exactly {k} different card{'s' if k != 1 else ''} of your hand (A-D) to peek at."
+        if kind == "peek":
+            return "Peeking is automatic: at the start of each round you see as many of your cards as the floor allows."
         if phase == "push":
             if kind != "push":
                 return "You must first push one of your hand cards to the market to finish your hire."
             return "Push a card that is still in your hand."
         if phase == "copy":
             return "Pick one of the listed ways for your Shapeshifters to copy your team."
-        if kind == "peek":
-            return "The peeking is over for this round."
         if kind == "hire_deck":
             if floor["effect"].get("no_deck"):
                 return f"{floor['name']}: nobody may hire the deck's top card this round."
@@ -226,38 +217,56 @@ class SleepingEngine(Engine):
         if kind == "hire_market":
             if floor["effect"].get("no_market"):
                 return f"{floor['name']}: nobody may hire from the market this round."
-            if action.get("card") in state["market"]:
+            card = action.get("card")
+            if type(card) is int and card in state["market"]:
                 return "Identical Slimes, Rogues and Shapeshifters are listed once: pick the one offered."
             return "That adventurer isn't in the market."
         if kind == "hire_hand":
+            if floor["effect"].get("no_hand"):
+                return f"{floor['name']}: nobody may hire from their own hand this round (deck or market only)."
             return "You have no card in that slot of your hand."
         return "That move isn't allowed right now: hire from your hand, the deck or the market."
 
     # ----------------------------------------------------------------- apply
+    def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+        rnd = state["round"]
+        events = super().apply(state, seat, action)
+        state["recent"] = self._recent(events, new_round=state["round"] != rnd)
+        return events
+
+    @staticmethod
+    def _recent(events: list[dict[str, Any]], new_round: bool) -> list[str]:
+        """The last public sentences, for the board ("what just happened"). Once a new round is dealt, the
+        hire and push lines of the old round go: they name cards that may now sit, unpeeked, in a hand."""
+        public = [e for e in events if "to" not in e and not (new_round and e["type"] in ("hire", "push"))]
+        return [e["text"] for e in public][-4:]
+
+    def _legal_match(self, state: dict[str, Any], seat: int, action: Any) -> dict[str, Any]:
+        """The legal action ``action`` is, matched exactly (1.0 is not 1, True is not 1), or RuleError.
+
+        Everything below works on the engine's own copy, so a look-alike value can never get into
+        the state or crash a move half-way."""
+        try:
+            text = json.dumps(action, sort_keys=True)
+        except (TypeError, ValueError):
+            raise RuleError("That move isn't allowed right now.") from None
+        for legal in self.legal_actions(state, seat):
+            if json.dumps(legal, sort_keys=True) == text:
+                return legal
+        raise RuleError(self.illegal_message(state, seat, action))
+
     def _apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+        action = self._legal_match(state, seat, action)
         names = _names(state)
         name = names[seat]
         kind = action["type"]
         events: list[dict[str, Any]] = []
-        if kind == "peek":
-            hand = state["hands"][seat]
-            slots = sorted(action["slots"])
-            for s in slots:
-                if hand[s] not in state["known"][seat]:
-                    state["known"][seat].append(hand[s])
-            seen = ", ".join(f"{slot_name(s)}: {short(hand[s])}" for s in slots)
-            events.append({"type": "peek", "to": seat, "text": f"You peek at your card{'s' if len(slots) > 1 else ''} — {seen}."})
-            events.append({"type": "peeked", "text": f"{name} peeks at {len(slots)} of their cards."})
-            state["peek_wait"].remove(seat)
-            if not state["peek_wait"]:
-                state["phase"] = "turns"
-                events.append({"type": "turns", "text": f"Everyone has peeked. {names[self.current_seat(state)]} hires first."})
-            return events
         if kind == "hire_hand":
             cid = state["hands"][seat][action["slot"]]
             state["hands"][seat][action["slot"]] = None
             self._forget(state, seat, cid)
             state["teams"][seat].append(cid)
+            self._note(state, "hire: from hand", f"adventurer: {CARDS[cid]['class']}")
             events.append({"type": "hire", "text": f"{name} hires {short(cid)} from their hand (card {slot_name(action['slot'])})."})
             return events + self._next_turn(state)
         if kind in ("hire_deck", "hire_market"):
@@ -269,6 +278,7 @@ class SleepingEngine(Engine):
                 state["market"].remove(cid)
                 events.append({"type": "hire", "text": f"{name} hires {short(cid)} from the market."})
             state["teams"][seat].append(cid)
+            self._note(state, f"hire: from {kind[5:]}", f"adventurer: {CARDS[cid]['class']}")
             state["pending"] = {"seat": seat, "card": cid}
             slots = self.hand_slots(state, seat)
             if len(slots) == 1:  # the last hand card has to go
@@ -279,12 +289,21 @@ class SleepingEngine(Engine):
             return self._push(state, seat, action["slot"])
         if kind == "copy":
             team = state["teams"][seat]
-            state["copy_choice"][seat] = dict(zip([str(c) for c in scoring.shapeshifters(team)], action["targets"]))
+            if action != self.legal_actions(state, seat)[0]:
+                self._note(state, "Shapeshifter: a louder copy for floor treasure")
+            state["copy_choice"][seat] = {str(c): t for c, t in zip(scoring.shapeshifters(team), action["targets"])
+                                          if t is not None}
             events.append({"type": "copy", "text": f"{name} has set their Shapeshifters."})
             if all(state["copy_choice"][s] is not None for s in state["copy_wait"]):
                 events += self._end_round(state)
             return events
         raise RuleError("Unknown action.")
+
+    @staticmethod
+    def _note(state: dict[str, Any], *names: str) -> None:
+        """Count a card or mechanic as used this game (for the balance report)."""
+        used = state.setdefault("stats", {"used": []})["used"]
+        used.extend(n for n in names if n not in used)
 
     def _forget(self, state: dict[str, Any], seat: int, cid: int) -> None:
         if cid in state["known"][seat]:
@@ -310,11 +329,21 @@ class SleepingEngine(Engine):
         effect = self.effect(state)
         wait = [s for s in range(n) if len(scoring.copy_options(state["teams"][s], effect)) > 1]
         if wait:
+            state.setdefault("stats", {"used": []})["copy_offered"] = True
             state["phase"] = "copy"
             state["copy_wait"] = wait
             who = ", ".join(_names(state)[s] for s in wait)
             return [{"type": "copy_phase", "text": f"All teams are hired. {who} must choose what their Shapeshifters copy."}]
         return self._end_round(state)
+
+    def _floor_mattered(self, state: dict[str, Any], teams: list[dict[str, Any]], effect: dict[str, Any]) -> bool:
+        """Did this round's floor rule change anything? Peek, hiring and market floors always do; a noise or
+        treasure floor only when some team scores or collects differently than under the Ground Floor's rules."""
+        if FLOORS[self.floor_key(state)]["category"] not in ("noise", "treasure"):
+            return True
+        if int(effect.get("lowest_reward", 2)) != 2:
+            return True
+        return any((t["noise"], t["bonus"]) != (scoring.copy_options(t["team"], {})[0]["noise"], 0) for t in teams)
 
     def team_copies(self, state: dict[str, Any], seat: int) -> dict[int, int]:
         choice = state["copy_choice"][seat] if state.get("copy_choice") else None
@@ -336,6 +365,8 @@ class SleepingEngine(Engine):
                           "bonus": scoring.floor_bonus(team, copies, effect)})
         low = min(t["noise"] for t in teams)
         reward = int(effect.get("lowest_reward", 2))
+        if self._floor_mattered(state, teams, effect):
+            self._note(state, f"floor: {floor['name']}")
         summary_teams = []
         for s, t in enumerate(teams):
             base = reward if t["noise"] == low else 0
@@ -405,6 +436,18 @@ class SleepingEngine(Engine):
             events.append({"type": "end", "text": "Game over! Everyone woke the wizard: nobody wins."})
         return events
 
+    def balance_tally(self, state: dict[str, Any], trace: list[dict[str, Any]]) -> dict[str, Any]:
+        available = [f"adventurer: {c}" for c in ("Healer", "Mage", "Warrior", "Ranger", "Rogue", "Slime", "Bard",
+                                                  "Shapeshifter")]
+        available += ["hire: from hand", "hire: from deck", "hire: from market"]
+        if len(state["tower"]) > 2:
+            available += [f"floor: {FLOORS[k]['name']}" for k in state["tower"][1:state["round"]]]
+        used = list(state.get("stats", {}).get("used", []))
+        if state.get("stats", {}).get("copy_offered"):
+            available.append("Shapeshifter: a louder copy for floor treasure")
+        return {"end": "woke the wizard" if max(state["noise"]) >= WAKE_AT else "after round 5",
+                "available": available, "used": [u for u in used if u in available]}
+
     # ------------------------------------------------------------------ views
     def _team_view(self, state: dict[str, Any], seat: int) -> dict[str, Any]:
         team = state["teams"][seat]
@@ -456,7 +499,6 @@ class SleepingEngine(Engine):
             "order": list(state["order"]),
             "current": self.current_seat(state),
             "turn": state["turn"],
-            "peek_wait": list(state["peek_wait"]) if state["phase"] == "peek" else [],
             "copy_wait": [s for s in state["copy_wait"] if state["copy_choice"][s] is None] if state["phase"] == "copy" else [],
             "pending": {"seat": pending["seat"], "card": card_view(pending["card"])} if pending else None,
             "last_round": state["last_round"],
@@ -464,6 +506,7 @@ class SleepingEngine(Engine):
             "wake_at": WAKE_AT,
             "bands": BANDS,
             "final": state["final"],
+            "recent": list(state.get("recent", [])),
             "status": self.status_line(state),
         }
         if viewer is None:
@@ -485,12 +528,12 @@ class SleepingEngine(Engine):
                        for slot, cid in enumerate(state["hands"][s]) if cid is not None]}
             for s in range(n) if s != viewer
         ]
-        private["must_peek"] = state["phase"] == "peek" and viewer in state["peek_wait"]
         if state["phase"] == "copy" and viewer in state["copy_wait"]:
             team = state["teams"][viewer]
             private["copy_options"] = [
                 {"noise": o["noise"], "bonus": o["bonus"],
-                 "copies": {CARDS[ss]["name"]: CARDS[t]["name"] for ss, t in o["copies"].items()}}
+                 "copies": {CARDS[ss]["name"]: CARDS[o["copies"][ss]]["name"] if ss in o["copies"] else None
+                            for ss in scoring.shapeshifters(team)}}
                 for o in scoring.copy_options(team, self.effect(state))]
             choice = state["copy_choice"][viewer]
             private["copy_choice"] = ({CARDS[int(k)]["name"]: CARDS[t]["name"] for k, t in choice.items()}
@@ -510,8 +553,6 @@ class SleepingEngine(Engine):
             return "Game over: the wizard woke up and nobody wins."
         floor = FLOORS[self.floor_key(state)]["name"]
         head = f"Round {state['round']}/{ROUNDS} ({floor})"
-        if phase == "peek":
-            return f"{head}: waiting for {', '.join(names[s] for s in state['peek_wait'])} to peek"
         if phase == "push":
             return f"{head}: {names[state['pending']['seat']]} must push a hand card to the market"
         if phase == "copy":
@@ -545,8 +586,6 @@ class SleepingEngine(Engine):
             cid = hand[slot]
             return f"your card {slot_name(slot)} ({short(cid) if cid in known else 'unknown'})"
 
-        if kind == "peek":
-            return f"Peek at card{'s' if len(action['slots']) > 1 else ''} {_slots_text(action['slots'])}"
         if kind == "hire_hand":
             return f"Hire {own(action['slot'])}"[:80]
         if kind == "hire_deck":
@@ -558,15 +597,15 @@ class SleepingEngine(Engine):
         if kind == "copy":
             team = state["teams"][seat]
             ss = scoring.shapeshifters(team)
-            copies = dict(zip(ss, action["targets"]))
+            copies = {s: t for s, t in zip(ss, action["targets"]) if t is not None}
             effect = self.effect(state)
-            parts = ", ".join(f"{CARDS[s]['name']}→{CARDS[t]['name']}" for s, t in copies.items())
+            parts = ", ".join(f"{CARDS[s]['name']}→{CARDS[copies[s]]['name'] if s in copies else 'nothing'}" for s in ss)
             text = f"{parts}: noise {scoring.noise(team, copies, effect)}, +{scoring.floor_bonus(team, copies, effect)} treasure"
             return text[:80]
         return str(kind)
 
     def action_group(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
-        return {"peek": "Peek", "hire_hand": "Hire from your hand", "hire_deck": "Hire from deck or market",
+        return {"hire_hand": "Hire from your hand", "hire_deck": "Hire from deck or market",
                 "hire_market": "Hire from deck or market", "push": "Push to the market",
                 "copy": "Shapeshifters"}.get(action.get("type"), "Moves")
 
@@ -582,9 +621,6 @@ class SleepingEngine(Engine):
                     lines.append(f"• {h['letter']}: face away from you (not peeked)")
         else:
             lines.append("• (empty)")
-        if p.get("must_peek"):
-            k = view["peek_count"]
-            lines.append(f"_Peek at {k} of your cards before the turns start._")
         lines.append("**What you see in the others' hands:**")
         for o in p["others"]:
             cards = ", ".join(f"{c['letter']}: {c['card']['name']} ({c['card']['label']} {c['card']['class']})" for c in o["cards"])
@@ -592,7 +628,7 @@ class SleepingEngine(Engine):
         if p.get("copy_options"):
             lines.append("**Shapeshifter choices:**")
             for o in p["copy_options"]:
-                copies = ", ".join(f"{a}→{b}" for a, b in o["copies"].items())
+                copies = ", ".join(f"{a}→{b or 'nothing'}" for a, b in o["copies"].items())
                 lines.append(f"• {copies}: noise {o['noise']}, +{o['bonus']} treasure")
         return "\n".join(lines)
 

@@ -88,17 +88,16 @@ def floor_bonus(team: list[int], copies: dict[int, int] | None, effect: dict[str
 def copy_options(team: list[int], effect: dict[str, Any]) -> list[dict[str, Any]]:
     """The sensible ways to set the team's Shapeshifters, best noise first.
 
-    Every assignment is tried; outcomes are (noise, floor treasure) and only the
-    Pareto-optimal ones are kept (lower noise and more treasure are never worse),
-    one assignment per outcome. One option left means the choice is automatic.
+    Copying is optional (the rulebook says a Shapeshifter *can* copy): a Shapeshifter that copies
+    nothing scores 0. Every assignment is tried; outcomes are (noise, floor treasure) and only the
+    Pareto-optimal ones are kept (lower noise and more treasure are never worse), one assignment per
+    outcome, preferring the one with the fewest copies. One option left means the choice is automatic.
     """
     ss = shapeshifters(team)
-    targets = copy_targets(team)
-    if not ss or not targets:
-        return [{"copies": {}, "noise": noise(team, {}, effect), "bonus": floor_bonus(team, {}, effect)}]
+    targets: list[int | None] = [None] + copy_targets(team)
     outcomes: dict[tuple[int, int], dict[int, int]] = {}
     for combo in combinations_with_replacement(targets, len(ss)):
-        copies = dict(zip(ss, combo))
+        copies = {s: t for s, t in zip(ss, combo) if t is not None}
         key = (noise(team, copies, effect), floor_bonus(team, copies, effect))
         outcomes.setdefault(key, copies)
     keys = sorted(outcomes, key=lambda k: (k[0], -k[1]))
