@@ -154,7 +154,8 @@ def alt_text(game: GameRow, engine: Engine, kind: str, view: dict[str, Any], eve
         body = describe(view) if describe else (engine.status_line(game.state) if game.state else "")
         if kind != "board":
             body = f"{kind.replace('_', ' ').capitalize()}. {body}"
-    happened = [e["text"] for e in events or [] if "to" not in e and e.get("text")]
+    said = plain(body)
+    happened = [e["text"] for e in events or [] if "to" not in e and e.get("text") and plain(e["text"]) not in said]
     tail = clip(plain(" Just happened: " + " ".join(happened[-6:])), ALT_TEXT_LIMIT // 3) if happened else ""
     return clip(plain(f"{head} {body}"), ALT_TEXT_LIMIT - len(tail)) + tail
 

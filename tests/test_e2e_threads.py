@@ -172,3 +172,20 @@ async def test_deleting_the_channel_ends_the_tables_in_its_threads(harness):
     await fake.delete_channel(CHANNEL)
     await fake.wait_for(lambda: any("its channel was deleted" in m.content for m in fake.dms(ADMIN)), timeout=5)
     assert (await h.bot.tables.get(game.id)).status == "ended"
+
+
+def test_alt_text_does_not_repeat_what_the_game_already_described(monkeypatch):
+    from bot.games import get_engine
+    from bot.storage import GameRow
+    from cogs import ui
+
+    engine = get_engine("dummy")
+    state = engine.setup(["Ann", "Bob"], engine.meta.resolve_options({}), 1)
+    game = GameRow(id=7, guild_id=1, channel_id=2, game_key="dummy", status="running", host_id=1, options={},
+                   seed=1, seats=[{"name": "Ann"}, {"name": "Bob"}], state=state, version=0)
+    view = engine.view(state, None)
+    events = [{"type": "take", "text": "Ann takes 1 (pile 6)."}, {"type": "x", "text": "Bob frowns."}]
+    monkeypatch.setattr(ui, "renderer", lambda key: type("R", (), {"describe": staticmethod(
+        lambda v: "Bob's turn. Just now: Ann takes 1 (pile 6).")}))
+    text = ui.alt_text(game, engine, "board", view, events)
+    assert text.count("Ann takes 1") == 1 and "Just happened: Bob frowns." in text
