@@ -183,7 +183,7 @@ def report(cell: Cell) -> list[str]:
     shares = win_shares(rs, n)
     no_winner = sum(1 for r in rs if not r.winners) / len(rs)
     seat_roles = rs[0].roles
-    if len(set(seat_roles)) > 1:
+    if 1 < len(set(seat_roles)) < n:  # some role is shared (not just a label per seat, like turn order)
         # Asymmetric roles (one wizard against the heroes): a seat is fair if it wins as often as
         # the other seats of its role; how the roles fare against each other is the role line below.
         fair_of = [statistics.mean(shares[t] for t in range(n) if seat_roles[t] == seat_roles[s]) for s in range(n)]

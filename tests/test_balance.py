@@ -62,3 +62,10 @@ def test_a_simultaneous_moment_counts_as_one_decision():
     assert [decision_weight(None, [0, 1, 2]), decision_weight([0, 1, 2], [0, 2]), decision_weight([0, 2], [2])] == [1, 0, 0]
     # Then the roller goes on alone, then the next player: each a decision of its own.
     assert decision_weight([2], [0]) == 1 and decision_weight([0], [0]) == 1 and decision_weight([0], [1]) == 1
+
+
+def test_a_label_per_seat_is_no_role_to_compare_within():
+    cell = balance.Cell("demo", 2)
+    cell.bots = [record([0], players=2, roles=["1st", "2nd"]) for _ in range(10)]
+    lines = "\n".join(report(cell))
+    assert "fair 50%" in lines and "1: 100% <-" in lines
