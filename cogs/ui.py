@@ -165,9 +165,9 @@ def as_files(images: list[tuple[str, bytes, str]]) -> list[discord.File]:
     return [discord.File(io.BytesIO(data), filename=name, description=description) for name, data, description in images]
 
 
-async def render_file(game: GameRow, kind: str, view: dict[str, Any], *extra: Any,
-                      filename: str = "board.png", description: str | None = None) -> discord.File | None:
-    png = await render_async(game.game_key, kind, view, *extra)
+async def render_file(game: GameRow, kind: str, view: dict[str, Any], *extra: Any, filename: str = "board.png",
+                      description: str | None = None, urgent: bool = False) -> discord.File | None:
+    png = await render_async(game.game_key, kind, view, *extra, urgent=urgent)
     return None if png is None else discord.File(io.BytesIO(png), filename=filename, description=description)
 
 
@@ -548,7 +548,7 @@ class TableUI:
         # Answer Discord first (3-second deadline), then draw: the picture may wait for the worker.
         await interaction.response.defer(ephemeral=True, thinking=True)
         file = await render_file(game, "private", view, filename="hand.png",
-                                 description=alt_text(game, engine, "private", view))
+                                 description=alt_text(game, engine, "private", view), urgent=True)
         kwargs: dict[str, Any] = {"ephemeral": True}
         if file is not None:
             kwargs["file"] = file

@@ -55,10 +55,11 @@ def render(key: str, kind: str, view: dict[str, Any], *extra: Any) -> bytes | No
 # abandoned and the worker replaced (a frozen worker must not freeze every board), a
 # worker that dies is replaced, and a picture that can't be drawn comes back as None,
 # so the caller posts its text alone instead of dropping the message. Drawings wait
-# for the worker in priority order: a player's private picture (URGENT_KINDS) goes
-# before the public boards queued ahead of it.
+# for the worker in priority order: a picture a player is waiting for (``urgent``: their
+# hand on "Show my hand") goes before the public boards queued ahead of it; everything
+# else (boards, the hand pictures DMed in the background) waits its turn, so under load
+# the DMs can't starve the boards.
 RENDER_TIMEOUT = float(os.environ.get("HEISTCORD_RENDER_TIMEOUT", "15"))
-URGENT_KINDS = frozenset({"private"})
 log = logging.getLogger("heistcord.rendering")
 _executor: Executor | None = None
 _gate: "_PriorityGate | None" = None
@@ -137,13 +138,13 @@ def _gate_for_loop() -> _PriorityGate:
 
 
 async def render_async(key: str, kind: str, view: dict[str, Any], *extra: Any,
-                       urgent: bool | None = None) -> bytes | None:
+                       urgent: bool = False) -> bytes | None:
     """``render`` off the event loop, in the drawing worker. None when the game has no
     such picture, or when it couldn't be drawn (too slow, worker died twice, renderer
     error): the caller then sends its text alone."""
     loop = asyncio.get_running_loop()
     gate = _gate_for_loop()
-    await gate.acquire(0 if (kind in URGENT_KINDS if urgent is None else urgent) else 1)
+    await gate.acquire(0 if urgent else 1)
     try:
         for attempt in (1, 2):
             executor = render_executor()

@@ -72,7 +72,7 @@ async def test_a_private_picture_is_drawn_before_queued_boards(fresh_worker, mon
     await asyncio.get_running_loop().run_in_executor(None, started.wait, 30)
     queued = [asyncio.create_task(rendering.render_async("g", "board", {"name": f"board {i}"})) for i in range(3)]
     await asyncio.sleep(0)
-    hand = asyncio.create_task(rendering.render_async("g", "private", {"name": "hand"}))
+    hand = asyncio.create_task(rendering.render_async("g", "private", {"name": "hand"}, urgent=True))
     while rendering._gate.queued < 4:
         await asyncio.sleep(0.001)
     release.set()
@@ -142,3 +142,54 @@ async def test_show_my_hand_answers_at_once_while_the_worker_is_frozen(harness, 
     assert not fake.expired
     await hand.wait_done(timeout=30)
     assert "SECRET" in callback_text(hand)
+
+
+async def test_a_dm_picture_waits_its_turn_so_boards_are_not_starved(fresh_worker, monkeypatch):
+    """Only a picture a player is waiting for jumps the queue: the hand pictures DMed in the
+    background (one per changed hand per move) would otherwise starve the boards under load."""
+    started = threading.Event()
+    release = threading.Event()
+    order: list[str] = []
+
+    def draw(key, kind, view, *extra):
+        if not order:
+            started.set()
+            release.wait(30)
+        order.append(view["name"])
+        return None
+
+    monkeypatch.setattr(rendering, "_executor", ThreadPoolExecutor(max_workers=1))
+    monkeypatch.setattr(rendering, "render", draw)
+    monkeypatch.setenv("HEISTCORD_RENDER_WORKERS", "1")
+    first = asyncio.create_task(rendering.render_async("g", "board", {"name": "busy board"}))
+    await asyncio.get_running_loop().run_in_executor(None, started.wait, 30)
+    queued = [asyncio.create_task(rendering.render_async("g", "board", {"name": f"board {i}"})) for i in range(2)]
+    await asyncio.sleep(0)
+    dm = asyncio.create_task(rendering.render_async("g", "private", {"name": "dm hand"}))
+    while rendering._gate.queued < 3:
+        await asyncio.sleep(0.001)
+    release.set()
+    await asyncio.gather(first, dm, *queued)
+    assert order == ["busy board", "board 0", "board 1", "dm hand"]
+
+
+async def test_only_show_my_hand_draws_urgently(harness, monkeypatch):
+    from cogs import ui
+
+    h, fake = harness, harness.fake
+    asked: list[tuple[str, bool]] = []
+
+    async def spy(key, kind, view, *extra, urgent=False):
+        asked.append((kind, urgent))
+        return None
+
+    monkeypatch.setattr(ui, "render_async", spy)
+    rec = await h.slash(ADMIN, "game new", {"game": "dummy", "options": "pile=9"})
+    await h.click(BOB, rec.message, fake.find_component(rec.message, label="Join")["custom_id"])
+    await h.click(ADMIN, rec.message, fake.find_component(rec.message, label="Start")["custom_id"])
+    await h.settle()
+    dms = [urgent for kind, urgent in asked if kind == "private"]
+    assert dms and not any(dms)  # the DMs sent when the game started
+    asked.clear()
+    await h.slash(BOB, "game hand")
+    assert ("private", True) in asked
