@@ -13,7 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import (BG, BLUE, GOLD, GREEN, INK, MUTED, PANEL, PURPLE, RED, fit_text, font, new_canvas,
+from rendering.common import (BG, BLUE, GOLD, GREEN, INK, MUTED, PURPLE, RED, fit_text, font, new_canvas,
                               seat_colour, wrap_text)
 
 WIDTH = 1040

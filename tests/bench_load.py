@@ -41,7 +41,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from bot.bench import percentile, sample_states
 from bot.games import registry

@@ -1,7 +1,7 @@
 """The Wizard's Tower end to end through the fake Discord server."""
 from __future__ import annotations
 
-from tests.conftest import ADMIN, CHANNEL, OUTSIDER
+from tests.conftest import ADMIN, OUTSIDER
 from tests.e2e_helpers import callback_text, latest_board, open_and_start, play_to_end
 
 BOB, CID = 101, 102

@@ -1,7 +1,6 @@
 """HEIST "fair and fun": forced prompts, start-player rotation, solo target, balance tally."""
 from __future__ import annotations
 
-import json
 
 from bot.games.heist import ENGINE as E
 from bot.games.heist import cards as K

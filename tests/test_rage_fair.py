@@ -159,7 +159,7 @@ def test_wizard_turn_ends_by_itself_when_nothing_can_be_played():
     cid = wizard_card(st, "goblins")
     w["mana"] = 2
     assert E.legal_actions(st, 0) == [{"type": "play", "card": cid}, {"type": "end_turn"}]
-    ev = E.apply(st, 0, {"type": "play", "card": cid})
+    E.apply(st, 0, {"type": "play", "card": cid})
     E.apply(st, 0, {"type": "place", "tile": idx(st, "C1")})
     assert st["phase"] == "heroes"
     assert E.to_act(st) == [1, 2]

@@ -5,7 +5,6 @@ running shard 0 and shard 1 of 2 against one fake server, each with its own data
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import subprocess

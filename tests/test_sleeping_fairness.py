@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from bot.engine import Engine, RuleError
+from bot.engine import RuleError
 from bot.games.sleeping import scoring
 from bot.games.sleeping.cards import CARDS
-from tests.test_sleeping_helpers import ENGINE, ID, arrange, check, ids, new_game, secrets_of, start_round
+from tests.test_sleeping_helpers import ENGINE, ID, arrange, check, ids, new_game, start_round
 
 
 def frozen(state) -> str:

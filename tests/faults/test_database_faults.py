@@ -3,7 +3,6 @@ multi-step operation, a cache running ahead of the database, a second process on
 the same file, and a move racing a due timer."""
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 
 import pytest

@@ -95,7 +95,6 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
 
     team = [c["id"] for c in view["teams"][me]["cards"]]
     pool = unseen_pool(view)
-    unknown_gain = expected_gain(team, pool, effect, risk)
 
     def slot_gain(h: dict[str, Any], base: list[int]) -> float:
         return gain(base, h["card"]["id"], effect, risk) if h["known"] else unknown_gain_for(base)
