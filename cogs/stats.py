@@ -12,7 +12,8 @@ from discord.ext import commands
 
 from bot.games import get_engine
 from cogs.game import game_autocomplete, require_game_key
-from cogs.limits import fit
+from cogs.limits import clip, fit
+from cogs.ui import ALT_TEXT_LIMIT
 from rendering.charts import leaderboard_chart
 from rendering.common import to_png
 
@@ -61,10 +62,13 @@ class StatsCog(commands.Cog):
             lines.append(f"{i}. <@{r['user_id']}> — {r['wins'] or 0} wins in {r['played']} games,"
                          f" average {r['avg_score']:.1f}")
             bars.append((r["name"] or f"Player {i}", r["wins"] or 0, r["played"]))
+        await interaction.response.defer(thinking=True)  # answered at once, whatever the machine is drawing
         png = await asyncio.to_thread(lambda: to_png(leaderboard_chart(f"{name}: wins", bars)))
-        await interaction.response.send_message(**fit("\n".join(lines),
-                                                      file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
-                                                      allowed_mentions=discord.AllowedMentions.none()))
+        description = clip(f"Bar chart of wins at {name} on this server: " + "; ".join(
+            f"{label} {wins} wins in {played} games" for label, wins, played in bars), ALT_TEXT_LIMIT)
+        await interaction.followup.send(**fit("\n".join(lines), file=discord.File(
+            io.BytesIO(png), filename="leaderboard.png", description=description),
+            allowed_mentions=discord.AllowedMentions.none()))
 
 
 async def setup(bot: "HeistBot") -> None:

@@ -122,7 +122,9 @@ async def test_a_whole_game_through_discord(harness):
     rec = await h.slash(ADMIN, "stats")
     assert "Coin Pile: 1 played" in text_of(rec)
     rec = await h.slash(BOB, "leaderboard", {"game": "dummy"})
-    assert "leaderboard" in text_of(rec) and rec.callback["data"].get("_files")
+    assert rec.callback["type"] == 5  # deferred at once: the chart is drawn afterwards
+    assert "leaderboard" in text_of(rec) and [n for n, _ in rec.message.files] == ["leaderboard.png"]
+    assert "wins" in rec.message.attachments[0]["description"]
 
     # The channel is free again; no secret ever reached a public payload.
     assert await h.table() is None
