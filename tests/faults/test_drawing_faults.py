@@ -53,7 +53,9 @@ async def test_a_worker_that_dies_twice_gives_no_picture_and_no_error(fresh_work
         assert await rendering.render_async("tower", "board", {}) is None
 
 
-async def test_a_private_picture_is_drawn_before_queued_boards(fresh_worker, monkeypatch):
+async def drawing_order(monkeypatch, boards: int, last: str, urgent: bool) -> list[str]:
+    """The order the worker draws in when, while it is busy with one board, ``boards`` more
+    boards queue and then a private picture ``last`` is asked for."""
     started = threading.Event()
     release = threading.Event()
     order: list[str] = []
@@ -70,13 +72,18 @@ async def test_a_private_picture_is_drawn_before_queued_boards(fresh_worker, mon
     monkeypatch.setenv("HEISTCORD_RENDER_WORKERS", "1")
     first = asyncio.create_task(rendering.render_async("g", "board", {"name": "busy board"}))
     await asyncio.get_running_loop().run_in_executor(None, started.wait, 30)
-    queued = [asyncio.create_task(rendering.render_async("g", "board", {"name": f"board {i}"})) for i in range(3)]
+    queued = [asyncio.create_task(rendering.render_async("g", "board", {"name": f"board {i}"})) for i in range(boards)]
     await asyncio.sleep(0)
-    hand = asyncio.create_task(rendering.render_async("g", "private", {"name": "hand"}, urgent=True))
-    while rendering._gate.queued < 4:
+    private = asyncio.create_task(rendering.render_async("g", "private", {"name": last}, urgent=urgent))
+    while rendering._gate.queued < boards + 1:
         await asyncio.sleep(0.001)
     release.set()
-    await asyncio.gather(first, hand, *queued)
+    await asyncio.gather(first, private, *queued)
+    return order
+
+
+async def test_a_private_picture_is_drawn_before_queued_boards(fresh_worker, monkeypatch):
+    order = await drawing_order(monkeypatch, 3, "hand", urgent=True)
     assert order == ["busy board", "hand", "board 0", "board 1", "board 2"]
 
 
@@ -147,29 +154,7 @@ async def test_show_my_hand_answers_at_once_while_the_worker_is_frozen(harness, 
 async def test_a_dm_picture_waits_its_turn_so_boards_are_not_starved(fresh_worker, monkeypatch):
     """Only a picture a player is waiting for jumps the queue: the hand pictures DMed in the
     background (one per changed hand per move) would otherwise starve the boards under load."""
-    started = threading.Event()
-    release = threading.Event()
-    order: list[str] = []
-
-    def draw(key, kind, view, *extra):
-        if not order:
-            started.set()
-            release.wait(30)
-        order.append(view["name"])
-        return None
-
-    monkeypatch.setattr(rendering, "_executor", ThreadPoolExecutor(max_workers=1))
-    monkeypatch.setattr(rendering, "render", draw)
-    monkeypatch.setenv("HEISTCORD_RENDER_WORKERS", "1")
-    first = asyncio.create_task(rendering.render_async("g", "board", {"name": "busy board"}))
-    await asyncio.get_running_loop().run_in_executor(None, started.wait, 30)
-    queued = [asyncio.create_task(rendering.render_async("g", "board", {"name": f"board {i}"})) for i in range(2)]
-    await asyncio.sleep(0)
-    dm = asyncio.create_task(rendering.render_async("g", "private", {"name": "dm hand"}))
-    while rendering._gate.queued < 3:
-        await asyncio.sleep(0.001)
-    release.set()
-    await asyncio.gather(first, dm, *queued)
+    order = await drawing_order(monkeypatch, 2, "dm hand", urgent=False)
     assert order == ["busy board", "board 0", "board 1", "dm hand"]
 
 
