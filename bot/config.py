@@ -64,6 +64,11 @@ def read_env_file(path: Path) -> dict[str, str]:
     return values
 
 
+# Settings read from the process environment where they are used (the drawing worker); a
+# value in .env is exported there when the environment has none.
+PROCESS_SETTINGS = ("HEISTCORD_RENDER_WORKERS", "HEISTCORD_RENDER_TIMEOUT")
+
+
 @dataclass
 class Config:
     token: str | None = None
@@ -77,8 +82,13 @@ class Config:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")) -> "Config":
-        merged: dict[str, str] = read_env_file(env_file) if env_file else {}
+        from_file: dict[str, str] = read_env_file(env_file) if env_file else {}
+        merged = dict(from_file)
         merged.update(os.environ if env is None else env)
+        if env is None:  # the drawing worker's settings are read from the process environment
+            for key in PROCESS_SETTINGS:
+                if key in from_file and key not in os.environ:
+                    os.environ[key] = from_file[key]
         guild = merged.get("HEISTCORD_DEV_GUILD_ID", "").strip()
         minutes = merged.get("HEISTCORD_TURN_MINUTES", "").strip()
         shard_count = parse_shard_count(merged.get("HEISTCORD_SHARD_COUNT", ""))

@@ -59,7 +59,12 @@ def render(key: str, kind: str, view: dict[str, Any], *extra: Any) -> bytes | No
 # hand on "Show my hand") goes before the public boards queued ahead of it; everything
 # else (boards, the hand pictures DMed in the background) waits its turn, so under load
 # the DMs can't starve the boards.
-RENDER_TIMEOUT = float(os.environ.get("HEISTCORD_RENDER_TIMEOUT", "15"))
+RENDER_TIMEOUT: float | None = None  # None: HEISTCORD_RENDER_TIMEOUT (default 15 s), read when drawing
+
+
+def render_timeout() -> float:
+    return RENDER_TIMEOUT if RENDER_TIMEOUT is not None else float(os.environ.get("HEISTCORD_RENDER_TIMEOUT", "15"))
+
 log = logging.getLogger("heistcord.rendering")
 _executor: Executor | None = None
 _gate: "_PriorityGate | None" = None
@@ -150,10 +155,10 @@ async def render_async(key: str, kind: str, view: dict[str, Any], *extra: Any,
             executor = render_executor()
             try:
                 job = loop.run_in_executor(executor, render, key, kind, view, *extra)
-                return await asyncio.wait_for(job, RENDER_TIMEOUT)
+                return await asyncio.wait_for(job, render_timeout())
             except TimeoutError:
                 log.warning("drawing %s/%s took over %.0f s: abandoned, the drawing worker is replaced",
-                            key, kind, RENDER_TIMEOUT)
+                            key, kind, render_timeout())
                 _discard(executor)
                 return None
             except BrokenProcessPool:

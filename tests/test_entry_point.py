@@ -28,3 +28,21 @@ def test_config_reads_env_file_and_environment(tmp_path):
         "abc", "games.db", 42, "DEBUG", True)
     default = Config.from_env({}, tmp_path / "missing.env")
     assert default.token is None and default.db_path == "heistcord.sqlite3" and default.dev_guild_id is None
+
+
+def test_drawing_settings_in_dotenv_reach_the_drawing_worker(tmp_path, monkeypatch):
+    import os
+
+    import rendering
+    from bot.config import Config
+
+    env_file = tmp_path / ".env"
+    env_file.write_text("DISCORD_TOKEN=x\nHEISTCORD_RENDER_WORKERS=0\nHEISTCORD_RENDER_TIMEOUT=3\n")
+    # A copy of the environment without them, so nothing this test exports outlives it.
+    monkeypatch.setattr(os, "environ", {k: v for k, v in os.environ.items() if not k.startswith("HEISTCORD_RENDER")})
+    Config.from_env(env_file=env_file)
+    assert rendering._workers() == 0 and rendering.render_timeout() == 3.0
+    # The environment wins over the file.
+    monkeypatch.setenv("HEISTCORD_RENDER_TIMEOUT", "20")
+    Config.from_env(env_file=env_file)
+    assert rendering.render_timeout() == 20.0
