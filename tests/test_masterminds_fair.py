@@ -10,16 +10,8 @@ import random
 from pathlib import Path
 
 from bot.games.masterminds.cards import CLEAR, PREP
-from tests.test_masterminds_util import (E, check, clear_hands, fresh, go, hid, play, rig, set_hand, set_heist,
+from tests.test_masterminds_util import (E, heist_state, check, clear_hands, fresh, go, hid, play, rig, set_hand, set_heist,
                                          set_team, texts, tid, top_prep)
-
-
-def heist_state(n=2, seed=1, team=("Rosa Vance",), gear=None, a="The Crown Jewels", b="Casino Vault", dice=None):
-    s = fresh(n, seed)
-    clear_hands(s)
-    set_team(s, 0, list(team), gear)
-    set_heist(s, 0, hid(a), hid(b), dice)
-    return s
 
 
 def _public(events):

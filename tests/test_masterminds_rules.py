@@ -8,17 +8,8 @@ import pytest
 
 from bot.games.masterminds.cards import CLEAR, HEISTS, PREP, TALENTS
 from tests.playout import assert_rejects
-from tests.test_masterminds_util import (E, check, clear_hands, fresh, go, hid, pass_all, play, rig, set_hand,
+from tests.test_masterminds_util import (E, heist_state, check, clear_hands, fresh, go, hid, pass_all, play, rig, set_hand,
                                          set_heist, set_team, texts, tid, top_failure, top_prep)
-
-
-def heist_state(n=2, seed=1, team=("Rosa Vance",), gear=None, a="The Crown Jewels", b="Casino Vault", dice=None):
-    """Seat 0 to act, empty hands, a known heist in slot 0."""
-    s = fresh(n, seed)
-    clear_hands(s)
-    set_team(s, 0, list(team), gear)
-    set_heist(s, 0, hid(a), hid(b), dice)
-    return s
 
 
 # ----------------------------------------------------------------- setup

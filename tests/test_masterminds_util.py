@@ -130,6 +130,15 @@ def set_heist(state, slot: int, a: str, b: str, dice=None) -> None:
         state["heists"][1 - slot] = {"a": x, "b": y, "dice": [None] * 4}
 
 
+def heist_state(n=2, seed=1, team=("Rosa Vance",), gear=None, a="The Crown Jewels", b="Casino Vault", dice=None):
+    """Seat 0 to act, empty hands, a known heist in slot 0."""
+    s = fresh(n, seed)
+    clear_hands(s)
+    set_team(s, 0, list(team), gear)
+    set_heist(s, 0, hid(a), hid(b), dice)
+    return s
+
+
 def top_failure(state, name: str) -> None:
     f = fid(name)
     for key in ("failure_deck", "failure_discard"):
