@@ -1,0 +1,177 @@
+"""Wizard's Rage: board geometry and the small lookups every phase shares (tiles, tokens, cards, heroes)."""
+from __future__ import annotations
+
+from collections import deque
+
+from bot.rng import Rng
+
+from . import cards as C
+from .constants import DIRS, TRAP_SAVE
+
+
+class BoardMixin:
+    """Geometry of the grid and read-only helpers over the JSON state."""
+
+    def rc(self, state: dict, i: int) -> tuple[int, int]:
+        return divmod(i, state["size"])
+
+    def label(self, state: dict, i: int) -> str:
+        r, c = divmod(i, state["size"])
+        return f"{chr(65 + c)}{r + 1}"
+
+    def _step(self, state: dict, i: int, d: str) -> int | None:
+        size = state["size"]
+        r, c = divmod(i, size)
+        dr, dc = DIRS[d]
+        r, c = r + dr, c + dc
+        if 0 <= r < size and 0 <= c < size:
+            return r * size + c
+        return None
+
+    def adjacent(self, state: dict, i: int) -> list[int]:
+        """Orthogonal neighbours that still exist (the tower included)."""
+        out = []
+        for d in "NESW":
+            j = self._step(state, i, d)
+            if j is not None and not state["tiles"][j]["removed"]:
+                out.append(j)
+        return out
+
+    def entrance_tile(self, state: dict) -> int | None:
+        if state["tower"] is None or state["entrance"] is None:
+            return None
+        return self._step(state, state["tower"], state["entrance"])
+
+    def ring(self, state: dict) -> set[int]:
+        size = state["size"]
+        tr, tc = divmod(state["tower"], size)
+        return {(tr + dr) * size + tc + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc}
+
+    def component(self, state: dict, start: int, without: int | None = None) -> set[int]:
+        """Tiles reachable from ``start`` over existing non-tower tiles (``without`` treated as removed)."""
+        return set(self.distances(state, start, without))
+
+    def distances(self, state: dict, start: int, without: int | None = None) -> dict[int, int]:
+        tiles = state["tiles"]
+        tower = state["tower"]
+        dist = {start: 0}
+        queue = deque([start])
+        while queue:
+            i = queue.popleft()
+            for d in "NESW":
+                j = self._step(state, i, d)
+                if j is None or j in dist or j == tower or j == without or tiles[j]["removed"]:
+                    continue
+                dist[j] = dist[i] + 1
+                queue.append(j)
+        return dist
+
+    # ------------------------------------------------------------------ helpers
+    def living(self, state: dict) -> list[int]:
+        return [s for s in range(1, state["n"]) if state["heroes"][s]["alive"]]
+
+    def heroes_on(self, state: dict, i: int) -> list[int]:
+        return [s for s in self.living(state) if state["heroes"][s]["pos"] == i]
+
+    def wdef(self, state: dict, cid: int) -> dict:
+        return C.WIZARD_DEFS[state["wcards"][cid]]
+
+    def ldef(self, state: dict, cid: int) -> dict:
+        return C.LOOT_DEFS[state["lcards"][cid]]
+
+    def tdef(self, state: dict, i: int) -> dict:
+        return C.TILE_DEFS[state["tiles"][i]["id"]]
+
+    def tok(self, state: dict, tid: int) -> dict:
+        return state["tokens"][str(tid)]
+
+    def face_up_monsters(self, state: dict, i: int) -> list[int]:
+        return [tid for tid in state["tiles"][i]["tokens"] if self.tok(state, tid)["up"]
+                and self.tok(state, tid)["kind"] == "monster"]
+
+    def monster_power(self, state: dict, mons: list[int]) -> tuple[int, int]:
+        """(total level, damage on a win) of monster tokens: a gang token counts each of its monsters."""
+        toks = [self.tok(state, m) for m in mons]
+        return (sum(t["level"] * t.get("count", 1) for t in toks),
+                sum(t.get("damage", 1) * t.get("count", 1) for t in toks))
+
+    def hidden_tokens(self, state: dict, i: int) -> list[int]:
+        return [tid for tid in state["tiles"][i]["tokens"] if not self.tok(state, tid)["up"]]
+
+    def attack(self, state: dict, seat: int) -> int:
+        h = state["heroes"][seat]
+        return sum(self.ldef(state, c)["attack"] for c in h["equip"]) + h["strength"]
+
+    def _save(self, state: dict, seat: int, rng: Rng) -> tuple[int, int, bool]:
+        """A save against a trap or a blast: d20 + the hero's save bonus, TRAP_SAVE or more is safe."""
+        roll, bonus = rng.die(20), self.save_bonus(state, seat)
+        return roll, bonus, roll + bonus >= TRAP_SAVE
+
+    def save_bonus(self, state: dict, seat: int) -> int:
+        h = state["heroes"][seat]
+        return sum(self.ldef(state, c)["save"] for c in h["equip"])
+
+    def slot_count(self, state: dict, seat: int, slot: str) -> int:
+        return sum(1 for c in state["heroes"][seat]["equip"] if self.ldef(state, c)["slot"] == slot)
+
+    def mana_left(self, state: dict) -> int:
+        w = state["wizard"]
+        return w["mana"] - w["spent"]
+
+    def cap(self, state: dict) -> int:
+        return state["n"]
+
+    def can_place(self, state: dict, i: int, trap_card: bool) -> bool:
+        t = state["tiles"][i]
+        if t["removed"] or len(t["tokens"]) >= self.cap(state) or self.heroes_on(state, i):
+            return False
+        if i == state["tower"]:
+            return state["keys_found"] and not trap_card
+        return True
+
+    def keys_on_tile(self, state: dict, i: int) -> int:
+        return sum(state["heroes"][s]["keys"] for s in self.heroes_on(state, i))
+
+    @staticmethod
+    def _e(typ: str, text: str, to: int | None = None) -> dict:
+        e = {"type": typ, "text": text}
+        if to is not None:
+            e["to"] = to
+        return e
+
+    @staticmethod
+    def _note_held(state: dict, side: str, key: str) -> None:
+        """Card keys that reached a hand this game (for the balance report's "available")."""
+        held = state.setdefault("held", {"w": [], "l": []})[side]
+        if key not in held:
+            held.append(key)
+
+    def _new_token(self, state: dict, i: int, token: dict) -> int:
+        tid = state["next_token"]
+        state["next_token"] += 1
+        state["tokens"][str(tid)] = token
+        state["tiles"][i]["tokens"].append(tid)
+        return tid
+
+    def hero_distance(self, state: dict, i: int) -> int:
+        """Steps (Manhattan, public geometry) from tile i to the nearest living hero."""
+        r0, c0 = self.rc(state, i)
+        return min((abs(r0 - r) + abs(c0 - c) for r, c in (self.rc(state, state["heroes"][s]["pos"])
+                                                          for s in self.living(state))), default=0)
+
+    def _token_name(self, state: dict, tid: int) -> str:
+        t = self.tok(state, tid)
+        if t["kind"] == "blank":
+            return "a decoy"
+        if t["kind"] == "trap":
+            return "a trap"
+        if t.get("count", 1) > 1:
+            return f"{self._monster_name(t)} ({t['count']} x level {t['level']})"
+        return f"{self._monster_name(t)} (level {t['level']})"
+
+    @staticmethod
+    def _monster_name(t: dict) -> str:
+        if t["card"] == "ambush":
+            return "Ambusher"
+        return C.WIZARD_DEFS[t["card"]]["name"]
+

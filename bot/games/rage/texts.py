@@ -1,0 +1,188 @@
+"""Wizard's Rage: the words (rules summary, status line, move descriptions, refusals, private hand text)."""
+from __future__ import annotations
+
+from . import cards as C
+from .constants import DIR_NAMES, FREE_LIMIT
+
+SUMMARY = """**Wizard's Rage** - the first seat (seat 0) is the **Wizard**, everyone else is a **hero** (10 hit points, starting in a corner camp).
+The board is a face-down grid (5x5 / 6x6 / 7x7 for 3 / 4 / 5 players) with the wizard's tower in the centre. The wizard secretly hid **3 key tiles**.
+
+**Round** = the wizard's turn, then all heroes move at once.
+**Wizard turn:** (after the keys are all found: the *rage* - pick a tile; it and the safe tiles nearest it crumble, as many as there are players) draw 1 card (+1 if the Mana Wheel is at its maximum 8), then play cards with mana up to the wheel's value; the turn ends when you end it or nothing is playable. A monster or trap card is one decision: pick the tile for its real token; its blank decoys land on random tiles just as far from the nearest hero, and everyone sees only the set of tiles (max tokens per tile = number of players; never on a hero's tile; the tower only after all keys were found). Ley Tap, Dark Surge and Scrying Pool act when drawn. Hand limit 6.
+**Heroes:** before committing you may drink potions, equip, or give cards/keys to heroes on your tile (even when frozen). Then commit a move: 1 tile, stay, quick march (2 tiles over a token-free first room, 3 over known safe rooms) or Sprint (a card: 2-3 tiles through anything, even when frozen). Moves are secret until everyone has committed.
+- Entering a face-down tile flips it: its card-draw and mana values apply to the wizard. **Scouting:** the room shows how many key vaults lie within 2 steps.
+- Tokens on your tile flip: decoys vanish; **traps**: d20 + save bonus 10+ or take 2 damage; **monsters** fight.
+- An empty room you enter for the first time gives 1 loot card.
+- **Combat:** wizard rolls d20 + all monster levels; heroes roll d20 each, keep the best, add all their equipment. Ties go to the heroes. Win: monsters removed, 1 loot (2 on the room's first victory). Lose: step back and take each monster's damage (1 for small ones, 2-3 for big ones).
+- Standing on tokens at the start of your turn (Ambush!) means you can't move: you fight where you are.
+- Equipment: 2 swords, 1 boots, 1 shield. A dead hero drops everything on the tile, for the next hero standing there.
+**Keys:** taken from an empty (or cleared) key tile. Heroes on the tile north/east/south/west of the tower that the entrance faces, holding all 3 keys between them, may enter the tower (the keys are used; it stays open). Beat the tower's monsters (or find none) and the heroes win.
+The wizard wins when every hero is dead - or when the round limit runs out."""
+
+
+class TextsMixin:
+    """Sentences players read: never decide anything here."""
+
+    # ------------------------------------------------------------------ text
+    def status_line(self, state: dict) -> str:
+        phase = state["phase"]
+        names = state["names"]
+        wiz = names[0]
+        if phase == "over":
+            return state["end_reason"] or "Game over."
+        if phase == "tower":
+            return f"{wiz} (wizard) chooses where the tower stands."
+        if phase == "entrance":
+            return f"{wiz} (wizard) chooses which way the tower door faces."
+        if phase == "keys":
+            return f"{wiz} (wizard) hides key {state['keys_hidden'] + 1} of 3 - heroes, close your eyes!"
+        if phase == "keep":
+            return f"{wiz} (wizard) keeps 3 of 5 opening cards."
+        if phase == "wizard":
+            p = state["pending"]
+            base = f"Round {state['round']}/{state['round_limit']}: {wiz} (wizard)"
+            if p and p["kind"] == "rage":
+                return f"{base} rages: pick where {p['left']} tiles crumble."
+            if p and p["kind"] == "place":
+                return f"{base} places {p.get('total') or sum(p.get('left', {}).values())} face-down tokens."
+            if p:
+                return f"{base} picks a target."
+            return f"{base} plays cards ({self.mana_left(state)} mana left)."
+        waiting = [names[s] for s in self.to_act(state)]
+        return f"Round {state['round']}/{state['round_limit']}: heroes move - waiting for " + \
+            ", ".join(waiting) + "."
+
+    def describe_action(self, state: dict, seat: int, action: dict) -> str:
+        typ = action["type"]
+        lab = lambda i: self.label(state, i)  # noqa: E731
+        if typ == "tower":
+            return f"Raise the tower on {lab(action['tile'])}"
+        if typ == "entrance":
+            ent = self._step(state, state["tower"], action["dir"]) if state["tower"] is not None else None
+            return f"Door faces {DIR_NAMES[action['dir']]}" + (f" ({lab(ent)})" if ent is not None else "")
+        if typ == "hide_key":
+            return f"Hide a key on {lab(action['tile'])}"
+        if typ == "keep":
+            return "Keep " + ", ".join(self.wdef(state, c)["name"] for c in action["cards"])
+        if typ == "remove":
+            return f"Crumble {lab(action['tile'])} (and the safe tiles nearest it)"
+        if typ == "discard":
+            return f"Discard {self.wdef(state, action['card'])['name']}"
+        if typ == "end_turn":
+            return "End turn"
+        if typ == "play":
+            d = self.wdef(state, action["card"])
+            return f"Play {d['name']} ({d['cost']} mana)"[:80]
+        if typ == "place":
+            cid = state["wizard"]["pending_card"]
+            name = self.wdef(state, cid)["name"] if cid is not None else "the card"
+            return f"Put {name} on {lab(action['tile'])} (decoys scatter)"[:80]
+        if typ == "target":
+            return f"Target {lab(action['tile'])}"
+        if typ == "move":
+            if action["to"] == state["tower"]:
+                return "Enter the tower!"
+            h = state["heroes"][seat]
+            d = self._dir_between(state, h["pos"], action["to"])
+            return f"Move {d} to {lab(action['to'])}"
+        if typ == "stay":
+            return "Stay (fight here)" if seat and self.stuck(state, seat) else "Stay where you are"
+        if typ == "sprint":
+            return "Sprint " + " -> ".join(lab(i) for i in action["path"])
+        if typ == "march":
+            return "March " + " -> ".join(lab(i) for i in action["path"])
+        if typ == "use":
+            return f"Use {self.ldef(state, action['card'])['name']}"
+        if typ == "banish":
+            return f"Banish Scroll on {lab(action['tile'])}"
+        if typ == "equip":
+            d = self.ldef(state, action["card"])
+            if action.get("replace") is not None:
+                return f"Equip {d['name']} instead of {self.ldef(state, action['replace'])['name']}"[:80]
+            return f"Equip {d['name']}"
+        if typ == "give":
+            return f"Give {self.ldef(state, action['card'])['name']} to {state['names'][action['to']]}"[:80]
+        if typ == "give_key":
+            return f"Give a key to {state['names'][action['to']]}"[:80]
+        return typ
+
+    def _dir_between(self, state: dict, a: int, b: int) -> str:
+        for d in "NESW":
+            if self._step(state, a, d) == b:
+                return DIR_NAMES[d]
+        return ""
+
+    def action_group(self, state: dict, seat: int, action: dict) -> str:
+        typ = action["type"]
+        if typ == "place":
+            return "Place the card's real token"
+        return {"tower": "Tower", "entrance": "Door", "hide_key": "Hide a key", "keep": "Opening hand",
+                "remove": "Rage: crumble a tile", "discard": "Discard", "end_turn": "Turn", "play": "Play a card",
+                "target": "Target", "move": "Move", "stay": "Move", "sprint": "Sprint", "march": "Quick march", "use": "Items",
+                "banish": "Items", "equip": "Items", "give": "Give", "give_key": "Give"}.get(typ, "Moves")
+
+    def illegal_message(self, state: dict, seat: int, action: dict) -> str:
+        typ = action.get("type") if isinstance(action, dict) else None
+        phase = state["phase"]
+        if phase == "heroes" and seat:
+            h = state["heroes"][seat]
+            if h["frozen"] and typ in ("move", "march"):
+                return "You are frozen by a Frost Bolt: you can't move this turn (items, even a Sprint, still work)."
+            if typ in ("move", "sprint", "march") and self.stuck(state, seat):
+                return "You can't move: there are tokens on your tile, so you fight where you stand."
+            if typ == "move" and action.get("to") == state["tower"]:
+                return ("The tower opens only from the tile its door faces, for heroes there holding all 3 keys "
+                        "between them.")
+            if typ == "move":
+                return "You can move one tile north, east, south or west onto a tile that still exists."
+            if typ in ("give", "give_key"):
+                return "You can only give cards or keys to a living hero on your own tile."
+            if typ in ("use", "banish", "equip", "give", "give_key") and h["free"] >= FREE_LIMIT:
+                return f"You have used your {FREE_LIMIT} item actions this turn: commit a move."
+        if phase == "wizard":
+            p = state["pending"]
+            if typ == "play":
+                cid = action.get("card")
+                if cid in state["wizard"]["hand"] and self.wdef(state, cid)["cost"] > self.mana_left(state):
+                    return f"Not enough mana: you have {self.mana_left(state)} left this turn."
+                return "You can't play that card now (no legal place or target for it)."
+            if typ == "place":
+                return ("Tokens go on an existing tile without heroes, at most "
+                        f"{self.cap(state)} per tile; the tower only after all keys are found (never traps).")
+            if typ == "remove":
+                return ("The rage can't remove the tower's ring, a hero's tile, a tile with dropped items, "
+                        "or a tile that would cut a hero off from the tower or a dropped key.")
+            if typ == "end_turn" and p:
+                return "Finish the current card first."
+            if typ == "end_turn":
+                return f"Discard down to {C.HAND_LIMIT} cards before ending your turn."
+        return "That move isn't allowed right now."
+
+    def private_text(self, view: dict) -> str:
+        p = view.get("private") or {}
+        if p.get("role") == "wizard":
+            lines = [f"**You are the wizard.** Mana Wheel {view['wizard']['mana']}/{view['wizard']['mana_max']}, "
+                     f"{p['mana_left']} mana left this turn."]
+            if p["opening"]:
+                lines.append("**Opening draw (keep 3):** " + ", ".join(c["name"] for c in p["opening"]))
+            lines.append("**Hand:** " + (", ".join(f"{c['name']} ({c['cost']})" for c in p["hand"]) or "empty"))
+            if p.get("playing"):
+                lines.append(f"**Playing:** {p['playing']['name']}")
+            labels = {t["i"]: t["label"] for t in view["tiles"]}
+            if p["keys"]:
+                lines.append("**Keys hidden on:** " + ", ".join(labels[i] for i in p["keys"]))
+            if p["tokens"]:
+                parts = []
+                for i, toks in sorted(p["tokens"].items(), key=lambda kv: int(kv[0])):
+                    names = [f"{t['name']} L{t['level']}" if t["kind"] == "monster" else t["kind"].replace(
+                        "blank", "decoy") for t in toks]
+                    parts.append(f"{labels[int(i)]}: {', '.join(names)}")
+                lines.append("**Your face-down tokens:** " + "; ".join(parts))
+            return "\n".join(lines)
+        lines = [f"**Hit points:** {p.get('hp')}  **Keys:** {p.get('keys')}"]
+        lines.append("**Equipped:** " + (", ".join(c["name"] for c in p.get("equip", [])) or "nothing"))
+        lines.append("**Hand:** " + (", ".join(f"{c['name']} ({c['text']})" for c in p.get("hand", [])) or "empty"))
+        if p.get("commit_text"):
+            lines.append(f"**Committed move:** {p['commit_text']}")
+        return "\n".join(lines)
+
