@@ -100,8 +100,8 @@ class TowerEngine(Engine):
         used, unused = (C.SET_A, C.SET_B) if opts["special_set"] == "A" else (C.SET_B, C.SET_A)
         state["out_of_play"] = list(unused)
         if not state["options"]["master_thief"]:
-            for s in range(n):
-                state["secret"][s] = light.pop(0)
+            for seat in range(n):
+                state["secret"][seat] = light.pop(0)
             state["box_unseen"] += light
             light = []
         dark = list(C.DARK_PLAIN) + list(used)
@@ -124,20 +124,20 @@ class TowerEngine(Engine):
         return state["tower"][HIDDEN[0]][HIDDEN[1]] is not None
 
     @staticmethod
-    def _is_hidden(f: int, s: int) -> bool:
-        return (f, s) == HIDDEN
+    def _is_hidden(f: int, slot: int) -> bool:
+        return (f, slot) == HIDDEN
 
     def _tower_cards(self, state):
         for f in range(FLOORS):
             row = state["tower"][f]
-            for s in range(SLOTS):
-                if row[s] is not None:
-                    yield f, s, row[s]
+            for slot in range(SLOTS):
+                if row[slot] is not None:
+                    yield f, slot, row[slot]
 
-    def _card_label(self, state, f: int, s: int) -> str:
-        if self._is_hidden(f, s):
+    def _card_label(self, state, f: int, slot: int) -> str:
+        if self._is_hidden(f, slot):
             return f"the face-down card ({_floor_label(f)})"
-        return f"{name(state['tower'][f][s])} ({_floor_label(f)})"
+        return f"{name(state['tower'][f][slot])} ({_floor_label(f)})"
 
     def _power_ok(self, state, seat: int, cid: int, at: tuple[int, int] | None) -> bool:
         """Can ``seat`` complete the power of ``cid`` if it claimed it now (from tower space ``at``)?"""
@@ -149,21 +149,21 @@ class TowerEngine(Engine):
         if power == "distill":
             return any(state["secret"][o] is not None for o in range(state["n"]) if o != seat)
         if power == "cloak":
-            for f, s, other in self._tower_cards(state):
-                if (f, s) == at:
+            for f, slot, other in self._tower_cards(state):
+                if (f, slot) == at:
                     continue
-                if self._is_hidden(f, s) or self._power_ok(state, seat, other, (f, s)):
+                if self._is_hidden(f, slot) or self._power_ok(state, seat, other, (f, slot)):
                     return True
             return False
         return True
 
-    def _claimable(self, state, seat: int, f: int, s: int) -> bool:
-        cid = state["tower"][f][s]
+    def _claimable(self, state, seat: int, f: int, slot: int) -> bool:
+        cid = state["tower"][f][slot]
         if cid is None:
             return False
-        if self._is_hidden(f, s):
+        if self._is_hidden(f, slot):
             return True  # nobody knows what it is: it may always be claimed (see docs, Decisions)
-        return self._power_ok(state, seat, cid, (f, s))
+        return self._power_ok(state, seat, cid, (f, slot))
 
     def _remove_from_haul(self, state, seat: int, cid: int) -> None:
         state["hauls"][seat].remove(cid)
@@ -197,9 +197,9 @@ class TowerEngine(Engine):
         actions = []
         low = max(0, state["pawns"][seat][0])
         for f in range(low, FLOORS):
-            for s in range(SLOTS):
-                if self._claimable(state, seat, f, s):
-                    actions.append({"type": "claim", "floor": f, "slot": s})
+            for slot in range(SLOTS):
+                if self._claimable(state, seat, f, slot):
+                    actions.append({"type": "claim", "floor": f, "slot": slot})
         actions.append({"type": "exit"})
         return actions
 
@@ -207,11 +207,11 @@ class TowerEngine(Engine):
         k, seat = step["k"], step["seat"]
         hauls = state["hauls"][seat]
         if k in ("amulet_discard",):
-            return [{"type": "discard_tower", "floor": f, "slot": s} for f, s, _ in self._tower_cards(state)]
+            return [{"type": "discard_tower", "floor": f, "slot": slot} for f, slot, _ in self._tower_cards(state)]
         if k == "row_discard":
             f = step["floor"]
-            return [{"type": "discard_tower", "floor": f, "slot": s} for s in range(SLOTS)
-                    if state["tower"][f][s] is not None]
+            return [{"type": "discard_tower", "floor": f, "slot": slot} for slot in range(SLOTS)
+                    if state["tower"][f][slot] is not None]
         if k == "amulet_give":
             return [{"type": "give", "to": o} for o in range(state["n"]) if o != seat]
         if k == "sand":
@@ -219,8 +219,8 @@ class TowerEngine(Engine):
         if k in ("tales", "crown"):
             return [{"type": "discard_haul", "card": c} for c in hauls if C.curse_free(c)]
         if k == "cloak":
-            return [{"type": "take", "floor": f, "slot": s} for f, s, _ in self._tower_cards(state)
-                    if self._claimable(state, seat, f, s)]
+            return [{"type": "take", "floor": f, "slot": slot} for f, slot, _ in self._tower_cards(state)
+                    if self._claimable(state, seat, f, slot)]
         if k == "distill":
             return [{"type": "peek", "seat": o} for o in range(state["n"])
                     if o != seat and state["secret"][o] is not None]
@@ -231,11 +231,11 @@ class TowerEngine(Engine):
                 return []
             return [{"type": "skip"}] + [{"type": "swap", "card": c} for c in mine]
         if k == "vamp_take":
-            return [{"type": "swap_take", "floor": f, "slot": s} for f, s in self._vamp_tower(state)]
+            return [{"type": "swap_take", "floor": f, "slot": slot} for f, slot in self._vamp_tower(state)]
         raise AssertionError(k)
 
     def _vamp_tower(self, state) -> list[tuple[int, int]]:
-        return [(f, s) for f, s, c in self._tower_cards(state) if not self._is_hidden(f, s) and C.curse_free(c)]
+        return [(f, slot) for f, slot, c in self._tower_cards(state) if not self._is_hidden(f, slot) and C.curse_free(c)]
 
     # ------------------------------------------------------------------ apply
     def _apply(self, state, seat: int, action: dict) -> list[dict]:
@@ -280,12 +280,12 @@ class TowerEngine(Engine):
                                                     f"{left} card{'s' if left != 1 else ''} go back to the box unseen. "
                                                     f"{self._name(state, 0)} starts the heist."})
 
-    def _claim(self, state, seat: int, f: int, s: int, move: bool, events: list) -> None:
-        cid = state["tower"][f][s]
-        hidden = self._is_hidden(f, s)
-        state["tower"][f][s] = None
+    def _claim(self, state, seat: int, f: int, slot: int, move: bool, events: list) -> None:
+        cid = state["tower"][f][slot]
+        hidden = self._is_hidden(f, slot)
+        state["tower"][f][slot] = None
         if move:
-            state["pawns"][seat] = [f, s]
+            state["pawns"][seat] = [f, slot]
         state["hauls"][seat].append(cid)
         who = self._name(state, seat)
         how = "" if move else " with the Portal Cloak"
@@ -356,10 +356,10 @@ class TowerEngine(Engine):
         if text:
             events.append({"type": "power", "text": text})
 
-    def _discard_tower(self, state, f: int, s: int) -> tuple[int, bool]:
-        cid = state["tower"][f][s]
-        hidden = self._is_hidden(f, s)
-        state["tower"][f][s] = None
+    def _discard_tower(self, state, f: int, slot: int) -> tuple[int, bool]:
+        cid = state["tower"][f][slot]
+        hidden = self._is_hidden(f, slot)
+        state["tower"][f][slot] = None
         (state["box_unseen"] if hidden else state["box"]).append(cid)
         return cid, hidden
 
@@ -367,11 +367,11 @@ class TowerEngine(Engine):
         k, seat = step["k"], step["seat"]
         who = self._name(state, seat)
         if k in ("amulet_discard", "row_discard"):
-            f, s = action["floor"], action["slot"]
-            label = self._card_label(state, f, s)
-            self._discard_tower(state, f, s)
+            f, slot = action["floor"], action["slot"]
+            label = self._card_label(state, f, slot)
+            self._discard_tower(state, f, slot)
             why = "Amulet of Nae: " if k == "amulet_discard" else ""
-            unseen = " unseen" if self._is_hidden(f, s) else ""
+            unseen = " unseen" if self._is_hidden(f, slot) else ""
             events.append({"type": "discard", "text": f"{why}{who} returns {label} to the box{unseen}."})
         elif k == "amulet_give":
             to = action["to"]
@@ -406,11 +406,11 @@ class TowerEngine(Engine):
             else:
                 state["queue"].insert(0, {"k": "vamp_take", "seat": seat, "give": action["card"]})
         elif k == "vamp_take":
-            f, s = action["floor"], action["slot"]
+            f, slot = action["floor"], action["slot"]
             give = step["give"]
-            take = state["tower"][f][s]
+            take = state["tower"][f][slot]
             self._remove_from_haul(state, seat, give)
-            state["tower"][f][s] = give
+            state["tower"][f][slot] = give
             state["hauls"][seat].append(take)
             events.append({"type": "power", "text": f"Vampire's Blood: {who} swaps **{name(give)}** from their haul "
                                                     f"for **{name(take)}** ({_floor_label(f)})."})
@@ -434,7 +434,7 @@ class TowerEngine(Engine):
 
     def _end_turn(self, state, events: list) -> None:
         n = state["n"]
-        if all(self._on_bridge(state, s) for s in range(n)):
+        if all(self._on_bridge(state, seat) for seat in range(n)):
             self._finish(state, events)
             return
         seat = state["turn"]
@@ -454,10 +454,10 @@ class TowerEngine(Engine):
     def _finish(self, state, events: list) -> None:
         state["phase"] = "over"
         state["queue"] = []
-        for s in range(state["n"]):
-            if state["secret"][s] is not None:
-                events.append({"type": "reveal", "text": f"{self._name(state, s)} reveals their face-down card: "
-                                                         f"**{name(state['secret'][s])}**."})
+        for seat in range(state["n"]):
+            if state["secret"][seat] is not None:
+                events.append({"type": "reveal", "text": f"{self._name(state, seat)} reveals their face-down card: "
+                                                         f"**{name(state['secret'][seat])}**."})
         final = self._final(state)
         for a in final["awards"]:
             who = self._name(state, a["seat"]) if a["seat"] is not None else "nobody (tie)"
@@ -465,14 +465,14 @@ class TowerEngine(Engine):
                 continue
             events.append({"type": "tile", "text": f"{a['label']} ({a['prestige']:+d}): {who}"
                                                    + (f" [{a['note']}]" if a["values"] is not None else "")})
-        winners = [s for s in range(state["n"]) if final["ranks"][s] == 1]
-        names = " and ".join(self._name(state, s) for s in winners)
+        winners = [seat for seat in range(state["n"]) if final["ranks"][seat] == 1]
+        names = " and ".join(self._name(state, seat) for seat in winners)
         events.append({"type": "end", "text": f"Game over! {names} win{'s' if len(winners) == 1 else ''} with "
                                               f"{final['totals'][winners[0]]} prestige."})
 
     def _final(self, state) -> dict:
-        hauls = [list(state["hauls"][s]) + ([state["secret"][s]] if state["secret"][s] is not None else [])
-                 for s in range(state["n"])]
+        hauls = [list(state["hauls"][seat]) + ([state["secret"][seat]] if state["secret"][seat] is not None else [])
+                 for seat in range(state["n"])]
         return C.final_scores(hauls, state["sand_target"], state["exits"])
 
     # ------------------------------------------------------------------ views
@@ -482,36 +482,36 @@ class TowerEngine(Engine):
         tower = []
         for f in range(FLOORS):
             row = []
-            for s in range(SLOTS):
-                cid = state["tower"][f][s]
+            for slot in range(SLOTS):
+                cid = state["tower"][f][slot]
                 if cid is None:
                     row.append(None)
-                elif self._is_hidden(f, s) and not over:
+                elif self._is_hidden(f, slot) and not over:
                     row.append({"back": "dark"})
                 else:
                     cell = {"card": _cv(cid)}
-                    if self._is_hidden(f, s):
+                    if self._is_hidden(f, slot):
                         cell["was_face_down"] = True
                     row.append(cell)
             tower.append(row)
         pawns = []
-        for s in range(n):
-            f, slot = state["pawns"][s]
+        for seat in range(n):
+            f, slot = state["pawns"][seat]
             where = "balcony" if f == BALCONY else "bridge" if f == BRIDGE else "tower"
-            pawns.append({"seat": s, "where": where, "floor": f if where == "tower" else None,
+            pawns.append({"seat": seat, "where": where, "floor": f if where == "tower" else None,
                           "slot": slot if where == "tower" else None})
         hauls = []
-        for s in range(n):
-            face_up = state["hauls"][s]
+        for seat in range(n):
+            face_up = state["hauls"][seat]
             st = C.haul_stats(face_up, state["sand_target"])
-            entry = {"seat": s, "name": state["names"][s], "cards": [_cv(c) for c in face_up],
+            entry = {"seat": seat, "name": state["names"][seat], "cards": [_cv(c) for c in face_up],
                      "sand_under": state["sand_target"] if C.SAND in face_up and state["sand_target"] in face_up
                      else None,
-                     "secret": None, "revealed": state["revealed"][s],
+                     "secret": None, "revealed": state["revealed"][seat],
                      "visible": {"suits": st["suits"], "numbers": st["numbers"], "curses": st["raw_curses"],
                                  "prestige": st["card_prestige"]}}
-            if state["secret"][s] is not None:
-                entry["secret"] = _cv(state["secret"][s]) if over else "back"
+            if state["secret"][seat] is not None:
+                entry["secret"] = _cv(state["secret"][seat]) if over else "back"
             hauls.append(entry)
         exits = list(state["exits"])
         tiles = []
@@ -550,7 +550,7 @@ class TowerEngine(Engine):
             final = self._final(state)
             v["final"] = {"awards": final["awards"], "totals": final["totals"], "ranks": final["ranks"],
                           "tiles": final["tiles"], "stats": final["stats"],
-                          "winners": [s for s in range(n) if final["ranks"][s] == 1],
+                          "winners": [seat for seat in range(n) if final["ranks"][seat] == 1],
                           "bottom_card": _cv(state["tower"][HIDDEN[0]][HIDDEN[1]]) if self._hidden_there(state)
                           else None}
         if viewer is not None:
@@ -587,8 +587,8 @@ class TowerEngine(Engine):
     def status_line(self, state) -> str:
         if state["phase"] == "over":
             final = self._final(state)
-            winners = [s for s in range(state["n"]) if final["ranks"][s] == 1]
-            names = " and ".join(self._name(state, s) for s in winners)
+            winners = [seat for seat in range(state["n"]) if final["ranks"][seat] == 1]
+            names = " and ".join(self._name(state, seat) for seat in winners)
             return f"Game over: {names} win{'s' if len(winners) == 1 else ''} with {final['totals'][winners[0]]} prestige."
         if state["phase"] == "draft":
             d = state["draft"]
@@ -605,13 +605,13 @@ class TowerEngine(Engine):
     def scores(self, state) -> list[dict]:
         final = self._final(state)
         out = []
-        for s in range(state["n"]):
-            tiles = [C.TILE_BY_KEY[k] for k in final["tiles"][s]]
+        for seat in range(state["n"]):
+            tiles = [C.TILE_BY_KEY[k] for k in final["tiles"][seat]]
             tile_txt = ", ".join(f"{t['label']} {t['prestige']:+d}" for t in tiles) or "no tiles"
-            cp = final["stats"][s]["card_prestige"]
-            detail = f"{tile_txt}; cards {cp:+d}; curses {final['stats'][s]['curses']}"
-            out.append({"seat": s, "score": final["totals"][s], "rank": final["ranks"][s],
-                        "won": final["ranks"][s] == 1, "detail": detail})
+            cp = final["stats"][seat]["card_prestige"]
+            detail = f"{tile_txt}; cards {cp:+d}; curses {final['stats'][seat]['curses']}"
+            out.append({"seat": seat, "score": final["totals"][seat], "rank": final["ranks"][seat],
+                        "won": final["ranks"][seat] == 1, "detail": detail})
         return out
 
     # ------------------------------------------------------------------ text
@@ -685,8 +685,8 @@ class TowerEngine(Engine):
                 f"**{c['name']}** {self._card_brief(c['id'])}" for c in p["draft_hand"]))
         elif p.get("draft_offered"):
             lines.append("Cards you saw in the draft: " + ", ".join(c["name"] for c in p["draft_offered"]))
-        for s in p.get("seen", []):
-            lines.append(f"You looked at {s['name']}'s face-down card: **{s['card']['name']}**")
+        for peeked in p.get("seen", []):
+            lines.append(f"You looked at {peeked['name']}'s face-down card: **{peeked['card']['name']}**")
         t = p.get("my_totals")
         if t:
             suits = ", ".join(f"{k} {v}" for k, v in t["suits"].items())
@@ -703,16 +703,16 @@ class TowerEngine(Engine):
             return "First finish the current choice: " + self._pending_text(state, state["queue"][0]) + "."
         if t == "claim":
             try:
-                f, s = int(action["floor"]), int(action["slot"])
+                f, slot = int(action["floor"]), int(action["slot"])
             except (KeyError, TypeError, ValueError):
                 return "Pick a card in the tower to claim."
-            if not (0 <= f < FLOORS and 0 <= s < SLOTS):
+            if not (0 <= f < FLOORS and 0 <= slot < SLOTS):
                 return "There is no such space in the tower."
-            cid = state["tower"][f][s]
+            cid = state["tower"][f][slot]
             if cid is None:
                 return f"That space on {_floor_label(f)} is empty."
             pf = state["pawns"][seat][0]
-            label = self._card_label(state, f, s)
+            label = self._card_label(state, f, slot)
             if f < pf:
                 return f"You can't move up the tower: {label} is above your thief ({_floor_label(pf)})."
             power = CARDS[cid]["power"]
