@@ -12,14 +12,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from bot.permissions import ManagerRoles, manages_server
 from bot.storage import Storage
 from bot.tables import TableService
+from cogs.boards import TableUI
+from cogs.refusals import Refusals
+from cogs.router import ComponentRouter
 
 log = logging.getLogger("heistcord")
 
 CORE_COGS = ("cogs.game", "cogs.admin", "cogs.stats")
 # Modules of cogs/ that are shared helpers, not cogs.
-HELPER_MODULES = ("ui", "limits", "customid", "refusals")
+HELPER_MODULES = ("ui", "limits", "customid", "refusals", "embeds", "panel", "dms", "router", "boards")
 TIMER_MAX_SLEEP = 30.0
 DRAIN_SECONDS = 5.0
 # discord.py names the tasks that run commands, events and component callbacks;
@@ -73,8 +77,6 @@ class HeistBot(commands.AutoShardedBot):
     ``HEISTCORD_SHARD_IDS`` (all of them by default)."""
 
     def __init__(self, config: Config, *, seed_source=None, clock=None, **kwargs: Any) -> None:
-        from cogs.refusals import Refusals
-
         kwargs.setdefault("intents", intents(config.members_intent))
         kwargs.setdefault("shard_count", config.shard_count)
         kwargs.setdefault("shard_ids", config.shard_ids)
@@ -87,14 +89,12 @@ class HeistBot(commands.AutoShardedBot):
         self._seed_source = seed_source
         self._clock = clock
         self.tables: TableService = None  # type: ignore[assignment]
-        from cogs.ui import TableUI
-
         self.ui = TableUI(self)
         self._timer_task: asyncio.Task | None = None
         self._refusal_log_task: asyncio.Task | None = None
         self._timer_wakeup = asyncio.Event()
         self._stopping = False
-        self._manager_roles: dict[int, int | None] = {}
+        self.permissions = ManagerRoles(self.storage)
 
     async def setup_hook(self) -> None:
         await self.storage.open()
@@ -102,8 +102,6 @@ class HeistBot(commands.AutoShardedBot):
         extra = {"clock": self._clock} if self._clock else {}
         self.tables = TableService(self.storage, seed_source=self._seed_source,
                                    default_turn_minutes=self.config.default_turn_minutes, **extra)
-        from cogs.ui import ComponentRouter
-
         self.add_dynamic_items(ComponentRouter)
         for name in discover_cogs():
             await self.load_extension(name)
@@ -151,23 +149,15 @@ class HeistBot(commands.AutoShardedBot):
         while (pending := self.handler_tasks()) and loop.time() < deadline:
             await asyncio.wait(pending, timeout=max(0.0, deadline - loop.time()))
 
-    @staticmethod
-    def manages_server(interaction: discord.Interaction) -> bool:
-        """Manage Server (or Administrator): the only power that changes server settings."""
-        perms = getattr(interaction, "permissions", None)
-        return perms is not None and (perms.manage_guild or perms.administrator)
+    # The permission checks live in bot.permissions; these names stay for the cogs that call them on the bot.
+    manages_server = staticmethod(manages_server)
 
     def is_manager(self, interaction: discord.Interaction) -> bool:
-        """Manage Server permission, or the role the server configured (which manages games)."""
-        member = interaction.user
-        if self.manages_server(interaction):
-            return True
-        role_id = self._manager_roles.get(interaction.guild_id)
-        roles = getattr(member, "roles", [])
-        return bool(role_id and any(r.id == role_id for r in roles))
+        """Manage Server permission, or the role the server configured (see ``bot.permissions``)."""
+        return self.permissions.is_manager(interaction)
 
     async def refresh_manager_role(self, guild_id: int) -> None:
-        self._manager_roles[guild_id] = (await self.storage.settings(guild_id)).manager_role_id
+        await self.permissions.refresh(guild_id)
 
     def wake_timers(self) -> None:
         self._timer_wakeup.set()

@@ -83,6 +83,14 @@ def parse(custom_id: str) -> CustomId:
     return CustomId(kind, game_id, _bounded(match["version"], MAX_VERSION), _bounded(match["n"], MAX_INDEX))
 
 
+def kind_of(custom_id: str) -> str | None:
+    """The kind (``"play"``, ``"act"``, ...) of one of our custom ids, or None for any other id."""
+    try:
+        return parse(custom_id).kind
+    except BadInput:
+        return None
+
+
 def encode_index(index: int) -> str:
     return str(int(index))
 

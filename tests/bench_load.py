@@ -47,6 +47,7 @@ from bot.bench import percentile, sample_states
 from bot.games import registry
 from bot.storage import Storage
 from bot.tables import TableService, bot_rng
+from cogs import customid
 from rendering import render
 from tests.fakediscord import FakeDiscord, RecordedMessage
 
@@ -366,9 +367,9 @@ class Bot:
         found: list[tuple[str, str, str | None]] = []
         for c in fake.find_components(panel):
             cid = c.get("custom_id", "")
-            if c.get("type") == 2 and cid.startswith("hc:act:"):
+            if c.get("type") == 2 and customid.kind_of(cid) == "act":
                 found.append(("button", cid, None))
-            elif c.get("type") == 3 and cid.startswith("hc:sel:"):
+            elif c.get("type") == 3 and customid.kind_of(cid) == "sel":
                 found.extend(("select", cid, o["value"]) for o in c.get("options", []))
         return found
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from cogs import customid
 from tests.conftest import CHANNEL, Harness
 
 
@@ -20,7 +21,7 @@ def callback_text(rec) -> str:
 
 def latest_board(h: Harness):
     boards = [m for m in h.fake.public_messages(CHANNEL)
-              if any(c.get("custom_id", "").startswith("hc:play:") for c in h.fake.find_components(m, type=2))]
+              if any(customid.kind_of(c.get("custom_id", "")) == "play" for c in h.fake.find_components(m, type=2))]
     assert boards, "no board message with a Play button was posted"
     return boards[-1]
 
@@ -49,7 +50,7 @@ async def press(h: Harness, user: int, index: int, game):
     panel = await h.click(user, board, h.fake.find_component(board, label="Play")["custom_id"])
     assert panel.callback["data"]["flags"] & 64, "the panel must be ephemeral"
     message = panel.message
-    wanted = f"hc:act:{game.id}:{game.version}:{index}"
+    wanted = customid.encode("act", game.id, game.version, index)
     buttons = [c for c in h.fake.find_components(message, type=2) if c.get("custom_id") == wanted]
     if buttons:
         return await h.click(user, message, wanted)

@@ -88,6 +88,7 @@ async def play_through_fake_discord() -> None:
 
     from bot.app import create_bot
     from bot.config import Config
+    from cogs import customid
 
     guild, channel, host = 4000, 4001, 100
     fake = FakeDiscord()
@@ -125,14 +126,14 @@ async def play_through_fake_discord() -> None:
         moves = 0
         for _ in range(200):
             boards = [m for m in fake.public_messages(channel)
-                      if any(c.get("custom_id", "").startswith("hc:play:") for c in fake.find_components(m, type=2))]
+                      if any(customid.kind_of(c.get("custom_id", "")) == "play" for c in fake.find_components(m, type=2))]
             if not boards or moves >= 6:
                 break
             panel = await click(boards[-1], "Play")
             if panel.message is None:
                 continue  # not Ann's turn: the bot seat is moving
-            buttons = [c for c in fake.find_components(panel.message, type=2) if c["custom_id"].startswith("hc:act:")]
-            selects = [c for c in fake.find_components(panel.message, type=3) if c["custom_id"].startswith("hc:sel:")]
+            buttons = [c for c in fake.find_components(panel.message, type=2) if customid.kind_of(c["custom_id"]) == "act"]
+            selects = [c for c in fake.find_components(panel.message, type=3) if customid.kind_of(c["custom_id"]) == "sel"]
             if buttons:
                 await click(panel.message, custom_id=buttons[0]["custom_id"])
             elif selects:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-
+from cogs import customid
 from tests.conftest import ADMIN, CHANNEL, GUILD, OUTSIDER
 from tests.e2e_helpers import callback_text
 
@@ -28,7 +28,7 @@ async def open_table(h, options="pile=9"):
 
 async def latest_board(h):
     boards = [m for m in h.fake.public_messages(CHANNEL)
-              if any(c.get("custom_id", "").startswith("hc:play:") for c in h.fake.find_components(m, type=2))]
+              if any(customid.kind_of(c.get("custom_id", "")) == "play" for c in h.fake.find_components(m, type=2))]
     return boards[-1]
 
 

@@ -10,6 +10,7 @@ import io
 
 from PIL import Image
 
+from cogs import customid
 from tests.conftest import ADMIN, CHANNEL, GUILD
 from tests.e2e_helpers import callback_text, open_and_start, play_to_end
 from tests.fakediscord.server import CREATE_PUBLIC_THREADS
@@ -27,7 +28,7 @@ def boards(h, channel):
 
 def live_board(h, channel):
     live = [m for m in h.fake.public_messages(channel)
-            if any(c.get("custom_id", "").startswith("hc:play:") for c in h.fake.find_components(m, type=2))]
+            if any(customid.kind_of(c.get("custom_id", "")) == "play" for c in h.fake.find_components(m, type=2))]
     assert len(live) == 1, f"exactly one board has buttons, not {len(live)}"
     return live[0]
 
@@ -177,7 +178,7 @@ async def test_deleting_the_channel_ends_the_tables_in_its_threads(harness):
 def test_alt_text_does_not_repeat_what_the_game_already_described(monkeypatch):
     from bot.games import get_engine
     from bot.storage import GameRow
-    from cogs import ui
+    from cogs import embeds
 
     engine = get_engine("dummy")
     state = engine.setup(["Ann", "Bob"], engine.meta.resolve_options({}), 1)
@@ -185,7 +186,7 @@ def test_alt_text_does_not_repeat_what_the_game_already_described(monkeypatch):
                    seed=1, seats=[{"name": "Ann"}, {"name": "Bob"}], state=state, version=0)
     view = engine.view(state, None)
     events = [{"type": "take", "text": "Ann takes 1 (pile 6)."}, {"type": "x", "text": "Bob frowns."}]
-    monkeypatch.setattr(ui, "renderer", lambda key: type("R", (), {"describe": staticmethod(
+    monkeypatch.setattr(embeds, "renderer", lambda key: type("R", (), {"describe": staticmethod(
         lambda v: "Bob's turn. Just now: Ann takes 1 (pile 6).")}))
-    text = ui.alt_text(game, engine, "board", view, events)
+    text = embeds.alt_text(game, engine, "board", view, events)
     assert text.count("Ann takes 1") == 1 and "Just happened: Bob frowns." in text

@@ -18,6 +18,7 @@ import pytest
 from bot.app import HeistBot
 from bot.config import Config, ConfigError
 from bot.storage import Storage
+from cogs import customid
 from tests.conftest import MANAGE_GUILD, MEMBER_PERMS
 from tests.e2e_helpers import callback_text
 from tests.fakediscord.fixtures import start_client, stop_client
@@ -195,7 +196,7 @@ def new_bot(db: Path, **config) -> HeistBot:
 
 def board_of(fake, channel_id: int):
     boards = [m for m in fake.public_messages(channel_id)
-              if any(c.get("custom_id", "").startswith("hc:play:") for c in fake.find_components(m, type=2))]
+              if any(customid.kind_of(c.get("custom_id", "")) == "play" for c in fake.find_components(m, type=2))]
     return boards[-1]
 
 

@@ -13,6 +13,7 @@ import time
 import rendering
 from bot.app import HeistBot
 from bot.config import Config
+from cogs import customid
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import start_client, stop_client
 
@@ -103,7 +104,7 @@ async def frozen_worker_run(clicks: int, timeout: float = 1.0) -> tuple[int, int
                     panel = await fake.click(user, board, fake.find_component(board, label="Play")["custom_id"])
                     records.append(panel)
                     await panel.response(timeout=10)
-                    button = f"hc:act:{game.id}:{game.version}:0"
+                    button = customid.encode("act", game.id, game.version, 0)
                     buttons = [c for c in fake.find_components(panel.message, type=2) if c.get("custom_id") == button]
                     if buttons:
                         records.append(await fake.click(user, panel.message, button))
@@ -114,7 +115,7 @@ async def frozen_worker_run(clicks: int, timeout: float = 1.0) -> tuple[int, int
                 after = await table_of(bot, fake)
                 moves += after is not None and after.version != game.version
             boards_posted = sum(1 for m in fake.public_messages(CHANNEL)
-                                if any(c.get("custom_id", "").startswith("hc:play:") for c in fake.find_components(m, type=2)))
+                                if any(customid.kind_of(c.get("custom_id", "")) == "play" for c in fake.find_components(m, type=2)))
             await asyncio.sleep(0.1)
             unanswered = sum(1 for r in records if r.callback is None) + len(fake.expired)
             stop.set()

@@ -159,7 +159,7 @@ async def test_a_dm_picture_waits_its_turn_so_boards_are_not_starved(fresh_worke
 
 
 async def test_only_show_my_hand_draws_urgently(harness, monkeypatch):
-    from cogs import ui
+    from cogs import boards, embeds
 
     h, fake = harness, harness.fake
     asked: list[tuple[str, bool]] = []
@@ -168,7 +168,8 @@ async def test_only_show_my_hand_draws_urgently(harness, monkeypatch):
         asked.append((kind, urgent))
         return None
 
-    monkeypatch.setattr(ui, "render_async", spy)
+    monkeypatch.setattr(embeds, "render_async", spy)
+    monkeypatch.setattr(boards, "render_async", spy)
     rec = await h.slash(ADMIN, "game new", {"game": "dummy", "options": "pile=9"})
     await h.click(BOB, rec.message, fake.find_component(rec.message, label="Join")["custom_id"])
     await h.click(ADMIN, rec.message, fake.find_component(rec.message, label="Start")["custom_id"])

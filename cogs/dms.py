@@ -1,0 +1,122 @@
+"""Private delivery: each player's hand kept up to date in one DM per game, notes about what happened
+to them, the **Show my hand** answer, and what happens when Discord refuses a DM (``cogs.refusals``)."""
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.engine import Engine
+from bot.storage import GameRow
+from bot.tables import Outcome, seat_of
+from cogs.embeds import alt_text, dm_retry_view, render_file
+from cogs.limits import clip, fit
+
+
+class DirectMessages:
+    """``TableUI``'s part that talks to one player privately."""
+
+    async def deliver_private(self, game: GameRow, engine: Engine, outcome: Outcome) -> None:
+        """DM each human whose private view changed (plus their private events)."""
+        notes: dict[int, list[str]] = {}
+        for event in outcome.events:
+            if "to" in event and event.get("text"):
+                notes.setdefault(int(event["to"]), []).append(event["text"])
+        seats = sorted(outcome.changed_private | set(notes))
+        closed: list[int] = []
+        for seat in seats:
+            info = game.seats[seat]
+            if info.get("bot") or not info.get("user_id"):
+                continue
+            ok = await self.send_private(game, engine, seat, notes.get(seat, []))
+            if not ok:
+                closed.append(seat)
+        newly_closed = [s for s in closed if not game.seats[s].get("dm_closed")]
+        if newly_closed:
+            await self.tables.set_seat_info(game, {s: {"dm_closed": True} for s in newly_closed})
+            channel = await self.channel(game.channel_id)
+            if channel is not None:
+                who = ", ".join(f"<@{game.seats[s]['user_id']}>" for s in newly_closed)
+                await self.post(channel, f"{who}: I couldn't DM you your private information (your DMs are closed),"
+                                " so I won't try again. Use `/game hand` or the **Show my hand** button to see it"
+                                " privately. To get DMs back: allow direct messages from this server's members"
+                                " (server name → Privacy Settings), then press **Try DMs again**.",
+                                view=dm_retry_view(game), allowed_mentions=discord.AllowedMentions(users=True))
+
+    async def send_private(self, game: GameRow, engine: Engine, seat: int, notes: list[str]) -> bool:
+        """Keep one DM per player per game up to date (edited in place, so a hand
+        that changes every turn doesn't flood their DMs); anything that happened
+        to them personally (``notes``) arrives as a new message, which notifies."""
+        info = game.seats[seat]
+        user_id = info["user_id"]
+        if not self.bot.refusals.dm_allowed(user_id):  # Discord refused them before: don't knock again
+            return False
+        view = engine.view(game.state, seat)
+        text = engine.private_text(view)
+        if notes:
+            text = "\n".join(f"• {n}" for n in notes) + "\n\n" + text
+        content = clip(f"**{engine.meta.name}** · table #{game.id} in <#{game.channel_id}>\n{text}", 1990)
+        file = await render_file(game, "private", view, filename="hand.png",
+                                 description=alt_text(game, engine, "private", view))
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            if info.get("dm") and not notes:
+                try:
+                    channel = user.dm_channel or await user.create_dm()
+                    await channel.get_partial_message(info["dm"]).edit(
+                        content=content, attachments=[file] if file is not None else [])
+                    return True
+                except discord.NotFound:  # they deleted it: send a new one
+                    pass
+            message = await (user.send(content, file=file) if file is not None else user.send(content))
+        except discord.HTTPException as exc:
+            await self.bot.refusals.dm_failed(user_id, exc)
+            return False
+        await self.tables.set_seat_info(game, {seat: {"dm": message.id, "dm_closed": False}})
+        return True
+
+    async def show_hand(self, interaction: discord.Interaction, game: GameRow) -> None:
+        seat = seat_of(game, interaction.user.id)
+        if seat is None:
+            return await self.error(interaction, "You're not playing in this game, so you have no hand here.")
+        if game.status != "running":
+            return await self.error(interaction, "The game hasn't started yet." if game.status == "lobby"
+                                    else "This game is over.")
+        engine = self.tables.engine(game)
+        view = engine.view(game.state, seat)
+        # Answer Discord first (3-second deadline), then draw: the picture may wait for the worker.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        file = await render_file(game, "private", view, filename="hand.png",
+                                 description=alt_text(game, engine, "private", view), urgent=True)
+        kwargs: dict[str, Any] = {"ephemeral": True}
+        if file is not None:
+            kwargs["file"] = file
+        await interaction.followup.send(**fit(engine.private_text(view), **kwargs))
+
+    async def tell(self, user_id: int, text: str) -> bool:
+        """A DM in words to one person (a host, about their table), unless their DMs are closed."""
+        if not self.bot.refusals.dm_allowed(user_id):
+            return False
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(**fit(text))
+        except discord.HTTPException as exc:
+            await self.bot.refusals.dm_failed(user_id, exc)
+            return False
+        return True
+
+    async def retry_dms(self, interaction: discord.Interaction, game: GameRow) -> None:
+        """The **Try DMs again** button: DMs back on for this player, and their hand sent now."""
+        user_id = interaction.user.id
+        await self.bot.refusals.dm_retry(user_id)
+        seat = seat_of(game, user_id)
+        if seat is None or game.status != "running":
+            return await self.error(interaction, "DMs are back on: I'll send your private information by DM"
+                                    " in your next game.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if await self.send_private(game, self.tables.engine(game), seat, []):
+            text = "✅ Sent: check your DMs. I'll keep your hand there up to date."
+        else:
+            text = ("Your DMs are still closed, so I'll stop trying again. Allow direct messages from this"
+                    " server's members (server name → Privacy Settings), then press **Try DMs again**.")
+        await interaction.followup.send(**fit(text, ephemeral=True))

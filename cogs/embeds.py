@@ -1,0 +1,161 @@
+"""What the bot's messages say and show: the lobby embed and its buttons, the board's text and
+buttons, alt text for every picture, final scores. Pure builders: nothing here sends anything."""
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import discord
+
+from bot.engine import Engine
+from bot.storage import GameRow
+from cogs import customid
+from cogs.limits import clip, fit
+from rendering import render_async, renderer
+
+EMBED_COLOUR = discord.Colour.from_rgb(232, 190, 80)
+
+
+def seat_label(game: GameRow, seat: int) -> str:
+    info = game.seats[seat]
+    if info.get("bot"):
+        return f"🤖 {info['name']}"
+    away = " (away — bot playing)" if info.get("away") else ""
+    return f"<@{info['user_id']}>{away}"
+
+
+# --- lobby ---------------------------------------------------------------------------------
+def lobby_embed(game: GameRow, engine: Engine) -> discord.Embed:
+    meta = engine.meta
+    embed = discord.Embed(title=f"{meta.name} — table #{game.id}", description=meta.blurb, colour=EMBED_COLOUR)
+    seats = "\n".join(f"{i + 1}. {seat_label(game, i)}{' (host)' if s.get('user_id') == game.host_id else ''}"
+                      for i, s in enumerate(game.seats)) or "nobody yet"
+    embed.add_field(name=f"Seats ({len(game.seats)}/{meta.max_players}, need {meta.min_players})", value=seats,
+                    inline=False)
+    if meta.options:
+        lines = []
+        for opt in meta.options:
+            value = game.options.get(opt.key, opt.default)
+            shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+            lines.append(f"**{opt.label}**: {shown}")
+        embed.add_field(name="Options (host: `/game option`)", value="\n".join(lines), inline=False)
+    minutes = game.options.get("_turn_minutes")
+    embed.add_field(name="Turn timer", value=f"{minutes} minutes per move" if minutes else
+                    "server default (`/game option turn_minutes 10` to set one)", inline=False)
+    leave = game.options.get("_on_leave")
+    embed.add_field(name="If a player leaves", value={"bot": "a bot takes their seat", "end": "the game ends"}.get(
+        leave, "server default (`/game option on_leave bot` or `end`)"), inline=False)
+    if game.status == "lobby":
+        embed.set_footer(text="Join to take a seat. The host starts the game when everyone is in.")
+    elif game.status == "running":
+        embed.set_footer(text="The game has started.")
+    else:
+        embed.set_footer(text=f"Closed. {game.ended_reason or ''}")
+    return fit(embed=embed)["embed"]
+
+
+def lobby_view(game: GameRow) -> discord.ui.View | None:
+    if game.status != "lobby":
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success,
+                                    custom_id=customid.encode("join", game.id)))
+    view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary,
+                                    custom_id=customid.encode("leave", game.id)))
+    view.add_item(discord.ui.Button(label="Add bot", style=discord.ButtonStyle.secondary,
+                                    custom_id=customid.encode("bot", game.id)))
+    view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary,
+                                    custom_id=customid.encode("start", game.id)))
+    return view
+
+
+# --- board -------------------------------------------------------------------------------------
+def board_view(game: GameRow) -> discord.ui.View | None:
+    if game.status != "running":
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Play", emoji="🎲", style=discord.ButtonStyle.primary,
+                                    custom_id=customid.encode("play", game.id)))
+    view.add_item(discord.ui.Button(label="Show my hand", emoji="🂠", style=discord.ButtonStyle.secondary,
+                                    custom_id=customid.encode("hand", game.id)))
+    return view
+
+
+def dm_retry_view(game: GameRow) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Try DMs again", emoji="✉️", style=discord.ButtonStyle.secondary,
+                                    custom_id=customid.encode("dm", game.id)))
+    return view
+
+
+def board_content(game: GameRow, engine: Engine, events: list[dict[str, Any]] | None = None) -> str:
+    lines = [e["text"] for e in (events or []) if "to" not in e and e.get("text")]
+    text = "\n".join(f"• {line}" for line in lines[-15:])
+    if game.status == "running":
+        waiting = engine.to_act(game.state)
+        who = ", ".join(seat_label(game, s) for s in waiting)
+        status = engine.status_line(game.state)
+        footer = f"**{status}**" + (f"\n⏳ Waiting for: {who}" if who else "")
+        if who and game.deadline_at:
+            footer += f" · time runs out <t:{int(game.deadline_at)}:R>"
+    elif game.status == "finished":
+        footer = "**Game over!**"
+    else:
+        footer = f"**Game ended.** {game.ended_reason or ''}"
+    header = f"**{engine.meta.name}** · table #{game.id}"
+    return clip(f"{header}\n{text}\n{footer}" if text else f"{header}\n{footer}", 1900)
+
+
+ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
+
+
+def plain(text: str) -> str:
+    """Markdown and mentions out, for alt text a screen reader reads aloud."""
+    text = re.sub(r"<@!?(\d+)>", "a player", text)
+    text = re.sub(r"<#\d+>", "a channel", text)
+    text = re.sub(r"<t:(\d+)(:[a-zA-Z])?>", "soon", text)
+    return re.sub(r"[*_`~>|]", "", text).strip()
+
+
+def alt_text(game: GameRow, engine: Engine, kind: str, view: dict[str, Any], events: list[dict[str, Any]] | None = None,
+             results: list[dict[str, Any]] | None = None) -> str:
+    """The words for an image (Discord's attachment description): what the picture
+    shows a sighted player, from the same view it is drawn from."""
+    head = f"{engine.meta.name}, table #{game.id}."
+    if kind == "private":
+        body = f"Your private view. {engine.private_text(view)}"
+    elif kind == "final" and results is not None:
+        body = "Final scores: " + "; ".join(
+            f"{r['rank']}. {game.seats[r['seat']]['name']} {r['score']}" + (" (winner)" if r["won"] else "")
+            for r in sorted(results, key=lambda r: (r["rank"], r["seat"])))
+    else:
+        module = renderer(game.game_key)
+        describe = getattr(module, "describe", None) if module else None
+        body = describe(view) if describe else (engine.status_line(game.state) if game.state else "")
+        if kind != "board":
+            body = f"{kind.replace('_', ' ').capitalize()}. {body}"
+    said = plain(body)
+    happened = [e["text"] for e in events or [] if "to" not in e and e.get("text") and plain(e["text"]) not in said]
+    tail = clip(plain(" Just happened: " + " ".join(happened[-6:])), ALT_TEXT_LIMIT // 3) if happened else ""
+    return clip(plain(f"{head} {body}"), ALT_TEXT_LIMIT - len(tail)) + tail
+
+
+def as_files(images: list[tuple[str, bytes, str]]) -> list[discord.File]:
+    """Fresh ``discord.File`` objects (discord.py closes them once sent) for ``(name, bytes, alt text)``."""
+    return [discord.File(io.BytesIO(data), filename=name, description=description) for name, data, description in images]
+
+
+async def render_file(game: GameRow, kind: str, view: dict[str, Any], *extra: Any, filename: str = "board.png",
+                      description: str | None = None, urgent: bool = False) -> discord.File | None:
+    png = await render_async(game.game_key, kind, view, *extra, urgent=urgent)
+    return None if png is None else discord.File(io.BytesIO(png), filename=filename, description=description)
+
+
+def results_text(game: GameRow, results: list[dict[str, Any]]) -> str:
+    lines = ["**Final scores**"]
+    for r in sorted(results, key=lambda r: (r["rank"], r["seat"])):
+        crown = "🏆 " if r["won"] else ""
+        detail = f" — {r['detail']}" if r.get("detail") else ""
+        lines.append(f"{r['rank']}. {crown}{seat_label(game, r['seat'])}: **{r['score']}**{detail}")
+    return clip("\n".join(lines), 1900)
