@@ -20,7 +20,7 @@ for an extra picture with ``"image": kind``: the board message then also carries
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 State = dict[str, Any]
@@ -111,9 +111,6 @@ class GameMeta:
     blurb: str  # one line for the game list
     summary: str  # a concise rules summary for /game rules (under 3500 characters)
     options: tuple[Option, ...] = ()
-    hidden_information: bool = True
-    simultaneous: bool = False
-    seat_roles: tuple[str, ...] = field(default=())  # optional names for seats, e.g. ("Wizard",)
 
     def check_players(self, count: int) -> None:
         """Every engine's setup starts here: the seat count must fit the game."""

@@ -798,7 +798,7 @@ def test_views_keep_secrets():
 
 
 def test_meta_and_summary():
-    assert E.meta.min_players == 3 and E.meta.max_players == 5 and E.meta.simultaneous
+    assert E.meta.min_players == 3 and E.meta.max_players == 5
     assert len(E.meta.summary) < 3500
     with pytest.raises(RuleError):
         E.meta.resolve_options({"round_limit": 99})

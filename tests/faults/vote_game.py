@@ -9,7 +9,7 @@ from bot.rng import Rng
 
 class VoteEngine(Engine):
     meta = GameMeta(key="vote", name="Secret Vote", min_players=2, max_players=6, blurb="Pick together.",
-                    summary="Everyone picks 1-3 at once.", simultaneous=True)
+                    summary="Everyone picks 1-3 at once.")
 
     def setup(self, names, options, seed):
         self.meta.check_players(len(names))

@@ -62,8 +62,6 @@ class HeistEngine(Engine):
                    "random: a drawn token lands on either face; front: always its first (printed) face.",
                    choices=("random", "front")),
         ),
-        hidden_information=True,
-        simultaneous=True,
     )
 
     # ------------------------------------------------------------------ setup

@@ -82,8 +82,6 @@ class MastermindsEngine(Engine):
                    "How long everyone gets to play an interrupt or pass before a roll (then they pass).",
                    minimum=5, maximum=300),
         ),
-        hidden_information=True,
-        simultaneous=True,
     )
 
     # ------------------------------------------------------------------ setup

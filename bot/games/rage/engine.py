@@ -62,9 +62,6 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
                    "After this many rounds the world collapses and the wizard wins "
                    "(0 = automatic: 16 / 16 / 15 rounds for 3 / 4 / 5 players).", minimum=0, maximum=60),
         ),
-        hidden_information=True,
-        simultaneous=True,
-        seat_roles=("Wizard", "Hero", "Hero", "Hero", "Hero"),
     )
 
     # ------------------------------------------------------------------ contract

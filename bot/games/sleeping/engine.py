@@ -37,8 +37,6 @@ META = GameMeta(
         Option("floors", "Tower floors", True,
                "Reveal a random floor card with its own rule in rounds 2-5 (off: every round plays like the Ground Floor)."),
     ),
-    hidden_information=True,
-    simultaneous=True,
 )
 
 

@@ -68,8 +68,6 @@ class TowerEngine(Engine):
             Option("master_thief", "Master Thief variant", False,
                    "Draft the secret cards after the tower is built instead of dealing them."),
         ),
-        hidden_information=True,
-        simultaneous=False,
     )
 
     # ------------------------------------------------------------------ setup
