@@ -93,13 +93,13 @@ class Option:
             if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
                 raise RuleError(f"Option '{self.label}' must be between {self.minimum} and {self.maximum}.")
             return value
-        value = str(raw).strip()
+        text = str(raw).strip()
         if self.choices:
             for choice in self.choices:
-                if choice.lower() == value.lower():
+                if choice.lower() == text.lower():
                     return choice
             raise RuleError(f"Option '{self.label}' must be one of: {', '.join(self.choices)}.")
-        return value
+        return text
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.games.rage.viewtypes import HeroView, RageView, WizardPrivate
 from rendering.common import (BG, BLUE, GOLD, GREEN, INK, MUTED, PURPLE, RED, fit_text, font, new_canvas,
                               seat_colour, wrap_text)
 
@@ -29,17 +30,17 @@ TOKEN = (190, 190, 200)
 TITLE, STATUS, EVENT, HERO, DETAIL = 40, 34, 30, 34, 26
 
 
-def _cell(view: dict) -> int:
+def _cell(view: RageView) -> int:
     return (WIDTH - 2 * PAD) // view["size"]
 
 
-def _xy(view: dict, top: int, i: int) -> tuple[int, int]:
+def _xy(view: RageView, top: int, i: int) -> tuple[int, int]:
     r, c = divmod(i, view["size"])
     cell = _cell(view)
     return PAD + c * cell, top + r * cell
 
 
-def _header_lines(d: ImageDraw.ImageDraw, view: dict) -> list[tuple[str, Any, tuple]]:
+def _header_lines(d: ImageDraw.ImageDraw, view: RageView) -> list[tuple[str, Any, tuple]]:
     """(text, font, colour) lines of the header: round, whose turn, what just happened."""
     width = WIDTH - 2 * PAD
     round_txt = f"Round {view['round']}/{view['round_limit']}" if view["round"] else "Setup"
@@ -59,26 +60,26 @@ def _header_lines(d: ImageDraw.ImageDraw, view: dict) -> list[tuple[str, Any, tu
     return out
 
 
-def _header_height(view: dict) -> int:
+def _header_height(view: RageView) -> int:
     d = ImageDraw.Draw(new_canvas(4, 4)[0])
     return PAD + sum(f.size + 8 for _, f, _ in _header_lines(d, view)) + 8
 
 
-def _draw_header(d: ImageDraw.ImageDraw, view: dict) -> None:
+def _draw_header(d: ImageDraw.ImageDraw, view: RageView) -> None:
     y = PAD
     for text, fnt, colour in _header_lines(d, view):
         d.text((PAD, y), text, font=fnt, fill=colour)
         y += fnt.size + 8
 
 
-def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, top: int, secret: dict | None = None) -> None:
+def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, view: RageView, top: int, secret: WizardPrivate | None = None) -> None:
     cell = _cell(view)
     coord_f = font(max(18, cell // 7))
     name_f = font(max(16, cell // 8), condensed=True)
     count_f = font(max(26, cell // 4), bold=True)
     badge_f = font(max(26, cell // 5), bold=True)
-    secret_tokens = (secret or {}).get("tokens", {})
-    secret_keys = set((secret or {}).get("keys", []))
+    secret_tokens = secret["tokens"] if secret else {}
+    secret_keys = set(secret["keys"] if secret else [])
     for t in view["tiles"]:
         i = t["i"]
         x, y = _xy(view, top, i)
@@ -146,7 +147,7 @@ def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, top: int, 
             q = max(14, cell // 9)
             d.rectangle((x + cell // 2 - q // 2, y + 8, x + cell // 2 + q // 2, y + 8 + q), fill=GOLD)
     hero_r = max(16, cell // 6)
-    by_tile: dict[int, list[dict]] = {}
+    by_tile: dict[int, list[HeroView]] = {}
     for h in view["heroes"]:
         if h["alive"]:
             by_tile.setdefault(h["pos"], []).append(h)
@@ -161,7 +162,7 @@ def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, top: int, 
             d.text((cx, cy), str(h["seat"]), font=font(max(18, r), bold=True), fill=DARK, anchor="mm")
 
 
-def _hero_status(h: dict) -> list[str]:
+def _hero_status(h: HeroView) -> list[str]:
     out = []
     if h["keys"]:
         out.append(f"{h['keys']} key{'s' if h['keys'] > 1 else ''}")
@@ -172,11 +173,11 @@ def _hero_status(h: dict) -> list[str]:
     return out
 
 
-def _panel_height(view: dict) -> int:
+def _panel_height(view: RageView) -> int:
     return 20 + 2 * (STATUS + 10) + len(view["heroes"]) * (HERO + 12 + 2 * (DETAIL + 6) + 12) + 10
 
 
-def _draw_panel(d: ImageDraw.ImageDraw, view: dict, y: int) -> None:
+def _draw_panel(d: ImageDraw.ImageDraw, view: RageView, y: int) -> None:
     """The wizard's resources and one big line per hero (HP, keys, frozen, ready), details below."""
     x = PAD
     width = WIDTH - 2 * PAD
@@ -213,7 +214,7 @@ def _draw_panel(d: ImageDraw.ImageDraw, view: dict, y: int) -> None:
         y += 12
 
 
-def _layout(view: dict, extra_h: int = 0) -> tuple[Image.Image, ImageDraw.ImageDraw, int, int]:
+def _layout(view: RageView, extra_h: int = 0) -> tuple[Image.Image, ImageDraw.ImageDraw, int, int]:
     """The canvas, the board's top and the panel's top."""
     top = _header_height(view)
     board_h = _cell(view) * view["size"]
@@ -228,18 +229,18 @@ def _layout(view: dict, extra_h: int = 0) -> tuple[Image.Image, ImageDraw.ImageD
     return img, d, top, panel_top
 
 
-def render_board(view: dict) -> Image.Image:
+def render_board(view: RageView) -> Image.Image:
     img, d, top, panel_top = _layout(view)
     _draw_board(img, d, view, top)
     _draw_panel(d, view, panel_top)
     return img
 
 
-def render_private(view: dict) -> Image.Image | None:
-    priv = view.get("private") or {}
-    if priv.get("role") != "wizard":
+def render_private(view: RageView) -> Image.Image | None:
+    priv = view.get("private")
+    if priv is None or priv["role"] != "wizard":
         return None
-    hand = priv.get("hand", []) + priv.get("opening", [])
+    hand = priv["hand"] + priv["opening"]
     line_h = DETAIL + 12
     extra = 3 * line_h + line_h * (len(hand) + 1)
     img, d, top, panel_top = _layout(view, extra)
@@ -261,7 +262,7 @@ def render_private(view: dict) -> Image.Image | None:
     return img
 
 
-def render_final(view: dict, scores: list[dict[str, Any]] | None = None) -> Image.Image:
+def render_final(view: RageView, scores: list[dict[str, Any]] | None = None) -> Image.Image:
     img = render_board(view)
     d = ImageDraw.Draw(img)
     winner = view.get("winner")
@@ -277,7 +278,7 @@ def render_final(view: dict, scores: list[dict[str, Any]] | None = None) -> Imag
     return img
 
 
-def describe(view: dict) -> str:
+def describe(view: RageView) -> str:
     """Alt text for the public board (at most 1,000 characters), from the public view only."""
     parts = []
     round_txt = f"Round {view['round']} of {view['round_limit']}" if view["round"] else "Setup"

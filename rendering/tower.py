@@ -1,10 +1,11 @@
 """Renderer for The Wizard's Tower. Draws views only (never full state)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from PIL import Image, ImageDraw
 
+from bot.games.tower.viewtypes import TowerView
 from rendering.common import (BG, GOLD, INK, MUTED, PANEL, fit_text, font, new_canvas, seat_colour,
                               wrap_text)
 
@@ -60,7 +61,7 @@ def _suit_chips(d, x, y, suits, h=26, ink=None, small=False):
     return x
 
 
-def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, c: dict, w: int = CARD_W, h: int = CARD_H, glow=None):
+def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, c: Mapping[str, Any], w: int = CARD_W, h: int = CARD_H, glow=None):
     light = c.get("deck") == "light"
     fill, ink = (LIGHT_FILL, LIGHT_INK) if light else (DARK_FILL, DARK_INK)
     _rr(d, (x, y, x + w, y + h), fill, outline=glow or ((150, 140, 110) if light else (110, 100, 140)),
@@ -241,7 +242,7 @@ def _bridge(d, view, y):
     return y + 92
 
 
-def render_board(view: dict[str, Any]) -> Image.Image:
+def render_board(view: TowerView) -> Image.Image:
     n = view["n"]
     recent = view.get("recent", [])[-3:]
     height = 110 + 58 + 8 * ROW_H + 96 + n * 92 + 16 + (len(recent) * 34 + 10 if recent else 0) + 10
@@ -260,11 +261,11 @@ def render_board(view: dict[str, Any]) -> Image.Image:
     return img
 
 
-def render_private(view: dict[str, Any]) -> Image.Image | None:
+def render_private(view: TowerView) -> Image.Image | None:
     p = view.get("private")
     if not p:
         return None
-    cards = []
+    cards: list[tuple[str, Any]] = []
     if p.get("secret"):
         cards.append(("Your face-down card", p["secret"]))
     for s in p.get("seen", []):
@@ -294,8 +295,8 @@ def render_private(view: dict[str, Any]) -> Image.Image | None:
     return img
 
 
-def render_final(view: dict[str, Any], scores: list[dict[str, Any]] | None = None) -> Image.Image:
-    final = view.get("final") or {}
+def render_final(view: TowerView, scores: list[dict[str, Any]] | None = None) -> Image.Image:
+    final: Mapping[str, Any] = view.get("final") or {}
     names = view["names"]
     n = view["n"]
     awards = final.get("awards", [])
@@ -363,8 +364,9 @@ def render_final(view: dict[str, Any], scores: list[dict[str, Any]] | None = Non
         d.text((MARGIN, y), f"{names[s]}'s haul", font=font(20, bold=True), fill=seat_colour(s))
         y += 30
         items = []
-        if isinstance(h.get("secret"), dict):
-            items.append(("secret: " + h["secret"]["name"], GOLD))
+        secret = h.get("secret")
+        if isinstance(secret, dict):
+            items.append(("secret: " + secret["name"], GOLD))
         if h.get("revealed") is not None:
             pass
         for c in h["cards"]:
@@ -382,13 +384,13 @@ def render_final(view: dict[str, Any], scores: list[dict[str, Any]] | None = Non
     return img.crop((0, 0, W, min(height, y + 10)))
 
 
-def _card_words(c: dict[str, Any]) -> str:
+def _card_words(c: Mapping[str, Any]) -> str:
     values = "/".join(str(v) for v in c["values"]) or "0"
     extras = [f"{c['curses']} curse" if c.get("curses") else "", f"prestige {c['prestige']:+d}" if c.get("prestige") else ""]
     return f"{c['name']} ({values} {'+'.join(c['suits'])}{''.join(', ' + e for e in extras if e)})"
 
 
-def describe(view: dict[str, Any]) -> str:
+def describe(view: TowerView) -> str:
     """Alt text for the public board: whose turn, each thief's position and haul,
     then the cards still in the tower from the top floor down (the platform adds
     what just happened)."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 from bot.rng import Rng
 
@@ -134,7 +135,7 @@ class BoardMixin:
 
     @staticmethod
     def _e(typ: str, text: str, to: int | None = None) -> dict:
-        e = {"type": typ, "text": text}
+        e: dict[str, Any] = {"type": typ, "text": text}
         if to is not None:
             e["to"] = to
         return e

@@ -211,7 +211,7 @@ def win_prob(k: int, bonus: int, level: int, lone: bool = False) -> float:
         return _PROB_CACHE[key]
     diff = bonus - level
     if lone:
-        dist = {a + b: 0 for a in range(1, 21) for b in range(1, 21)}
+        dist = {a + b: 0.0 for a in range(1, 21) for b in range(1, 21)}
         for a in range(1, 21):
             for b in range(1, 21):
                 dist[a + b] += 1 / 400

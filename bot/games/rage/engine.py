@@ -46,8 +46,8 @@ __all__ = ["AMBUSH_LEVEL", "AUTO_ROUNDS", "DIRS", "DIR_NAMES", "FREE_LIMIT", "GR
            "new_tile"]
 
 
-class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, ResolutionMixin, ViewsMixin,
-                 TextsMixin, Engine):
+class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, ResolutionMixin, ViewsMixin,  # type: ignore[misc]
+                 TextsMixin, Engine):  # (``view`` returns a RageView, a TypedDict, where the contract says dict)
     meta = GameMeta(
         key="rage",
         name="Wizard's Rage",

@@ -102,8 +102,8 @@ class ResolutionMixin:
         if not rng_ or t["key_tile"]:
             return []
         r0, c0 = self.rc(state, i)
-        near = sum(1 for j, u in enumerate(state["tiles"]) if u["key_tile"] and j != i
-                   and abs(self.rc(state, j)[0] - r0) + abs(self.rc(state, j)[1] - c0) <= rng_)
+        near = len([j for j, u in enumerate(state["tiles"]) if u["key_tile"] and j != i
+                    and abs(self.rc(state, j)[0] - r0) + abs(self.rc(state, j)[1] - c0) <= rng_])
         t["sense"] = near
         if not near:
             return [self._e("flip", f"Scouting from {self.label(state, i)}: no key vault within {rng_} steps.")]
@@ -113,7 +113,7 @@ class ResolutionMixin:
 
     def _collect(self, state: dict, i: int, visitors: list[int]) -> list[dict]:
         """Visitors of a monster-free tile: first search loot, a hidden key, dropped items."""
-        ev = []
+        ev: list[dict] = []
         t = state["tiles"][i]
         seats = [s for s in visitors if state["heroes"][s]["alive"]]
         if not seats or self.face_up_monsters(state, i) or i == state["tower"]:
@@ -126,7 +126,7 @@ class ResolutionMixin:
         return ev
 
     def _pickup(self, state: dict, i: int, seats: list[int]) -> list[dict]:
-        ev = []
+        ev: list[dict] = []
         t = state["tiles"][i]
         lab = self.label(state, i)
         seats = [s for s in seats if state["heroes"][s]["alive"]]

@@ -1,20 +1,21 @@
 """Wizard's Rage: what each seat may see (the public view, and the wizard's or a hero's private part)."""
 from __future__ import annotations
 
-from typing import Any
 
 from . import cards as C
 from .constants import SCOUT_RANGE
+from .viewtypes import (HeroPrivate, HeroView, LootCardView, PendingPublic, RageView, TileView, TokenPrivate,
+                        WizardCardView, WizardPrivate)
 
 
 class ViewsMixin:
     """``view(state, viewer)``: the board everyone sees, plus the viewer's own secrets."""
 
     # ------------------------------------------------------------------ views
-    def view(self, state: dict, viewer: int | None) -> dict:
+    def view(self, state: dict, viewer: int | None) -> RageView:
         """The public board (``viewer`` None), plus ``private`` for the wizard (0) or a hero."""
         w = state["wizard"]
-        out: dict[str, Any] = {
+        out: RageView = {
             "game": "rage", "names": list(state["names"]), "n": state["n"], "size": state["size"],
             "phase": state["phase"], "round": state["round"], "round_limit": state["round_limit"],
             "options": dict(state["options"]),
@@ -39,10 +40,10 @@ class ViewsMixin:
         out["private"] = self._wizard_private(state) if viewer == 0 else self._hero_private(state, viewer)
         return out
 
-    def _tile_view(self, state: dict, i: int) -> dict:
+    def _tile_view(self, state: dict, i: int) -> TileView:
         """One square as everyone sees it (a face-down room shows no name or values)."""
         t = state["tiles"][i]
-        v: dict[str, Any] = {"i": i, "label": self.label(state, i), "removed": t["removed"], "up": t["up"],
+        v: TileView = {"i": i, "label": self.label(state, i), "removed": t["removed"], "up": t["up"],
                              "tower": i == state["tower"], "camp": t["camp"],
                              "hidden_tokens": len(self.hidden_tokens(state, i)),
                              "monsters": [{"name": self._monster_name(self.tok(state, m)),
@@ -55,11 +56,11 @@ class ViewsMixin:
                                       "keys": t["drop"]["keys"]}}
         if t["up"] and not t["removed"]:
             d = self.tdef(state, i)
-            v.update(name=d["name"], draw=d["draw"], mana=d["mana"], key_tile=t["key_tile"], key=t["key"],
-                     sense=t.get("sense"))
+            v["name"], v["draw"], v["mana"] = d["name"], d["draw"], d["mana"]
+            v["key_tile"], v["key"], v["sense"] = t["key_tile"], t["key"], t.get("sense")
         return v
 
-    def _hero_public(self, state: dict, s: int) -> dict:
+    def _hero_public(self, state: dict, s: int) -> HeroView:
         h = state["heroes"][s]
         return {"seat": s, "name": state["names"][s], "hp": h["hp"], "alive": h["alive"],
                 "pos": h["pos"], "pos_label": self.label(state, h["pos"]),
@@ -69,7 +70,7 @@ class ViewsMixin:
                 "committed": str(s) in state["commits"], "strength": h["strength"], "ward": h["ward"]}
 
     @staticmethod
-    def _pending_public(p: dict | None) -> dict | None:
+    def _pending_public(p: dict | None) -> PendingPublic | None:
         """The wizard's open decision as the heroes see it (not whether a placed card is a trap)."""
         if not p:
             return None
@@ -81,10 +82,10 @@ class ViewsMixin:
             return {"kind": "target", "effect": p["effect"]}
         return {"kind": p["kind"]}
 
-    def _wizard_private(self, state: dict) -> dict:
+    def _wizard_private(self, state: dict) -> WizardPrivate:
         w = state["wizard"]
         p = state["pending"]
-        tok_map: dict[str, list] = {}
+        tok_map: dict[str, list[TokenPrivate]] = {}
         for i, t in enumerate(state["tiles"]):
             hid = self.hidden_tokens(state, i)
             if hid:
@@ -100,7 +101,7 @@ class ViewsMixin:
             "playing": self._wcard_view(state, w["pending_card"]) if w["pending_card"] is not None else None,
         }
 
-    def _hero_private(self, state: dict, viewer: int) -> dict:
+    def _hero_private(self, state: dict, viewer: int) -> HeroPrivate:
         h = state["heroes"][viewer]
         c = state["commits"].get(str(viewer))
         return {
@@ -110,19 +111,19 @@ class ViewsMixin:
             "commit": c, "commit_text": self.describe_action(state, viewer, c) if c else None,
         }
 
-    def _card_view(self, state: dict, cid: int) -> dict:
+    def _card_view(self, state: dict, cid: int) -> LootCardView:
         d = self.ldef(state, cid)
-        v = {"id": cid, "name": d["name"], "kind": d["kind"], "text": d["text"]}
+        v: LootCardView = {"id": cid, "name": d["name"], "kind": d["kind"], "text": d["text"]}
         if d["kind"] == "equipment":
-            v.update(slot=d["slot"], attack=d["attack"], save=d["save"])
+            v["slot"], v["attack"], v["save"] = d["slot"], d["attack"], d["save"]
         return v
 
-    def _wcard_view(self, state: dict, cid: int) -> dict:
+    def _wcard_view(self, state: dict, cid: int) -> WizardCardView:
         d = self.wdef(state, cid)
         return {"id": cid, "name": d["name"], "kind": d["kind"], "cost": d["cost"], "text": d["text"],
                 "level": d.get("level")}
 
-    def _token_private(self, state: dict, tid: int) -> dict:
+    def _token_private(self, state: dict, tid: int) -> TokenPrivate:
         t = self.tok(state, tid)
         if t["kind"] == "monster":
             return {"kind": "monster", "name": self._monster_name(t), "level": t["level"], "count": t.get("count", 1)}

@@ -139,7 +139,8 @@ class WizardTurnMixin:
                 continue
             w["hand"].append(cid)
             drawn.append(cid)
-        for cid in instants:
+        for cid in instants:  # set aside only when there is an ``ev`` to report them in
+            assert ev is not None
             ev.extend(self._instant(state, cid))
         return drawn
 

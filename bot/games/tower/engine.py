@@ -18,6 +18,8 @@ from bot.rng import Rng
 
 from . import cards as C
 from .cards import CARDS, name
+from .viewtypes import (CardView, CellView, DraftView, HaulView, PawnView, PendingView, ScoringTileView,
+                        TowerPrivate, TowerView)
 
 FLOORS, SLOTS = 8, 5
 BALCONY, BRIDGE = -1, 8
@@ -44,7 +46,7 @@ Add card prestige. Ties: fewest curses, then most tiles, else shared win.
 **Two players:** no 2nd/Last to Exit or Fewest Curses tiles; after each claim you must discard a card from the floor your pawn is on (the face-down card goes unseen)."""
 
 
-def _cv(cid: int) -> dict[str, Any]:
+def _cv(cid: int) -> CardView:
     c = CARDS[cid]
     return {"id": cid, "name": c["name"], "suits": c["suits"], "values": c["values"], "curses": c["curses"],
             "prestige": c["prestige"], "power": c["power"], "set": c["set"], "deck": c["deck"]}
@@ -474,73 +476,22 @@ class TowerEngine(Engine):
         return C.final_scores(hauls, state["sand_target"], state["exits"])
 
     # ------------------------------------------------------------------ views
-    def view(self, state, viewer: int | None) -> dict:
+    def view(self, state, viewer: int | None) -> TowerView:  # type: ignore[override]
+        """The public table (``viewer`` None), plus ``private`` for a seat."""
         n = state["n"]
         over = state["phase"] == "over"
-        tower = []
-        for f in range(FLOORS):
-            row = []
-            for slot in range(SLOTS):
-                cid = state["tower"][f][slot]
-                if cid is None:
-                    row.append(None)
-                elif self._is_hidden(f, slot) and not over:
-                    row.append({"back": "dark"})
-                else:
-                    cell = {"card": _cv(cid)}
-                    if self._is_hidden(f, slot):
-                        cell["was_face_down"] = True
-                    row.append(cell)
-            tower.append(row)
-        pawns = []
-        for seat in range(n):
-            f, slot = state["pawns"][seat]
-            where = "balcony" if f == BALCONY else "bridge" if f == BRIDGE else "tower"
-            pawns.append({"seat": seat, "where": where, "floor": f if where == "tower" else None,
-                          "slot": slot if where == "tower" else None})
-        hauls = []
-        for seat in range(n):
-            face_up = state["hauls"][seat]
-            st = C.haul_stats(face_up, state["sand_target"])
-            entry = {"seat": seat, "name": state["names"][seat], "cards": [_cv(c) for c in face_up],
-                     "sand_under": state["sand_target"] if C.SAND in face_up and state["sand_target"] in face_up
-                     else None,
-                     "secret": None, "revealed": state["revealed"][seat],
-                     "visible": {"suits": st["suits"], "numbers": st["numbers"], "curses": st["raw_curses"],
-                                 "prestige": st["card_prestige"]}}
-            if state["secret"][seat] is not None:
-                entry["secret"] = _cv(state["secret"][seat]) if over else "back"
-            hauls.append(entry)
-        exits = list(state["exits"])
-        tiles = []
-        for t in C.TILES:
-            in_play = not (n == 2 and t["key"] in C.TWO_PLAYER_OUT)
-            holder = None
-            if t["key"] == "first" and exits:
-                holder = exits[0]
-            elif t["key"] == "second" and len(exits) >= 2 and n > 2:
-                holder = exits[1]
-            elif t["key"] == "last" and len(exits) == n and n > 2:
-                holder = exits[-1]
-            tiles.append({"key": t["key"], "label": t["label"], "prestige": t["prestige"], "in_play": in_play,
-                          "holder": holder})
-        pending = None
-        if state["queue"] and not over:
-            step = state["queue"][0]
-            pending = {"seat": step["seat"], "kind": step["k"], "text": self._pending_text(state, step)}
-            if step["k"] == "vamp_take":
-                pending["give"] = step["give"]
-            if step["k"] == "row_discard":
-                pending["floor"] = step["floor"]
-        draft = None
+        draft: DraftView | None = None
         if state["phase"] == "draft":
             d = state["draft"]
             draft = {"seat": d["order"][d["pos"]], "order": d["order"], "hand_size": len(d["hand"])}
-        v: dict[str, Any] = {
+        exits = list(state["exits"])
+        v: TowerView = {
             "game": "tower", "names": list(state["names"]), "n": n, "phase": state["phase"],
             "status": self.status_line(state), "turn": state["turn"], "to_act": self.to_act(state),
             "options": {**state["options"], "two_player": n == 2},
-            "tower": tower, "pawns": pawns, "hauls": hauls, "exits": exits, "tiles": tiles, "pending": pending,
+            "tower": self._tower_view(state, over), "pawns": [self._pawn_view(state, seat) for seat in range(n)],
+            "hauls": [self._haul_view(state, seat, over) for seat in range(n)], "exits": exits,
+            "tiles": self._scoring_tiles_view(n, exits), "pending": self._pending_view(state, over),
             "draft": draft, "box": [_cv(c) for c in state["box"]], "box_unseen_count": len(state["box_unseen"]),
             "extra_turn": state["extra"], "recent": list(state["recent"]),
         }
@@ -552,20 +503,92 @@ class TowerEngine(Engine):
                           "bottom_card": _cv(state["tower"][HIDDEN[0]][HIDDEN[1]]) if self._hidden_there(state)
                           else None}
         if viewer is not None:
-            priv: dict[str, Any] = {"seat": viewer,
-                                    "secret": _cv(state["secret"][viewer]) if state["secret"][viewer] is not None
-                                    else None,
-                                    "seen": [{"seat": t, "name": state["names"][t], "card": _cv(c)}
-                                             for t, c in state["seen"][viewer]],
-                                    "draft_offered": [_cv(c) for c in state["offered"][viewer]],
-                                    "draft_hand": None}
-            if draft and draft["seat"] == viewer:
-                priv["draft_hand"] = [_cv(c) for c in sorted(state["draft"]["hand"])]
-            mine = list(state["hauls"][viewer]) + ([state["secret"][viewer]] if state["secret"][viewer] is not None
-                                                   else [])
-            priv["my_totals"] = C.haul_stats(mine, state["sand_target"])
-            v["private"] = priv
+            v["private"] = self._private_view(state, viewer, draft)
         return v
+
+    def _tower_view(self, state, over: bool) -> list[list[CellView | None]]:
+        """Floor by floor: empty spaces, the face-down bottom card's back, face-up cards."""
+        tower: list[list[CellView | None]] = []
+        for f in range(FLOORS):
+            row: list[CellView | None] = []
+            for slot in range(SLOTS):
+                cid = state["tower"][f][slot]
+                if cid is None:
+                    row.append(None)
+                elif self._is_hidden(f, slot) and not over:
+                    row.append({"back": "dark"})
+                else:
+                    cell: CellView = {"card": _cv(cid)}
+                    if self._is_hidden(f, slot):
+                        cell["was_face_down"] = True
+                    row.append(cell)
+            tower.append(row)
+        return tower
+
+    @staticmethod
+    def _pawn_view(state, seat: int) -> PawnView:
+        f, slot = state["pawns"][seat]
+        if f == BALCONY or f == BRIDGE:
+            return {"seat": seat, "where": "balcony" if f == BALCONY else "bridge", "floor": None, "slot": None}
+        return {"seat": seat, "where": "tower", "floor": f, "slot": slot}
+
+    @staticmethod
+    def _haul_view(state, seat: int, over: bool) -> HaulView:
+        face_up = state["hauls"][seat]
+        st = C.haul_stats(face_up, state["sand_target"])
+        entry: HaulView = {
+            "seat": seat, "name": state["names"][seat], "cards": [_cv(c) for c in face_up],
+            "sand_under": state["sand_target"] if C.SAND in face_up and state["sand_target"] in face_up else None,
+            "secret": None, "revealed": state["revealed"][seat],
+            "visible": {"suits": st["suits"], "numbers": st["numbers"], "curses": st["raw_curses"],
+                        "prestige": st["card_prestige"]}}
+        if state["secret"][seat] is not None:
+            entry["secret"] = _cv(state["secret"][seat]) if over else "back"
+        return entry
+
+    @staticmethod
+    def _scoring_tiles_view(n: int, exits: list[int]) -> list[ScoringTileView]:
+        """The scoring tiles, with who holds the exit tiles so far."""
+        tiles: list[ScoringTileView] = []
+        for t in C.TILES:
+            in_play = not (n == 2 and t["key"] in C.TWO_PLAYER_OUT)
+            holder = None
+            if t["key"] == "first" and exits:
+                holder = exits[0]
+            elif t["key"] == "second" and len(exits) >= 2 and n > 2:
+                holder = exits[1]
+            elif t["key"] == "last" and len(exits) == n and n > 2:
+                holder = exits[-1]
+            tiles.append({"key": t["key"], "label": t["label"], "prestige": t["prestige"], "in_play": in_play,
+                          "holder": holder})
+        return tiles
+
+    def _pending_view(self, state, over: bool) -> PendingView | None:
+        if not state["queue"] or over:
+            return None
+        step = state["queue"][0]
+        pending: PendingView = {"seat": step["seat"], "kind": step["k"], "text": self._pending_text(state, step)}
+        if step["k"] == "vamp_take":
+            pending["give"] = step["give"]
+        if step["k"] == "row_discard":
+            pending["floor"] = step["floor"]
+        return pending
+
+    @staticmethod
+    def _private_view(state, viewer: int, draft: DraftView | None) -> TowerPrivate:
+        priv: TowerPrivate = {"seat": viewer,
+                              "secret": _cv(state["secret"][viewer]) if state["secret"][viewer] is not None
+                              else None,
+                              "seen": [{"seat": t, "name": state["names"][t], "card": _cv(c)}
+                                       for t, c in state["seen"][viewer]],
+                              "draft_offered": [_cv(c) for c in state["offered"][viewer]],
+                              "draft_hand": None}
+        if draft and draft["seat"] == viewer:
+            priv["draft_hand"] = [_cv(c) for c in sorted(state["draft"]["hand"])]
+        mine = list(state["hauls"][viewer]) + ([state["secret"][viewer]] if state["secret"][viewer] is not None
+                                               else [])
+        priv["my_totals"] = C.haul_stats(mine, state["sand_target"])
+        return priv
 
     def _pending_text(self, state, step: dict) -> str:
         who = self._name(state, step["seat"])

@@ -1,0 +1,134 @@
+"""The Wizard's Tower: the shape of what ``view`` returns, shared by the engine and the renderer
+(``rendering/tower.py``), so the type checker (``tests/test_typecheck.py``) catches a renamed field."""
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+
+class CardView(TypedDict):
+    """A face-up card (``_card_view``)."""
+    id: int
+    name: str
+    suits: list[str]
+    values: list[int]
+    curses: int
+    prestige: int
+    power: str | None
+    set: str | None
+    deck: str
+
+
+class CellView(TypedDict):
+    """A tower space with a card: face up (``card``, ``was_face_down`` once the bottom card is shown),
+    or the face-down bottom card's ``back``."""
+    card: NotRequired[CardView]
+    was_face_down: NotRequired[bool]
+    back: NotRequired[str]
+
+
+class TowerPawn(TypedDict):
+    seat: int
+    where: Literal["tower"]
+    floor: int
+    slot: int
+
+
+class OffTowerPawn(TypedDict):
+    """A pawn on the balcony (not yet in) or the bridge (out)."""
+    seat: int
+    where: Literal["balcony", "bridge"]
+    floor: None
+    slot: None
+
+
+PawnView = TowerPawn | OffTowerPawn
+
+
+class VisibleTotals(TypedDict):
+    suits: dict[str, int]
+    numbers: dict[str, int]
+    curses: int
+    prestige: int
+
+
+class HaulView(TypedDict):
+    """A player's face-up haul (and whether a face-down card lies beside it)."""
+    seat: int
+    name: str
+    cards: list[CardView]
+    sand_under: int | None
+    secret: CardView | Literal["back"] | None
+    revealed: bool
+    visible: VisibleTotals
+
+
+class ScoringTileView(TypedDict):
+    key: str
+    label: str
+    prestige: int
+    in_play: bool
+    holder: int | None
+
+
+class PendingView(TypedDict):
+    """A card power that waits for a decision."""
+    seat: int
+    kind: str
+    text: str
+    give: NotRequired[int]
+    floor: NotRequired[int]
+
+
+class DraftView(TypedDict):
+    seat: int
+    order: list[int]
+    hand_size: int
+
+
+class FinalView(TypedDict):
+    awards: Any
+    totals: list[int]
+    ranks: list[int]
+    tiles: list[list[str]]
+    stats: list[dict[str, Any]]
+    winners: list[int]
+    bottom_card: CardView | None
+
+
+class SeenView(TypedDict):
+    seat: int
+    name: str
+    card: CardView
+
+
+class TowerPrivate(TypedDict):
+    seat: int
+    secret: CardView | None
+    seen: list[SeenView]
+    draft_offered: list[CardView]
+    draft_hand: list[CardView] | None
+    my_totals: NotRequired[dict[str, Any]]
+
+
+class TowerView(TypedDict):
+    """``view(state, viewer)``: the public table, plus ``private`` when a seat looks."""
+    game: str
+    names: list[str]
+    n: int
+    phase: str
+    status: str
+    turn: int
+    to_act: list[int]
+    options: dict[str, Any]
+    tower: list[list[CellView | None]]
+    pawns: list[PawnView]
+    hauls: list[HaulView]
+    exits: list[int]
+    tiles: list[ScoringTileView]
+    pending: PendingView | None
+    draft: DraftView | None
+    box: list[CardView]
+    box_unseen_count: int
+    extra_turn: Any
+    recent: list[str]
+    final: NotRequired[FinalView]
+    private: NotRequired[TowerPrivate]
