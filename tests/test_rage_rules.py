@@ -10,44 +10,29 @@ from bot.games.rage import ENGINE as E
 from bot.games.rage import cards as C
 from bot.rng import Rng
 from tests.playout import assert_rejects
+from tests.rage_scenario import RageTable, tile_index
 
 
 # ------------------------------------------------------------------ helpers
+# Set-ups go through tests/rage_scenario.py (RageTable); these short names keep the older tests short.
 def fresh(n=3, seed=1, opts=None):
-    return E.setup([f"P{i}" for i in range(n)], E.meta.resolve_options(opts or {}), seed)
+    return RageTable(n, seed, opts).state
 
 
 def ready(n=3, seed=1, keys=None, entrance="N", opts=None):
     """A game past setup: wizard's round-1 turn, keys on ``keys`` (default: far tiles)."""
-    st = fresh(n, seed, opts)
-    if st["phase"] == "tower":
-        E.apply(st, 0, E.legal_actions(st, 0)[0])
-    E.apply(st, 0, {"type": "entrance", "dir": entrance})
-    size = st["size"]
-    keys = keys or [size - 1 + size * 0 - 1, size * 2, size * size - 2]
-    for k in keys:
-        E.apply(st, 0, {"type": "hide_key", "tile": k})
-    E.apply(st, 0, E.legal_actions(st, 0)[0])
-    assert st["phase"] == "wizard"
-    return st
+    return RageTable.ready(n, seed, keys, entrance, opts).state
 
 
-def idx(st, label):
-    return (int(label[1:]) - 1) * st["size"] + ord(label[0]) - 65
+idx = tile_index
 
 
 def token(st, i, kind, level=0, up=False, card=None):
-    tid = st["next_token"]
-    st["next_token"] += 1
-    st["tokens"][str(tid)] = {"kind": kind, "up": up, "card": card or ("orc" if kind == "monster" else kind),
-                              "level": level}
-    st["tiles"][i]["tokens"].append(tid)
-    return tid
+    return RageTable.of(st).token(i, kind, level, up, card)
 
 
 def to_heroes(st):
-    E.apply(st, 0, {"type": "end_turn"}) if {"type": "end_turn"} in E.legal_actions(st, 0) else None
-    assert st["phase"] == "heroes"
+    RageTable.of(st).heroes_turn()
 
 
 def dice(monkeypatch, values):
@@ -57,27 +42,11 @@ def dice(monkeypatch, values):
 
 def give_card(st, seat, key):
     """Move a loot card of ``key`` from wherever it is into the hero's possession (auto-equip)."""
-    for where in (st["loot"]["deck"], st["loot"]["discard"]):
-        for cid in where:
-            if st["lcards"][cid] == key:
-                where.remove(cid)
-                E._gain_card(st, seat, cid)
-                return cid
-    raise AssertionError(key)
+    return RageTable.of(st).gives(seat, key)
 
 
 def wizard_card(st, key):
-    w = st["wizard"]
-    for pile in (w["deck"], w["discard"]):
-        for cid in pile:
-            if st["wcards"][cid] == key:
-                pile.remove(cid)
-                w["hand"].append(cid)
-                return cid
-    for cid in w["hand"]:
-        if st["wcards"][cid] == key:
-            return cid
-    raise AssertionError(key)
+    return RageTable.of(st).wizard_holds(key)
 
 
 def move(st, seat, to_label):
@@ -143,10 +112,8 @@ def test_entrance_and_keys_and_opening_hand():
 
 # ------------------------------------------------------------------ wizard turn
 def test_monster_card_places_monster_and_decoys():
-    st = ready()
-    st["wizard"]["hand"] = []
-    cid = wizard_card(st, "orc")
-    st["wizard"]["mana"] = 3
+    table = RageTable.ready().wizard(empty_hand=True, mana=3)
+    st, cid = table.state, table.wizard_holds("orc")
     E.apply(st, 0, {"type": "play", "card": cid})
     assert st["wizard"]["spent"] == 3
     legal = E.legal_actions(st, 0)
@@ -417,14 +384,9 @@ def test_hero_on_tokens_cannot_move_and_fights_in_place(monkeypatch):
 
 
 def test_death_drops_everything_and_another_hero_picks_it_up(monkeypatch):
-    st = ready()
-    to_heroes(st)
-    a2 = idx(st, "A2")
-    st["heroes"][1]["hp"] = 2
-    st["heroes"][1]["keys"] = 1
-    give_card(st, 1, "short_sword")
-    give_card(st, 1, "potion")
-    token(st, a2, "trap")
+    table = RageTable.ready().heroes_turn()
+    table.hero(1, hp=2, keys=1, holds=["short_sword", "potion"]).token("A2", "trap")
+    st, a2 = table.state, table.at("A2")
     dice(monkeypatch, [1])
     move(st, 1, "A2")
     stay(st, 2)
@@ -433,19 +395,17 @@ def test_death_drops_everything_and_another_hero_picks_it_up(monkeypatch):
     assert len(drop["cards"]) == 2 and drop["keys"] == 1
     assert E.view(st, None)["tiles"][a2]["drop"]["keys"] == 1
     # hero 2 walks over and takes it all
-    st["heroes"][2]["pos"] = idx(st, "A3")
+    table.hero(2, at="A3")
     E.apply(st, 0, {"type": "end_turn"})
     move(st, 2, "A2")
     assert st["heroes"][2]["keys"] == 1 and not st["tiles"][a2]["drop"]["cards"]
 
 
 def test_wizard_wins_when_every_hero_is_dead(monkeypatch):
-    st = ready()
-    to_heroes(st)
-    a2, e4 = idx(st, "A2"), idx(st, "E4")
-    for s, t in ((1, a2), (2, e4)):
-        st["heroes"][s]["hp"] = 1
-        token(st, t, "trap")
+    table = RageTable.ready().heroes_turn()
+    table.hero(1, hp=1).token("A2", "trap")
+    table.hero(2, hp=1).token("E4", "trap")
+    st = table.state
     dice(monkeypatch, [1, 1])
     move(st, 1, "A2")
     move(st, 2, "E4")
@@ -472,13 +432,11 @@ def test_equipment_limits_and_swap():
 
 
 def test_give_cards_and_keys_only_on_same_tile():
-    st = ready()
-    to_heroes(st)
-    cid = give_card(st, 1, "potion")
-    st["heroes"][1]["keys"] = 2
+    table = RageTable.ready().heroes_turn().hero(1, keys=2)
+    st, cid = table.state, table.gives(1, "potion")
     assert not any(a["type"] in ("give", "give_key") for a in E.legal_actions(st, 1))
     assert "own tile" in assert_rejects(E, st, 1, {"type": "give", "card": cid, "to": 2})
-    st["heroes"][2]["pos"] = 0
+    table.hero(2, at="A1")  # hero 1's camp
     E.apply(st, 1, {"type": "give", "card": cid, "to": 2})
     E.apply(st, 1, {"type": "give_key", "to": 2})
     assert cid in st["heroes"][2]["hand"] and st["heroes"][2]["keys"] == 1 and st["heroes"][1]["keys"] == 1
@@ -486,26 +444,23 @@ def test_give_cards_and_keys_only_on_same_tile():
 
 
 def test_free_action_limit():
-    st = ready()
-    to_heroes(st)
-    st["heroes"][2]["pos"] = 0
-    st["heroes"][1]["free"] = 8
-    assert not any(a["type"] == "give" for a in E.legal_actions(st, 1))
+    table = RageTable.ready().heroes_turn().hero(2, at="A1").hero(1, free=8, hp=5, holds=["potion"])
+    assert not any(a["type"] in ("give", "use") for a in E.legal_actions(table.state, 1))
+    table.hero(1, free=7)
+    assert {"give", "use"} <= {a["type"] for a in E.legal_actions(table.state, 1)}
 
 
 # ------------------------------------------------------------------ consumables
 def test_potions_and_spring():
-    st = ready()
-    to_heroes(st)
-    st["heroes"][1]["hp"] = 3
-    E.apply(st, 1, {"type": "use", "card": give_card(st, 1, "greater_potion")})
+    table = RageTable.ready().heroes_turn().hero(1, hp=3)
+    st = table.state
+    E.apply(st, 1, {"type": "use", "card": table.gives(1, "greater_potion")})
     assert st["heroes"][1]["hp"] == 10
-    st["heroes"][1]["hp"] = 8
-    E.apply(st, 1, {"type": "use", "card": give_card(st, 1, "potion")})
+    table.hero(1, hp=8)
+    E.apply(st, 1, {"type": "use", "card": table.gives(1, "potion")})
     assert st["heroes"][1]["hp"] == 10  # capped at 10
-    st["heroes"][2]["pos"] = 0
-    st["heroes"][2]["hp"] = 5
-    E.apply(st, 1, {"type": "use", "card": give_card(st, 1, "spring")})
+    table.hero(2, at="A1", hp=5)
+    E.apply(st, 1, {"type": "use", "card": table.gives(1, "spring")})
     assert st["heroes"][2]["hp"] == 8
 
 

@@ -10,26 +10,24 @@ from bot.engine import RuleError
 from bot.games.tower import ENGINE as E
 from bot.games.tower import cards as C
 from tests.playout import assert_rejects
+from tests.tower_scenario import NAMES, TowerTable
 
-NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
 ID = C.BY_NAME
 
 
 def make(n=3, opts=None, seed=1, tower=None, hauls=None, secrets=None, pawns=None, turn=0):
-    """A game with a hand-built tower (``{(floor, slot): name}``, floors 0-based), hauls and secrets."""
-    st = E.setup(NAMES[:n], E.meta.resolve_options(opts or {}), seed)
+    """A game with a hand-built tower (``{(floor, slot): name}``, floors 0-based), hauls and secrets
+    (a shorthand for tests/tower_scenario.py's TowerTable)."""
+    table = TowerTable(n, opts, seed)
     if tower is not None:
-        st["tower"] = [[None] * 5 for _ in range(8)]
-        for (f, s), nm in tower.items():
-            st["tower"][f][s] = ID[nm]
+        table.tower(tower)
     for seat, names in (hauls or {}).items():
-        st["hauls"][seat] = [ID[x] for x in names]
+        table.holds(seat, *names)
     for seat, nm in (secrets or {}).items():
-        st["secret"][seat] = ID[nm] if nm else None
+        table.secret(seat, nm)
     for seat, pos in (pawns or {}).items():
-        st["pawns"][seat] = list(pos)
-    st["turn"] = turn
-    return st
+        table.pawn(seat, *pos)
+    return table.turn(turn).state
 
 
 def claim(f, s):
@@ -231,8 +229,8 @@ def test_sand_duplicates_nesting_dolls_and_single_target_is_automatic():
 
 def test_sand_stays_when_its_card_leaves():
     # Decision: when the card under the Sand leaves the haul, the Sand stays (with its curse) duplicating nothing.
-    st = make(3, tower={(3, 0): "Tales of Myth & Magic"}, hauls={0: ["Book of Spells", "Sand of Illusion"]})
-    st["sand_target"] = ID["Book of Spells"]
+    st = (TowerTable(3).tower({(3, 0): "Tales of Myth & Magic"}).holds(0, "Book of Spells", "Sand of Illusion")
+          .sand_under("Book of Spells").state)
     act(st, 0, claim(3, 0))  # the only curse-free card goes automatically
     assert st["sand_target"] is None and ID["Sand of Illusion"] in st["hauls"][0]
     assert ID["Book of Spells"] in st["box"]
@@ -613,15 +611,12 @@ def test_bot_only_uses_its_own_view():
 
 
 def test_amulet_and_crown_reach_players_on_the_bridge():
-    st = make(3, tower={(3, 2): "Amulet of Nae"}, pawns={1: [8, -1]})
-    st["exits"] = [1]
+    st = TowerTable(3).tower({(3, 2): "Amulet of Nae"}).on_bridge(1).state
     act(st, 0, claim(3, 2))  # tower now empty: the discard is skipped
     assert E.legal_actions(st, 0) == [{"type": "give", "to": 1}, {"type": "give", "to": 2}]
     act(st, 0, {"type": "give", "to": 1})
     assert ID["Amulet of Nae"] in st["hauls"][1] and E.to_act(st) == [2]
-    st = make(3, {"special_set": "B"}, tower={(3, 0): "Bone Crown"}, hauls={1: ["Ruby Slippers"]},
-              pawns={1: [8, -1]})
-    st["exits"] = [1]
+    st = TowerTable(3, {"special_set": "B"}).tower({(3, 0): "Bone Crown"}).holds(1, "Ruby Slippers").on_bridge(1).state
     act(st, 0, claim(3, 0))
     assert ID["Ruby Slippers"] in st["box"]
 
