@@ -48,8 +48,9 @@ def render(key: str, kind: str, view: dict[str, Any], *extra: Any) -> bytes | No
 
 # Drawing runs in a worker process by default: Pillow work then never competes with
 # the event loop for the interpreter, so clicks stay fast while boards are drawn
-# (measured by ``python -m bot.bench``). HEISTCORD_RENDER_WORKERS=0 draws on one
-# thread of the bot's own process instead.
+# (measured by ``python -m bot.bench``). There is one worker per core but one (at
+# least one); HEISTCORD_RENDER_WORKERS sets how many, and 0 draws on one thread of
+# the bot's own process instead.
 #
 # The worker is watched: a drawing that takes longer than RENDER_TIMEOUT seconds is
 # abandoned and the worker replaced (a frozen worker must not freeze every board), a
@@ -70,8 +71,19 @@ _executor: Executor | None = None
 _gate: "_PriorityGate | None" = None
 
 
+def _cores() -> int:
+    """The cores this process may run on (a container's CPU set, not the host's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def _workers() -> int:
-    return int(os.environ.get("HEISTCORD_RENDER_WORKERS", "1"))
+    """Drawing processes: HEISTCORD_RENDER_WORKERS, by default one per core but one,
+    which is left to the event loop (and at least one)."""
+    configured = os.environ.get("HEISTCORD_RENDER_WORKERS", "").strip()
+    return int(configured) if configured else max(1, _cores() - 1)
 
 
 def render_executor() -> Executor:
