@@ -42,8 +42,10 @@ def render(key: str, kind: str, view: dict[str, Any], *extra: Any) -> bytes | No
     func = getattr(module, f"render_{kind}", None) if module else None
     if func is None:
         return None
+    from rendering.palette import game_palette  # here: ``python -m rendering.palette`` runs that module as main
+
     image = func(view, *extra)
-    return None if image is None else to_png(image)
+    return None if image is None else to_png(image, game_palette(key))
 
 
 # Drawing runs in a worker process by default: Pillow work then never competes with
