@@ -42,14 +42,17 @@ def render(key: str, kind: str, view: dict[str, Any], *extra: Any) -> bytes | No
     func = getattr(module, f"render_{kind}", None) if module else None
     if func is None:
         return None
+    from rendering.palette import game_palette  # here: ``python -m rendering.palette`` runs that module as main
+
     image = func(view, *extra)
-    return None if image is None else to_png(image)
+    return None if image is None else to_png(image, game_palette(key))
 
 
 # Drawing runs in a worker process by default: Pillow work then never competes with
 # the event loop for the interpreter, so clicks stay fast while boards are drawn
-# (measured by ``python -m bot.bench``). HEISTCORD_RENDER_WORKERS=0 draws on one
-# thread of the bot's own process instead.
+# (measured by ``python -m bot.bench``). There is one worker per core but one (at
+# least one); HEISTCORD_RENDER_WORKERS sets how many, and 0 draws on one thread of
+# the bot's own process instead.
 #
 # The worker is watched: a drawing that takes longer than RENDER_TIMEOUT seconds is
 # abandoned and the worker replaced (a frozen worker must not freeze every board), a
@@ -70,8 +73,19 @@ _executor: Executor | None = None
 _gate: "_PriorityGate | None" = None
 
 
+def _cores() -> int:
+    """The cores this process may run on (a container's CPU set, not the host's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def _workers() -> int:
-    return int(os.environ.get("HEISTCORD_RENDER_WORKERS", "1"))
+    """Drawing processes: HEISTCORD_RENDER_WORKERS, by default one per core but one,
+    which is left to the event loop (and at least one)."""
+    configured = os.environ.get("HEISTCORD_RENDER_WORKERS", "").strip()
+    return int(configured) if configured else max(1, _cores() - 1)
 
 
 def render_executor() -> Executor:

@@ -2,8 +2,12 @@
 
 One game of each title with four people clicking through the fake Discord (the
 same game as ``tests/test_e2e_posts.py``): messages posted in the game's thread,
-turn changes (the floor: one board per turn), and messages in the channel the
-table was opened in."""
+turn changes (the floor: one board per turn), how many times a board picture was
+uploaded (a board posted with its ``board.png``, or the living board edited with a
+new one: a board counts when the fake Discord received it with its image, not when
+it was queued), and messages in the channel the table was opened in. It counts,
+it does not time: how long a board takes to be posted is ``python -m tests.bench_load``
+("click -> board posted", against a bare bot uploading a same-size PNG)."""
 from __future__ import annotations
 
 import asyncio
@@ -23,7 +27,8 @@ async def main() -> None:
     logging.basicConfig(level=logging.WARNING)
     register(DUMMY)
     print("\n## public messages per game (4 players clicking; the board is one message per turn)")
-    print(f"{'game':<13}{'thread posts':>13}{'turn changes':>14}{'posts/turn':>12}{'channel posts':>15}")
+    print(f"{'game':<13}{'thread posts':>13}{'turn changes':>14}{'posts/turn':>12}{'board pictures':>16}"
+          f"{'channel posts':>15}")
     with tempfile.TemporaryDirectory() as tmp:
         for key in GAMES:
             fake = FakeDiscord()
@@ -38,12 +43,20 @@ async def main() -> None:
             try:
                 await h.launch()
                 posts, turns, in_channel = await posts_of_a_game(h, key)
+                pictures = board_pictures(fake)
             finally:
                 for bot in h.bots:
                     await bot.close()
                 fake.uninstall()
                 await fake.stop()
-            print(f"{key:<13}{posts:>13}{turns:>14}{posts / max(1, turns):>12.2f}{in_channel:>15}")
+            print(f"{key:<13}{posts:>13}{turns:>14}{posts / max(1, turns):>12.2f}{pictures:>16}{in_channel:>15}")
+
+
+def board_pictures(fake: FakeDiscord) -> int:
+    """Board pictures the fake received: each post or edit of a message in the table's
+    channel or its threads that uploaded a ``board.png``."""
+    return sum(1 for message in fake.public_messages(CHANNEL) for record in message.history
+               if any(name == "board.png" for name, _ in record.get("_files") or []))
 
 
 if __name__ == "__main__":
