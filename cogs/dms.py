@@ -56,7 +56,7 @@ class DirectMessages:
         if notes:
             text = "\n".join(f"• {n}" for n in notes) + "\n\n" + text
         content = clip(f"**{engine.meta.name}** · table #{game.id} in <#{game.channel_id}>\n{text}", 1990)
-        file = await render_file(game, "private", view, filename="hand.png",
+        file = await render_file(game, "private", view, filename="hand.png", background=True,
                                  description=alt_text(game, engine, "private", view))
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)

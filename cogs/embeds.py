@@ -147,8 +147,9 @@ def as_files(images: list[tuple[str, bytes, str]]) -> list[discord.File]:
 
 
 async def render_file(game: GameRow, kind: str, view: dict[str, Any], *extra: Any, filename: str = "board.png",
-                      description: str | None = None, urgent: bool = False) -> discord.File | None:
-    png = await render_async(game.game_key, kind, view, *extra, urgent=urgent)
+                      description: str | None = None, urgent: bool = False,
+                      background: bool = False) -> discord.File | None:
+    png = await render_async(game.game_key, kind, view, *extra, urgent=urgent, background=background)
     return None if png is None else discord.File(io.BytesIO(png), filename=filename, description=description)
 
 

@@ -59,9 +59,11 @@ def render(key: str, kind: str, view: dict[str, Any], *extra: Any) -> bytes | No
 # worker that dies is replaced, and a picture that can't be drawn comes back as None,
 # so the caller posts its text alone instead of dropping the message. Drawings wait
 # for the worker in priority order: a picture a player is waiting for (``urgent``: their
-# hand on "Show my hand") goes before the public boards queued ahead of it; everything
-# else (boards, the hand pictures DMed in the background) waits its turn, so under load
-# the DMs can't starve the boards.
+# hand on "Show my hand") goes before the public boards queued ahead of it; a hand
+# picture DMed in the background lets boards asked up to BACKGROUND_GRACE seconds after
+# it go first (a move asks for its DMs and its board together, and the board is what the
+# whole table waits for), but no later ones, so under load neither starves the other.
+BACKGROUND_GRACE = 1.0  # seconds a background picture lets boards go first
 RENDER_TIMEOUT: float | None = None  # None: HEISTCORD_RENDER_TIMEOUT (default 15 s), read when drawing
 
 
@@ -114,21 +116,22 @@ def _discard(executor: Executor) -> None:
 
 class _PriorityGate:
     """At most ``size`` drawings in the worker at once; the others wait in priority
-    order (lower first, then first come first served)."""
+    order (lower first), then by when they are due (first come first served, a
+    background picture counted as asked ``BACKGROUND_GRACE`` seconds later)."""
 
     def __init__(self, size: int) -> None:
         self.loop = asyncio.get_running_loop()
         self.size = size
         self.busy = 0
-        self.waiting: list[tuple[int, int, asyncio.Future]] = []
+        self.waiting: list[tuple[int, float, int, asyncio.Future]] = []
         self._order = itertools.count()
 
-    async def acquire(self, priority: int) -> None:
+    async def acquire(self, priority: int, delay: float = 0.0) -> None:
         if self.busy < self.size and not self.waiting:
             self.busy += 1
             return
         future = self.loop.create_future()
-        heapq.heappush(self.waiting, (priority, next(self._order), future))
+        heapq.heappush(self.waiting, (priority, self.loop.time() + delay, next(self._order), future))
         try:
             await future
         except asyncio.CancelledError:
@@ -138,7 +141,7 @@ class _PriorityGate:
 
     def release(self) -> None:
         while self.waiting:
-            _, _, future = heapq.heappop(self.waiting)
+            *_, future = heapq.heappop(self.waiting)
             if not future.done():
                 future.set_result(None)  # the slot goes straight to the next in line
                 return
@@ -146,7 +149,7 @@ class _PriorityGate:
 
     @property
     def queued(self) -> int:
-        return sum(1 for _, _, f in self.waiting if not f.done())
+        return sum(1 for *_, f in self.waiting if not f.done())
 
 
 def _gate_for_loop() -> _PriorityGate:
@@ -157,13 +160,14 @@ def _gate_for_loop() -> _PriorityGate:
 
 
 async def render_async(key: str, kind: str, view: dict[str, Any], *extra: Any,
-                       urgent: bool = False) -> bytes | None:
+                       urgent: bool = False, background: bool = False) -> bytes | None:
     """``render`` off the event loop, in the drawing worker. None when the game has no
     such picture, or when it couldn't be drawn (too slow, worker died twice, renderer
-    error): the caller then sends its text alone."""
+    error): the caller then sends its text alone. ``urgent``: a player is waiting for it;
+    ``background``: nobody watches for it (a DMed hand), boards asked soon after go first."""
     loop = asyncio.get_running_loop()
     gate = _gate_for_loop()
-    await gate.acquire(0 if urgent else 1)
+    await gate.acquire(0 if urgent else 1, BACKGROUND_GRACE if background and not urgent else 0.0)
     try:
         for attempt in (1, 2):
             executor = render_executor()

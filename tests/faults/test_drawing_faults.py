@@ -158,13 +158,76 @@ async def test_a_dm_picture_waits_its_turn_so_boards_are_not_starved(fresh_worke
     assert order == ["busy board", "board 0", "board 1", "dm hand"]
 
 
+async def background_then_board(monkeypatch, wait: float) -> list[str]:
+    """The order the worker draws in when, while it is busy, a hand picture is DMed in the
+    background and ``wait`` seconds later a board is asked for."""
+    started = threading.Event()
+    release = threading.Event()
+    order: list[str] = []
+
+    def draw(key, kind, view, *extra):
+        if not order:
+            started.set()
+            release.wait(30)
+        order.append(view["name"])
+        return None
+
+    monkeypatch.setattr(rendering, "_executor", ThreadPoolExecutor(max_workers=1))
+    monkeypatch.setattr(rendering, "render", draw)
+    monkeypatch.setenv("HEISTCORD_RENDER_WORKERS", "1")
+    first = asyncio.create_task(rendering.render_async("g", "board", {"name": "busy board"}))
+    await asyncio.get_running_loop().run_in_executor(None, started.wait, 30)
+    dm = asyncio.create_task(rendering.render_async("g", "private", {"name": "dm hand"}, background=True))
+    while rendering._gate.queued < 1:
+        await asyncio.sleep(0.001)
+    await asyncio.sleep(wait)
+    board = asyncio.create_task(rendering.render_async("g", "board", {"name": "board"}))
+    while rendering._gate.queued < 2:
+        await asyncio.sleep(0.001)
+    release.set()
+    await asyncio.gather(first, dm, board)
+    return order
+
+
+async def test_a_board_goes_before_a_hand_picture_dmed_just_before_it(fresh_worker, monkeypatch):
+    """A move asks for its DMs' pictures and its board together: the board everyone waits
+    for is drawn first, unless the DM picture has already waited its grace."""
+    monkeypatch.setattr(rendering, "BACKGROUND_GRACE", 5.0)
+    assert await background_then_board(monkeypatch, 0) == ["busy board", "board", "dm hand"]
+
+
+async def test_a_hand_picture_waits_for_boards_no_longer_than_its_grace(fresh_worker, monkeypatch):
+    monkeypatch.setattr(rendering, "BACKGROUND_GRACE", 0.05)
+    assert await background_then_board(monkeypatch, 0.2) == ["busy board", "dm hand", "board"]
+
+
+async def test_dm_pictures_sent_in_the_background_are_asked_as_background(harness, monkeypatch):
+    from cogs import boards, embeds
+
+    h, fake = harness, harness.fake
+    asked: list[tuple[str, bool]] = []
+
+    async def spy(key, kind, view, *extra, urgent=False, background=False):
+        asked.append((kind, background))
+        return None
+
+    monkeypatch.setattr(embeds, "render_async", spy)
+    monkeypatch.setattr(boards, "render_async", spy)
+    rec = await h.slash(ADMIN, "game new", {"game": "dummy", "options": "pile=9"})
+    await h.click(BOB, rec.message, fake.find_component(rec.message, label="Join")["custom_id"])
+    await h.click(ADMIN, rec.message, fake.find_component(rec.message, label="Start")["custom_id"])
+    await h.settle()
+    assert [bg for kind, bg in asked if kind == "private"] and all(bg for kind, bg in asked if kind == "private")
+    assert not any(bg for kind, bg in asked if kind == "board")
+
+
 async def test_only_show_my_hand_draws_urgently(harness, monkeypatch):
     from cogs import boards, embeds
 
     h, fake = harness, harness.fake
     asked: list[tuple[str, bool]] = []
 
-    async def spy(key, kind, view, *extra, urgent=False):
+    async def spy(key, kind, view, *extra, urgent=False, background=False):
         asked.append((kind, urgent))
         return None
 
