@@ -1,4 +1,4 @@
-"""``python -m bot`` / ``heistcord``: run the bot."""
+"""``python -m bot`` / ``heistcord``: run the bot; ``heistcord db copy``: SQLite to PostgreSQL."""
 from __future__ import annotations
 
 import sys
@@ -8,7 +8,16 @@ from bot.config import Config
 from bot.storage import DatabaseInUse
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:2] == ["db", "copy"]:  # heistcord db copy --from <sqlite file> --to <postgresql url>
+        from bot.dbcopy import main as db_copy
+
+        return db_copy(argv[2:])
+    if argv:
+        print("usage: heistcord                (run the bot; settings from the environment or .env)\n"
+              "       heistcord db copy --from <sqlite file> --to <postgresql url>", file=sys.stderr)
+        return 2
     try:
         config = Config.from_env()
     except ValueError as exc:  # bot.config.ConfigError: one line saying which setting is wrong
