@@ -176,7 +176,7 @@ class PgStorage(Storage):
 
     shared = True  # other processes write to the same games: a cached row is never trusted
 
-    def __init__(self, url: str, *, write_budget: float = WRITE_BUDGET, min_size: int = 1,
+    def __init__(self, url: str, *, write_budget: float = WRITE_BUDGET, min_size: int = 2,
                  max_size: int = 10) -> None:
         super().__init__(redact(url), write_budget=write_budget)
         self.url = url
