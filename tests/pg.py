@@ -61,10 +61,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+try:  # Linux: the server goes when the test run goes, even if the run is killed (PR_SET_PDEATHSIG)
+    import ctypes
+
+    _prctl = ctypes.CDLL(None, use_errno=True).prctl
+except (OSError, AttributeError):
+    _prctl = None
+
+
+def _die_with_parent() -> None:
+    if _prctl is not None:
+        _prctl(1, int(signal.SIGKILL))  # 1 = PR_SET_PDEATHSIG
+
+
 def _as_server_user():  # preexec_fn: drop root for initdb and postgres
     os.setgid(NOBODY)
     os.setgroups([])
     os.setuid(NOBODY)
+    _die_with_parent()  # after setuid, which clears it
 
 
 class PgServer:
@@ -106,7 +120,7 @@ class PgServer:
             [os.path.join(bin_dir, "postgres"), "-D", data, "-h", "127.0.0.1", "-p", str(self.port),
              "-k", self.dir, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
              "-c", "max_connections=400", "-c", "shared_buffers=64MB"],
-            stdout=log, stderr=subprocess.STDOUT, preexec_fn=_as_server_user if self.root else None,
+            stdout=log, stderr=subprocess.STDOUT, preexec_fn=_as_server_user if self.root else _die_with_parent,
             env={**os.environ, "LC_ALL": "C", "HOME": self.dir}, start_new_session=True)
         log.close()
         deadline = time.monotonic() + 30

@@ -112,3 +112,13 @@ def test_the_database_url_chooses_the_backend(tmp_path):
     with pytest.raises(ConfigError, match="HEISTCORD_DATABASE_URL"):
         Config.from_env({"HEISTCORD_DATABASE_URL": "mysql://x"}, None)
     assert redact("postgresql://h/db") == "postgresql://h/db"
+
+
+def test_without_postgresql_the_tests_fail_saying_why(monkeypatch):
+    import tests.pg as pg
+
+    monkeypatch.setattr(pg.shutil, "which", lambda name: None)
+    monkeypatch.setattr(pg.glob, "glob", lambda pattern: [])
+    monkeypatch.setattr(pg.os, "geteuid", lambda: 1000)  # not root: nothing is installed
+    with pytest.raises(pg.PgUnavailable, match="PostgreSQL server binaries not found"):
+        pg.find_bin_dir()
