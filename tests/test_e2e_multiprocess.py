@@ -160,10 +160,15 @@ async def test_two_processes_on_one_postgres_database(fake_discord, pg_server, t
         await take_one(fake, board_of(fake, CHANNELS[EVEN]), HOST)
         odd_play = fake.find_component(board_of(fake, CHANNELS[ODD]), label="Play")["custom_id"]
         board_before = board_of(fake, CHANNELS[ODD]).id
+        seen = {m.id for m in fake.public_messages(CHANNELS[ODD])}
         await take_one(fake, await dm_play_button(fake, HOST, odd_play), HOST)
         assert (await pg.get_game(games[ODD])).state["pile"] == 4
         assert f"game {games[ODD]} seat 0 ({HOST}) moved" in bots[0].log()
         await eventually(lambda: boards(fake, ODD) and board_of(fake, CHANNELS[ODD]).id != board_before)  # posted
+        await asyncio.sleep(1.0)
+        await settle(fake)
+        new_boards = [m for m in boards(fake, ODD) if m.id not in seen]
+        assert len(new_boards) == 1, "the move's board was posted by more than one process"
         # Shard 1's process, whose copy of the game is now old, takes the next move correctly.
         await take_one(fake, board_of(fake, CHANNELS[ODD]), GUEST)
         assert (await pg.get_game(games[ODD])).state["pile"] == 3
