@@ -5,7 +5,7 @@ import sys
 
 from bot.app import configure_logging, create_bot
 from bot.config import Config
-from bot.storage import DatabaseInUse
+from bot.storage import DatabaseInUse, StorageError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,6 +28,16 @@ def main(argv: list[str] | None = None) -> int:
               " (see README: 'Create the Discord application').", file=sys.stderr)
         return 2
     configure_logging(config.log_level)
+    if config.database_url:  # PostgreSQL: reachable (and its schema up to date) before logging in to Discord
+        import asyncio
+
+        from bot.storage_pg import check_database
+
+        try:
+            asyncio.run(check_database(config.database_url))
+        except StorageError as exc:
+            print(f"heistcord: {exc}", file=sys.stderr)
+            return 1
     try:
         bot = create_bot(config)
     except DatabaseInUse as exc:

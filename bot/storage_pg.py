@@ -419,6 +419,12 @@ class PgStorage(Storage):
                                  " DO UPDATE SET until = excluded.until", user_id, float(until))
 
 
+async def check_database(url: str) -> None:
+    """Connect once and bring the schema up to date (raises StorageError, saying where, if it can't)."""
+    storage = await PgStorage(url, min_size=1, max_size=1).open()
+    await storage.close()
+
+
 def make_storage(db_path: str, database_url: str | None = None, **kwargs: Any) -> Storage:
     """The backend the settings choose: PostgreSQL when ``database_url`` is set, else SQLite."""
     if database_url:

@@ -122,3 +122,20 @@ def test_without_postgresql_the_tests_fail_saying_why(monkeypatch):
     monkeypatch.setattr(pg.os, "geteuid", lambda: 1000)  # not root: nothing is installed
     with pytest.raises(pg.PgUnavailable, match="PostgreSQL server binaries not found"):
         pg.find_bin_dir()
+
+
+def test_the_bot_stops_with_one_line_when_postgresql_is_unreachable(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "HEISTCORD_"))}
+    env.update(PYTHONPATH=str(root), DISCORD_TOKEN="x", HEISTCORD_DATABASE_URL="postgresql://bot:secret@127.0.0.1:1/heist")
+    result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 1
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "can't connect to PostgreSQL at postgresql://bot:***@127.0.0.1:1/heist" in lines[0]
+    assert "secret" not in result.stderr
