@@ -179,7 +179,7 @@ class TableService:
             if fresh is None:
                 self._cache.pop(game.id, None)
                 return None
-            self._take_fresh(fresh)
+            return self._take_fresh(fresh)
         return game
 
     def _take_fresh(self, fresh: GameRow) -> GameRow:
