@@ -1,14 +1,23 @@
-"""``python -m bot`` / ``heistcord``: run the bot."""
+"""``python -m bot`` / ``heistcord``: run the bot; ``heistcord db copy``: SQLite to PostgreSQL."""
 from __future__ import annotations
 
 import sys
 
 from bot.app import configure_logging, create_bot
 from bot.config import Config
-from bot.storage import DatabaseInUse
+from bot.storage import DatabaseInUse, StorageError
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:2] == ["db", "copy"]:  # heistcord db copy --from <sqlite file> --to <postgresql url>
+        from bot.dbcopy import main as db_copy
+
+        return db_copy(argv[2:])
+    if argv:
+        print("usage: heistcord                (run the bot; settings from the environment or .env)\n"
+              "       heistcord db copy --from <sqlite file> --to <postgresql url>", file=sys.stderr)
+        return 2
     try:
         config = Config.from_env()
     except ValueError as exc:  # bot.config.ConfigError: one line saying which setting is wrong
@@ -19,6 +28,16 @@ def main() -> int:
               " (see README: 'Create the Discord application').", file=sys.stderr)
         return 2
     configure_logging(config.log_level)
+    if config.database_url:  # PostgreSQL: reachable (and its schema up to date) before logging in to Discord
+        import asyncio
+
+        from bot.storage_pg import check_database
+
+        try:
+            asyncio.run(check_database(config.database_url))
+        except StorageError as exc:
+            print(f"heistcord: {exc}", file=sys.stderr)
+            return 1
     try:
         bot = create_bot(config)
     except DatabaseInUse as exc:

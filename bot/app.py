@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.permissions import ManagerRoles, manages_server
-from bot.storage import Storage
+from bot.storage_pg import make_storage
 from bot.tables import TableService
 from cogs.boards import TableUI
 from cogs.refusals import Refusals
@@ -85,7 +85,7 @@ class HeistBot(commands.AutoShardedBot):
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, tree_cls=HeistTree, **kwargs)
         self.config = config
         self.refusals = refusals
-        self.storage = Storage(config.db_path)
+        self.storage = make_storage(config.db_path, config.database_url)
         self._seed_source = seed_source
         self._clock = clock
         self.tables: TableService = None  # type: ignore[assignment]

@@ -50,6 +50,18 @@ def parse_shard_ids(text: str, count: int | None) -> list[int] | None:
     return ids
 
 
+def parse_database_url(text: str) -> str | None:
+    """``HEISTCORD_DATABASE_URL``: empty for the SQLite file (``HEISTCORD_DB``), or a
+    ``postgresql://user:password@host:port/database`` URL."""
+    text = text.strip()
+    if not text:
+        return None
+    if text.split("://", 1)[0] not in ("postgresql", "postgres") or "://" not in text:
+        raise ConfigError("HEISTCORD_DATABASE_URL must be a PostgreSQL URL such as"
+                          " postgresql://heistcord:password@localhost:5432/heistcord (or empty for SQLite).")
+    return text
+
+
 def read_env_file(path: Path) -> dict[str, str]:
     """``KEY=value`` lines; ``#`` comments and blank lines skipped; quotes stripped."""
     values: dict[str, str] = {}
@@ -79,6 +91,7 @@ class Config:
     members_intent: bool = False  # privileged; lets the bot see players leave the server
     shard_count: int | None = None  # None: as many shards as Discord recommends
     shard_ids: list[int] | None = None  # the shards this process runs; None: all of them
+    database_url: str | None = None  # postgresql://...: games in PostgreSQL, shared by many processes
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")) -> "Config":
@@ -101,4 +114,5 @@ class Config:
             members_intent=merged.get("HEISTCORD_MEMBERS_INTENT", "").strip().lower() in ("1", "true", "yes", "on"),
             shard_count=shard_count,
             shard_ids=parse_shard_ids(merged.get("HEISTCORD_SHARD_IDS", ""), shard_count),
+            database_url=parse_database_url(merged.get("HEISTCORD_DATABASE_URL", "")),
         )

@@ -207,6 +207,8 @@ def _dumps(value: Any) -> str:
 
 
 class Storage:
+    shared = False  # True when other processes write to the same games (PostgreSQL: bot/storage_pg.py)
+
     def __init__(self, path: str, *, write_budget: float = WRITE_BUDGET) -> None:
         self.path = path
         self.write_budget = write_budget

@@ -144,6 +144,8 @@ class TableService:
 
     async def get(self, game_id: int) -> GameRow:
         game = self._cache.get(game_id)
+        if game is not None and self.storage.shared:
+            game = await self._check_shared(game)
         if game is None:
             game = await self.storage.get_game(game_id)
             if game is None:
@@ -152,11 +154,44 @@ class TableService:
         return game
 
     async def in_channel(self, channel_id: int) -> GameRow | None:
+        if self.storage.shared:  # another process may have ended the table or opened one here
+            fresh = await self.storage.active_game_in(channel_id)
+            return self._take_fresh(fresh) if fresh else None
         for game in self._cache.values():
             if game.channel_id == channel_id and game.status in ("lobby", "running"):
                 return game
         game = await self.storage.active_game_in(channel_id)
         return self._remember(game) if game else None
+
+    # --- several processes on one database (storage.shared: PostgreSQL) -------------
+    # Another process may have changed any game since we cached it: the cached copy is
+    # checked against the database's revision before it is used (the writes are
+    # compare-and-set on that revision anyway, so a change slipping in between makes the
+    # write fail with CHANGED_ELSEWHERE, and nothing is applied twice).
+    async def _check_shared(self, game: GameRow) -> GameRow | None:
+        """The cached ``game`` made current (None when the database no longer has it)."""
+        rev = await self.storage.game_rev(game.id)
+        if rev is None:
+            self._cache.pop(game.id, None)
+            return None
+        if rev > game.rev:
+            fresh = await self.storage.get_game(game.id)
+            if fresh is None:
+                self._cache.pop(game.id, None)
+                return None
+            return self._take_fresh(fresh)
+        return game
+
+    def _take_fresh(self, fresh: GameRow) -> GameRow:
+        """Remember a row just read; a cached copy of it is updated in place (callers hold
+        it), unless the copy is newer (our own write landed while the read was on its way)."""
+        game = self._cache.get(fresh.id)
+        if game is None:
+            return self._remember(fresh)
+        if fresh.rev > game.rev:
+            vars(game).update(vars(fresh))
+        self._cache.move_to_end(game.id)
+        return game
 
     async def require_in_channel(self, channel_id: int) -> GameRow:
         game = await self.in_channel(channel_id)
@@ -505,7 +540,10 @@ class TableService:
             try:
                 result = await self._fire_timer(row.id, now)
             except TableError as exc:  # this game's write failed: its timer stays due, we try again
-                log.warning("game %s: timer not fired: %s", row.id, exc)
+                if self.storage.shared and str(exc) in (CHANGED_ELSEWHERE, "This game is over."):
+                    log.debug("game %s: its timer was taken by another process", row.id)
+                else:
+                    log.warning("game %s: timer not fired: %s", row.id, exc)
                 continue
             if result is not None:
                 fired.append(result)

@@ -42,8 +42,19 @@ def heistcord_bot(args: argparse.Namespace):
     from bot.config import Config
 
     configure_logging(args.log_level)
+    if args.with_test_game:  # tests: the small Coin Pile game of tests/dummy_game.py
+        from bot.games import register
+        from tests.dummy_game import ENGINE
+
+        register(ENGINE)
+    if args.timer_poll is not None:  # tests: timers another process set are noticed sooner than 30 s
+        import bot.app
+
+        bot.app.TIMER_MAX_SLEEP = args.timer_poll
     seeds = itertools.count(args.seed)
-    return create_bot(Config(token="fake-token", db_path=args.db, dev_guild_id=args.guild, log_level=args.log_level),
+    return create_bot(Config(token="fake-token", db_path=args.db or "unused.db", dev_guild_id=args.guild or None,
+                             log_level=args.log_level, database_url=args.database_url,
+                             shard_count=args.shard_count, shard_ids=args.shard_ids),
                       seed_source=lambda: next(seeds))
 
 
@@ -129,9 +140,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("bot", choices=("heistcord", "bare"))
     parser.add_argument("--url", required=True, help="the fake Discord's base URL (loopback)")
-    parser.add_argument("--guild", type=int, required=True, help="the guild to sync commands to")
+    parser.add_argument("--guild", type=int, required=True, help="the guild to sync commands to (0: global)")
     parser.add_argument("--db", help="heistcord: the SQLite file")
     parser.add_argument("--seed", type=int, default=1, help="heistcord: first seed for new games")
+    parser.add_argument("--database-url", help="heistcord: a PostgreSQL URL (instead of --db)")
+    parser.add_argument("--shard-count", type=int, help="heistcord: the total number of shards")
+    parser.add_argument("--shard-ids", type=lambda t: [int(x) for x in t.split(",")], help="heistcord: e.g. 0 or 0,1")
+    parser.add_argument("--timer-poll", type=float, help="heistcord: longest sleep of the timer loop (seconds)")
+    parser.add_argument("--with-test-game", action="store_true", help="heistcord: add the tests' Coin Pile game")
     parser.add_argument("--pngs", help="bare: JSON file mapping channel id to the PNG its boards upload")
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args()

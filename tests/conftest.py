@@ -12,6 +12,7 @@ from bot.games import register
 from tests.dummy_game import ENGINE as DUMMY
 from tests.fakediscord import DiscordErrorCollector, FakeDiscord
 from tests.fakediscord.fixtures import fake_discord, start_client, stop_client  # noqa: F401
+from tests.pg import pg_server  # noqa: F401  (a real PostgreSQL server, started when a test needs it)
 
 GUILD = 5000
 CHANNEL = 5001

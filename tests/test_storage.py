@@ -1,14 +1,15 @@
+"""Storage, on both backends (SQLite and PostgreSQL) unless a test says otherwise."""
 import asyncio
-import sqlite3
 
 import pytest
 
 from bot.storage import MIGRATIONS, ChannelBusy, Storage, VersionConflict
+from tests.pg import BACKENDS, open_storage, raw_execute, refusal_error
 
 
-@pytest.fixture
-async def storage(tmp_path):
-    s = await Storage(str(tmp_path / "t.db")).open()
+@pytest.fixture(params=BACKENDS)
+async def storage(request, tmp_path):
+    s = await open_storage(request.param, request, tmp_path)
     yield s
     await s.close()
 
@@ -50,10 +51,10 @@ async def test_commit_is_compare_and_set_and_log_is_append_only(storage):
     game = await storage.get_game(gid)
     assert game.state == {"x": 1} and game.version == 1
     assert [a["action"] for a in await storage.actions(gid)] == [{"type": "a"}]
-    with pytest.raises(sqlite3.DatabaseError):
-        await storage.db.execute("DELETE FROM actions")
-    with pytest.raises(sqlite3.DatabaseError):
-        await storage.db.execute("UPDATE actions SET seat = 3")
+    with pytest.raises(refusal_error(storage), match="append-only"):
+        await raw_execute(storage, "DELETE FROM actions")
+    with pytest.raises(refusal_error(storage), match="append-only"):
+        await raw_execute(storage, "UPDATE actions SET seat = 3")
 
 
 async def test_racing_commits_apply_exactly_one(storage):

@@ -9,6 +9,7 @@ from bot.games import register
 from bot.storage import Storage
 from bot.tables import MISSED_TURNS_LIMIT, TableError, TableService
 from tests.dummy_game import ENGINE as DUMMY
+from tests.pg import BACKENDS, open_storage
 
 register(DUMMY)
 
@@ -21,9 +22,9 @@ class Clock:
         return self.now
 
 
-@pytest.fixture
-async def service(tmp_path):
-    storage = await Storage(str(tmp_path / "t.db")).open()
+@pytest.fixture(params=BACKENDS)
+async def service(request, tmp_path):
+    storage = await open_storage(request.param, request, tmp_path)
     seeds = iter(range(1, 10_000))
     clock = Clock()
     svc = TableService(storage, seed_source=lambda: next(seeds), clock=clock)
