@@ -99,6 +99,7 @@ async def copy_database(source_path: str, target_url: str) -> CopyReport:
 
 async def _copy(source: Storage, target: PgStorage) -> CopyReport:
     report = CopyReport()
+    assert target.pool is not None and source.db is not None, "both databases are open"
     async with target.pool.acquire() as conn, conn.transaction():
         for table in TABLES:
             if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):

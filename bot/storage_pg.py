@@ -147,7 +147,7 @@ _PG_RESULT_INSERT = _RESULT_INSERT.replace("?", "{}").format(*(f"${i}" for i in 
 
 
 def is_postgres_url(url: str | None) -> bool:
-    return bool(url) and url.split(":", 1)[0] in ("postgresql", "postgres")
+    return url is not None and url.split(":", 1)[0] in ("postgresql", "postgres")
 
 
 def redact(url: str) -> str:
@@ -317,6 +317,7 @@ class PgStorage(Storage):
             if status != "UPDATE 1":
                 raise VersionConflict()
             if actions:
+                assert expected_version is not None  # checked above
                 await db.executemany(
                     "INSERT INTO actions (game_id, seq, seat, user_id, action, at) VALUES ($1, $2, $3, $4, $5, $6)",
                     [(game_id, expected_version + i + 1, seat, user, _dumps(action), now)

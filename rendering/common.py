@@ -54,7 +54,7 @@ class CachedFont(ImageFont.FreeTypeFont):
         return value
 
     def getmask2(self, text, mode="", direction=None, features=None, language=None, stroke_width=0,
-                 anchor=None, ink=0, start=None, *args, **kwargs):  # type: ignore[override]
+                 anchor=None, ink=0, start=None, *args, **kwargs):
         if mode == "RGBA" or args:
             return super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
                                     *args, **kwargs)
@@ -67,7 +67,7 @@ class CachedFont(ImageFont.FreeTypeFont):
         return self._remember(self._masks, key, super().getmask2(
             text, mode, direction, features, language, stroke_width, anchor, ink, start, **kwargs), self.MASKS)
 
-    def getlength(self, text, mode="", direction=None, features=None, language=None):  # type: ignore[override]
+    def getlength(self, text, mode="", direction=None, features=None, language=None):
         key = (text, mode, direction, tuple(features) if features else None, language)
         cached = self._lengths.get(key)
         if cached is not None:

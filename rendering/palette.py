@@ -108,7 +108,7 @@ def make_palette(key: str) -> list[str] | None:
     exact = [colour for count, colour in counts[:FLAT_COLOURS] if count >= montage.width * montage.height * FLAT_SHARE]
     quantized = montage.quantize(colors=256 - len(exact), method=Image.Quantize.FASTOCTREE)
     flat = (quantized.getpalette() or [])[: 3 * (256 - len(exact))]
-    chosen = [tuple(c) for c in exact]
+    chosen: list[tuple[int, ...]] = [tuple(c) for c in exact]  # type: ignore[arg-type]
     chosen += [c for c in (tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)) if c not in exact]
     chosen += [chosen[0]] * (256 - len(chosen))
     return [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in chosen]
