@@ -48,3 +48,43 @@ def test_bot_plays_from_a_json_view_without_the_engine() -> None:
         action = bot_player.choose(view, legal, rng) if len(legal) > 1 else legal[0]
         assert action in legal
         E.apply(st, seat, action)
+
+
+# ------------------------------------------------------------------ playing for its secret
+def _choice(sid: str, n: int = 3, pile: tuple[str, ...] = (), tops: dict | None = None) -> str:
+    """The job the active bot picks, with secret ``sid``, on a board whose jobs' tops are ``tops``."""
+    from tests.test_heist_rules import _with_secret, new, set_bag, set_skills
+
+    st = new(n, seed=3)
+    seat = st["active"]
+    _with_secret(st, seat, sid)
+    set_skills(st, seat, "fixer")  # 1/1/1
+    set_bag(st, yellow=3, red=1, purple=1)
+    for letter in "ABCD":
+        stack = st["jobs"][letter]
+        keep = stack[stack.index(tops[letter]):] if tops and letter in tops else []
+        st["boxed"] += [o for o in stack if o not in keep]
+        st["jobs"][letter] = keep
+    st["piles"][seat] = list(pile)
+    legal = E.legal_actions(st, seat)
+    return bot_player.choose(E.view(st, seat), legal, random.Random(1))["job"]
+
+
+def test_bot_with_a_bag_secret_goes_for_the_obstacle_that_moves_the_bag_its_way() -> None:
+    tops = {"C": "C1", "D": "D1"}  # C1 Charm 3, success: add a green token; D1 Dexterity 4 for 2 cheese
+    assert _choice("well_trained", tops=tops) == "D"
+    assert _choice("guardian_angel", tops=tops) == "C"  # wants green in the final bag
+
+
+def test_specialist_bot_stays_on_the_job_it_started() -> None:
+    tops = {"A": "A2", "D": "D3"}  # A2 Charm 3 for 1 cheese; D3 Agility 6 for 3 cheese
+    assert _choice("well_trained", n=5, pile=("A1",), tops=tops) == "D"
+    assert _choice("specialist", n=5, pile=("A1",), tops=tops) == "A"  # a second Museum obstacle
+
+
+def test_jack_of_all_trades_bot_wants_the_skills_that_close_its_goal() -> None:
+    skills = {"agility": 2, "charm": 0, "dexterity": 1}
+    assert sorted(bot_player.jack_wants(skills, {"n": 1, "two": 2})) == ["charm", "dexterity"]
+    assert sorted(bot_player.jack_wants(skills, {"n": 2})) == ["charm", "dexterity"]
+    assert bot_player.jack_wants({"agility": 2, "charm": 1, "dexterity": 2}, {"n": 1, "two": 2}) == []
+    assert bot_player.jack_wants({"agility": 2, "charm": 1, "dexterity": 2}, {"n": 2}) == ["charm"]
