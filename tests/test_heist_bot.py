@@ -88,3 +88,29 @@ def test_jack_of_all_trades_bot_wants_the_skills_that_close_its_goal() -> None:
     assert sorted(bot_player.jack_wants(skills, {"n": 2})) == ["charm", "dexterity"]
     assert bot_player.jack_wants({"agility": 2, "charm": 1, "dexterity": 2}, {"n": 1, "two": 2}) == []
     assert bot_player.jack_wants({"agility": 2, "charm": 1, "dexterity": 2}, {"n": 2}) == ["charm"]
+
+
+def test_the_view_the_bot_gets_holds_nothing_hidden_from_its_seat() -> None:
+    """What the bot is given (its seat's view) never names another seat's secret, hand cards,
+    hidden commit or the deck's cards, at any decision of a seeded 4-player game."""
+    rng = random.Random(8)
+    st = E.setup([f"P{i}" for i in range(4)], {}, 31)
+    checked = 0
+    while not E.is_terminal(st):
+        seat = E.to_act(st)[0]
+        text = json.dumps(E.view(st, seat))
+        for other in range(4):
+            if other == seat:
+                continue
+            assert f'"{st["secrets"][other]}"' not in text
+            assert all(f'"{cid}"' not in text for cid in st["hands"][other])
+        assert all(f'"{cid}"' not in text for cid in st["deck"])
+        assert all(f'"{cid}"' in text for cid in st["hands"][seat])  # ids are how a view would leak them
+        assert f'"{st["secrets"][seat]}"' in text
+        test = st.get("test") or {}
+        for other, commit in (test.get("commits") or {}).items():
+            if int(other) != seat and isinstance(commit, dict) and commit.get("card"):
+                assert f'"{commit["card"]}"' not in text
+        checked += 1
+        E.apply(st, seat, E.bot_action(st, seat, rng))
+    assert checked > 50
