@@ -48,3 +48,69 @@ def test_bot_plays_from_a_json_view_without_the_engine() -> None:
         action = bot_player.choose(view, legal, rng) if len(legal) > 1 else legal[0]
         assert action in legal
         E.apply(st, seat, action)
+
+
+# ------------------------------------------------------------------ playing for its secret
+def _choice(sid: str, n: int = 3, pile: tuple[str, ...] = (), tops: dict | None = None) -> str:
+    """The job the active bot picks, with secret ``sid``, on a board whose jobs' tops are ``tops``."""
+    from tests.test_heist_rules import _with_secret, new, set_bag, set_skills
+
+    st = new(n, seed=3)
+    seat = st["active"]
+    _with_secret(st, seat, sid)
+    set_skills(st, seat, "fixer")  # 1/1/1
+    set_bag(st, yellow=3, red=1, purple=1)
+    for letter in "ABCD":
+        stack = st["jobs"][letter]
+        keep = stack[stack.index(tops[letter]):] if tops and letter in tops else []
+        st["boxed"] += [o for o in stack if o not in keep]
+        st["jobs"][letter] = keep
+    st["piles"][seat] = list(pile)
+    legal = E.legal_actions(st, seat)
+    return bot_player.choose(E.view(st, seat), legal, random.Random(1))["job"]
+
+
+def test_bot_with_a_bag_secret_goes_for_the_obstacle_that_moves_the_bag_its_way() -> None:
+    tops = {"C": "C1", "D": "D1"}  # C1 Charm 3, success: add a green token; D1 Dexterity 4 for 2 cheese
+    assert _choice("well_trained", tops=tops) == "D"
+    assert _choice("guardian_angel", tops=tops) == "C"  # wants green in the final bag
+
+
+def test_specialist_bot_stays_on_the_job_it_started() -> None:
+    tops = {"A": "A2", "D": "D3"}  # A2 Charm 3 for 1 cheese; D3 Agility 6 for 3 cheese
+    assert _choice("well_trained", n=5, pile=("A1",), tops=tops) == "D"
+    assert _choice("specialist", n=5, pile=("A1",), tops=tops) == "A"  # a second Museum obstacle
+
+
+def test_jack_of_all_trades_bot_wants_the_skills_that_close_its_goal() -> None:
+    skills = {"agility": 2, "charm": 0, "dexterity": 1}
+    assert sorted(bot_player.jack_wants(skills, {"n": 1, "two": 2})) == ["charm", "dexterity"]
+    assert sorted(bot_player.jack_wants(skills, {"n": 2})) == ["charm", "dexterity"]
+    assert bot_player.jack_wants({"agility": 2, "charm": 1, "dexterity": 2}, {"n": 1, "two": 2}) == []
+    assert bot_player.jack_wants({"agility": 2, "charm": 1, "dexterity": 2}, {"n": 2}) == ["charm"]
+
+
+def test_the_view_the_bot_gets_holds_nothing_hidden_from_its_seat() -> None:
+    """What the bot is given (its seat's view) never names another seat's secret, hand cards,
+    hidden commit or the deck's cards, at any decision of a seeded 4-player game."""
+    rng = random.Random(8)
+    st = E.setup([f"P{i}" for i in range(4)], {}, 31)
+    checked = 0
+    while not E.is_terminal(st):
+        seat = E.to_act(st)[0]
+        text = json.dumps(E.view(st, seat))
+        for other in range(4):
+            if other == seat:
+                continue
+            assert f'"{st["secrets"][other]}"' not in text
+            assert all(f'"{cid}"' not in text for cid in st["hands"][other])
+        assert all(f'"{cid}"' not in text for cid in st["deck"])
+        assert all(f'"{cid}"' in text for cid in st["hands"][seat])  # ids are how a view would leak them
+        assert f'"{st["secrets"][seat]}"' in text
+        test = st.get("test") or {}
+        for other, commit in (test.get("commits") or {}).items():
+            if int(other) != seat and isinstance(commit, dict) and commit.get("card"):
+                assert f'"{commit["card"]}"' not in text
+        checked += 1
+        E.apply(st, seat, E.bot_action(st, seat, rng))
+    assert checked > 50

@@ -115,13 +115,15 @@ def test_first_player_moves_left_each_round() -> None:
 
 
 def test_head_start_for_the_start_player_where_measured() -> None:
-    for n in (3, 6):
+    for n in (3, 5, 6):
         st = new(n, seed=4)
         st["phase"] = "over"
         rows = {r["seat"]: r for r in E._final(st)}
         assert K.HEAD_START[n] == 1
         assert "head start 1" in rows[st["start"]]["detail"]
         assert all("head start" not in rows[s]["detail"] for s in range(n) if s != st["start"])
+    for n in (2, 4):
+        assert K.HEAD_START[n] == 0
 
 
 def test_solo_has_a_target_score_and_a_rating() -> None:

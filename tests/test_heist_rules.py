@@ -107,7 +107,7 @@ def test_rulebook_examples() -> None:
     assert b1["failure"] == [{"do": "add", "colour": "red", "n": 1}] and b1["cheese"] == 2
     thief = K.SECRET["master_thief"]
     assert thief["cheese"] == 4 and thief["check"]["kind"] == "top_skill" and thief["check"]["skill"] == "agility"
-    assert thief["text"] == "Your Agility is at least as high as every other player's."  # ties count
+    assert K.secret_text("master_thief", 4) == "Your Agility is at least as high as every other player's."  # ties count
     soh = K.RESOURCE[ids_named("Sleight of Hand")[0]]
     assert soh["effect"]["do"] == "flip" and soh["upgrade"] == "dexterity"
     wl = K.RESOURCE[ids_named("Watch & Learn")[0]]
@@ -780,8 +780,8 @@ def test_solo_comparison_secrets_need_a_minimum() -> None:
     _take(st, cid)
     st["upgrades"][0].append(cid)
     assert E.secret_met(st, 0)
-    _with_secret(st, 0, "ringleader")
-    st["piles"][0] = ["A1", "A2"]
+    _with_secret(st, 0, "ringleader")  # solo: at least 2 obstacles
+    st["piles"][0] = ["A1"]
     assert not E.secret_met(st, 0)
     st["piles"][0].append("B1")
     assert E.secret_met(st, 0)
@@ -828,10 +828,10 @@ def test_team_player_ignores_double_cross() -> None:
 
 def test_bag_secrets_use_final_bag() -> None:
     st = _final_state()
-    _with_secret(st, 0, "heat_seeker")  # 3 players: at least 2 more red than blue
-    set_bag(st, red=3, blue=1)
+    _with_secret(st, 0, "heat_seeker")  # 3 players: at least 3 more red than blue
+    set_bag(st, red=4, blue=1)
     assert E.secret_met(st, 0)
-    set_bag(st, red=2, blue=1)
+    set_bag(st, red=3, blue=1)
     assert not E.secret_met(st, 0)
     _with_secret(st, 0, "guardian_angel")
     set_bag(st, red=3, blue=2, green=2)

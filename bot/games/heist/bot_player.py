@@ -10,6 +10,10 @@ from . import cards as K
 from .cards import OBSTACLE, RESOURCE
 
 
+SAME_JOB_NUDGE = 3.0  # Specialist: value per obstacle of that job already in the score pile
+BAG_NUDGE = 1.5  # a bag secret: value per token an obstacle's effect moves towards it
+
+
 def token_sum_distribution(bag: dict[str, int], draws: int, front_only: bool = False) -> dict[int, float]:
     """Exact distribution of the sum of ``draws`` tokens drawn from ``bag``."""
     dist: dict[int, float] = {0: 1.0}
@@ -79,6 +83,29 @@ def _secret(view: dict[str, Any]) -> dict[str, Any]:
     return K.secret_check(view["private"]["secret"]["id"], view["n"])
 
 
+def jack_wants(skills: dict[str, int], goal: dict[str, Any]) -> list[str]:
+    """For Jack of All Trades: the skills whose +1 brings the seat closer to the goal
+    (the lowest skill at least ``n``, the other two at least ``two``)."""
+    def short(values: dict[str, int]) -> int:
+        low, mid, high = sorted(values.values())
+        two = goal.get("two", goal["n"])
+        return max(0, goal["n"] - low) + max(0, two - mid) + max(0, two - high)
+    now = short(skills)
+    return [s for s in skills if short({**skills, s: skills[s] + 1}) < now]
+
+
+def _bag_shift(effects: list[dict[str, Any]], goal: dict[str, Any]) -> int:
+    """How many tokens these effects move the final bag towards a bag secret (negative: away)."""
+    if goal["kind"] != "bag_diff":
+        return 0
+    shift = 0
+    for effect in effects:
+        if effect["do"] in ("add", "remove"):
+            sign = (effect["colour"] in goal["plus"]) - (effect["colour"] in goal["minus"])
+            shift += sign * effect.get("n", 1) * (1 if effect["do"] == "add" else -1)
+    return shift
+
+
 def _hand(view: dict[str, Any]) -> list[str]:
     return [c["id"] for c in view["private"]["hand"]]
 
@@ -101,7 +128,8 @@ def _choose(view, legal, rng):
     hand = _hand(view)
     tricks = sum(1 for c in hand if K.is_trick(c))
     helpers = 1.2 * (view["n"] - 1) + 0.8 * min(tricks, 2)
-    secret = _secret(view)["kind"]
+    goal = _secret(view)
+    secret = goal["kind"]
     mine = view["players"][seat]["pile_obstacles"]
     have_jobs = {OBSTACLE[o]["job"] for o in mine}
     jobs = {j["letter"]: j for j in view["jobs"]}
@@ -115,10 +143,12 @@ def _choose(view, legal, rng):
         if job["top"]["mandatory"]:
             penalty += 0.5
         value = ob["cheese"] + 1.0
+        # a bag secret: a success that moves the final bag towards it is worth more
+        value += BAG_NUDGE * _bag_shift(ob["success"], goal)
         if secret == "distinct_jobs" and ob["job"] not in have_jobs:
             value += 1.5
         if secret == "same_job":
-            value += 1.2 * sum(1 for o in mine if OBSTACLE[o]["job"] == ob["job"])
+            value += SAME_JOB_NUDGE * sum(1 for o in mine if OBSTACLE[o]["job"] == ob["job"])
         mine_here = sum(1 for o in mine if OBSTACLE[o]["job"] == ob["job"])
         if job["left"] == 1:  # the finale: completing the job pays +1 per obstacle of it held
             value += mine_here + 1 + (3.0 if secret == "jobs_completed" else 0.0)
@@ -152,7 +182,7 @@ def _assist(view, legal, rng):
             value = _assist_value(cid)
             if p > 0.97 and not c["upgrade"] and not c["cheese"]:
                 value = 0.1
-            if c["upgrade"] and goal["kind"] == "all_skills" and my_skills[c["upgrade"]] < goal["n"]:
+            if c["upgrade"] and goal["kind"] == "all_skills" and c["upgrade"] in jack_wants(my_skills, goal):
                 value += 3.0
             if c["upgrade"] and goal["kind"] == "top_skill" and c["upgrade"] == goal["skill"]:
                 value += 1.5
@@ -260,7 +290,7 @@ def _upgrade(view, legal):
         wanted = [secret["skill"]]
     if secret["kind"] == "all_skills":
         skills = view["players"][seat]["skills"]
-        wanted = [s for s in skills if skills[s] < secret["n"]] or wanted
+        wanted = jack_wants(skills, secret) or wanted
     hand = _hand(view)
     best, best_score = {"type": "no_upgrade"}, 0.0
     for action in legal:

@@ -81,9 +81,19 @@ def secret_text(sid: str, players: int) -> str:
     n = check.get("n")
     extra: dict[str, Any] = {"s": "" if n == 1 else "s", "are": "is" if n == 1 else "are",
                              "were": "was" if n == 1 else "were", "noties": ""}
+    if players == 1 and "solo_text" in SECRET[sid]:  # nobody to compare against: a minimum instead
+        return SECRET[sid]["solo_text"].format(**check)
     if check["kind"] == "most_obstacles":
         extra["cmp"] = "at least as many obstacles as" if check["ties"] else "more obstacles than"
         extra["noties"] = "" if check["ties"] else " (no ties)"
+    if check["kind"] == "top_skill":
+        extra["cmp"] = "at least as high as" if check["ties"] else "higher than"
+        extra["noties"] = "" if check["ties"] else " (no ties)"
+    if check["kind"] == "same_job":
+        extra["most_text"] = ", and more from it than from all other jobs together" if check.get("most") else ""
+    if check["kind"] == "all_skills":
+        two = check.get("two", n)
+        extra["two_text"] = f", and two of them at least {two}" if two > n else ""
     if check["kind"] == "bag_diff":
         plus, minus = check["plus_text"], check["minus_text"]
         extra["diff"] = (f"at least as many {plus} as {minus}" if n == 0 else f"more {plus} than {minus}" if n == 1

@@ -703,12 +703,13 @@ class HeistEngine(Engine):
         if kind == "top_skill":
             mine = self.skill(state, seat, check["skill"])
             if not others:
-                return mine >= check.get("solo", 3)
+                return mine >= check["solo"]
             if check.get("ties", True):
                 return all(mine >= self.skill(state, s, check["skill"]) for s in others)
             return all(mine > self.skill(state, s, check["skill"]) for s in others)
-        if kind == "all_skills":
-            return all(v >= check["n"] for v in self.skills(state, seat).values())
+        if kind == "all_skills":  # the lowest skill reaches n, the other two reach "two"
+            low, mid, _ = sorted(self.skills(state, seat).values())
+            return low >= check["n"] and mid >= check.get("two", check["n"])
         if kind == "upgrades":
             return len(state["upgrades"][seat]) >= check["n"]
         if kind == "distinct_jobs":
@@ -717,11 +718,13 @@ class HeistEngine(Engine):
             counts: dict[str, int] = {}
             for o in obstacles:
                 counts[OBSTACLE[o]["job"]] = counts.get(OBSTACLE[o]["job"], 0) + 1
-            return max(counts.values(), default=0) >= check["n"]
+            best = max(counts.values(), default=0)
+            # "most": that job also holds more of your obstacles than all the others together
+            return best >= check["n"] and (not check.get("most") or 2 * best > len(obstacles))
         if kind == "most_obstacles":
             mine = len(obstacles)
             if not others:
-                return mine >= 3
+                return mine >= check["solo"]
             theirs = [len([c for c in state["piles"][s] if c in OBSTACLE]) for s in others]
             return all(mine >= t if check["ties"] else mine > t for t in theirs)
         if kind == "assists_kept":
