@@ -92,8 +92,9 @@ def secret_text(sid: str, players: int) -> str:
     if check["kind"] == "same_job":
         extra["most_text"] = ", and more from it than from all other jobs together" if check.get("most") else ""
     if check["kind"] == "all_skills":
-        two = check.get("two", n)
-        extra["two_text"] = f", and two of them at least {two}" if two > n else ""
+        least = int(check["n"])
+        two = int(check.get("two", least))
+        extra["two_text"] = f", and two of them at least {two}" if two > least else ""
     if check["kind"] == "bag_diff":
         plus, minus = check["plus_text"], check["minus_text"]
         extra["diff"] = (f"at least as many {plus} as {minus}" if n == 0 else f"more {plus} than {minus}" if n == 1
