@@ -265,8 +265,9 @@ class Storage:
         self.path = path
         self.write_budget = write_budget
         self.db: aiosqlite.Connection | None = None
-        # One connection is shared by every coroutine, so a write transaction
-        # must not interleave with another (a rollback would undo both).
+        # The reading connection is shared by every coroutine, so a transaction() on it
+        # must not interleave with another (a rollback would undo both). The writer's
+        # batches use their own connection: SQLite's lock orders them with these.
         self.write_lock = asyncio.Lock()
         self._lock_file: int | None = None
         # Game-row writes go to a second connection on a thread of their own, each
@@ -274,7 +275,10 @@ class Storage:
         self._writer: ThreadPoolExecutor | None = None
         self._wconn: sqlite3.Connection | None = None
         self._queue: list[_Save] = []
-        self._flusher: asyncio.Task | None = None
+        self._writing = False  # a batch is on the writer thread
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._busy_ms = -1  # the writer connection's busy timeout
         self._settings: dict[int, GuildSettings] = {}  # every guild's settings read so far (we are the only writer)
         self.batches = 0  # write transactions the writer committed or tried (for the benchmarks)
 
@@ -325,9 +329,7 @@ class Storage:
         return conn
 
     async def close(self) -> None:
-        if self._flusher is not None and not self._flusher.done():
-            with contextlib.suppress(Exception):
-                await self._flusher  # writes already asked for are finished, not dropped
+        await self._idle.wait()  # writes already asked for are finished, not dropped
         if self._writer is not None:
             if self._wconn is not None:
                 await asyncio.get_running_loop().run_in_executor(self._writer, self._wconn.close)
@@ -468,64 +470,52 @@ class Storage:
         request = _Save(game_id, expected_rev, fields, actions, expected_version, results,
                         loop.time() + self.write_budget, loop.create_future())
         self._queue.append(request)
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush())
+        if not self._writing:
+            self._send()
         return await request.future
 
-    async def _flush(self) -> None:
-        """Write what waits, a batch at a time, until nothing waits."""
+    def _send(self) -> None:
+        """Hand every waiting write to the writer thread, as one batch. Its outcome is
+        given to each caller by a callback, not by any caller's task, so a caller that
+        is cancelled never leaves the others without an answer."""
         loop = asyncio.get_running_loop()
-        while self._queue:
-            try:
-                async with asyncio.timeout(max(0.0, max(r.give_up_at for r in self._queue) - loop.time())):
-                    await self.write_lock.acquire()  # a transaction() of another write may hold it
-            except TimeoutError:
-                self._refuse_expired(loop.time())
+        now = loop.time()
+        batch, self._queue = self._queue, []
+        live = []
+        for r in batch:
+            if r.future.done():  # its caller was cancelled before the write: it is not made
                 continue
-            try:
-                batch, self._queue = self._queue, []
-                batch = [r for r in batch if not r.future.done()]  # a caller cancelled before its write
-                now = loop.time()
-                for r in batch:
-                    if r.give_up_at <= now:
-                        r.future.set_exception(StorageError("the database is busy"))
-                live = [r for r in batch if not r.future.done()]
-                if not live:
-                    continue
-                wait_ms = max(1, int((min(r.give_up_at for r in live) - now) * 1000))
-                hook = getattr(self.db, "before_statement", None)  # the fault tests' injected failures
-                try:
-                    outcomes = await loop.run_in_executor(self._writer, self._write_batch, live, wait_ms, hook)
-                except asyncio.CancelledError:
-                    for r in live:
-                        if not r.future.done():
-                            r.future.set_exception(StorageError("the bot is stopping"))
-                    raise
-                except Exception as exc:  # the transaction failed and was rolled back: nothing was stored
-                    if isinstance(exc, sqlite3.Error):
-                        exc = StorageError(str(exc))
-                    for r in live:
-                        if not r.future.done():
-                            r.future.set_exception(exc)
-                    continue
-                for r, outcome in zip(live, outcomes):
-                    if r.future.done():
-                        continue
-                    if isinstance(outcome, _Refused):
-                        r.future.set_exception(outcome.error)
-                    else:
-                        r.future.set_result(outcome)
-            finally:
-                self.write_lock.release()
-
-    def _refuse_expired(self, now: float) -> None:
-        keep = []
-        for r in self._queue:
-            if r.give_up_at <= now and not r.future.done():
+            if r.give_up_at <= now:
                 r.future.set_exception(StorageError("the database is busy"))
-            elif not r.future.done():
-                keep.append(r)
-        self._queue = keep
+            else:
+                live.append(r)
+        if not live:
+            self._writing = False
+            self._idle.set()
+            return
+        self._writing = True
+        self._idle.clear()
+        # SQLite waits this long for another program's write lock: the least budget left, in 0.1 s
+        # steps, so the busy timeout is set again only when it changes.
+        wait_ms = max(1, int((min(r.give_up_at for r in live) - now) * 10) * 100)
+        hook = getattr(self.db, "before_statement", None)  # the fault tests' injected failures
+        done = loop.run_in_executor(self._writer, self._write_batch, live, wait_ms, hook)
+        done.add_done_callback(lambda f: self._written(live, f))
+
+    def _written(self, live: list[_Save], done: asyncio.Future) -> None:
+        error = StorageError("the bot is stopping") if done.cancelled() else done.exception()
+        if isinstance(error, sqlite3.Error):  # the transaction failed and was rolled back: nothing was stored
+            error = StorageError(str(error))
+        for i, r in enumerate(live):
+            if r.future.done():
+                continue
+            if error is not None:
+                r.future.set_exception(error)
+            elif isinstance(outcome := done.result()[i], _Refused):
+                r.future.set_exception(outcome.error)
+            else:
+                r.future.set_result(outcome)
+        self._send()  # what arrived meanwhile
 
     def _write_batch(self, batch: list[_Save], wait_ms: int, hook: Any) -> list[Any]:
         """On the writer thread: every write of ``batch`` in one transaction. Returns,
@@ -539,7 +529,9 @@ class Storage:
                 hook(sql)
             return conn.executemany(sql, args) if many else conn.execute(sql, args)
 
-        run(f"PRAGMA busy_timeout = {wait_ms}")
+        if wait_ms != self._busy_ms:
+            run(f"PRAGMA busy_timeout = {wait_ms}")
+            self._busy_ms = wait_ms
         run("BEGIN IMMEDIATE")
         self.batches += 1
         try:

@@ -75,14 +75,16 @@ async def test_a_result_refused_by_the_schema_undoes_only_its_own_write(storage)
 
 
 async def test_a_failing_disk_refuses_the_whole_batch_and_stores_nothing(storage):
-    ids = await games(storage, 5)
-    inject(storage, "COMMIT")
+    ids = await games(storage, 8)
+    inject(storage, "RELEASE w1")  # fails inside a batch of two writes or more, after its second write
     out = await asyncio.gather(*(storage.commit_actions(g, 0, {"g": g}, [(0, 7, {"n": g})]) for g in ids),
                                return_exceptions=True)
     heal(storage)
-    assert all(isinstance(r, StorageError) for r in out)
-    assert [(await storage.get_game(g)).version for g in ids] == [0] * 5
-    assert await storage.commit_actions(ids[0], 0, {"g": 1}, [(0, 7, {"n": 1})]) == 1  # the next write is clean
+    refused = [g for g, r in zip(ids, out) if isinstance(r, StorageError)]
+    assert len(refused) >= 2 and all(r == 1 for r in out if not isinstance(r, StorageError))
+    versions = {g: (await storage.get_game(g)).version for g in ids}
+    assert versions == {g: 0 if g in refused else 1 for g in ids}  # what was refused is not stored, at all
+    assert await storage.commit_actions(refused[0], 0, {"g": 1}, [(0, 7, {"n": 1})]) == 1  # the next write is clean
 
 
 async def test_a_write_waiting_past_its_budget_is_refused_unwritten(storage):
@@ -261,3 +263,15 @@ async def test_finished_games_are_compacted_and_still_replay(service):
     db = read_only(storage.path)
     assert db.execute("SELECT COUNT(*) FROM results WHERE game_id = ?", (game.id,)).fetchone()[0] == 2
     db.close()
+
+
+async def test_a_cancelled_caller_leaves_the_others_of_its_batch_answered(storage):
+    ids = await games(storage, 5)
+    tasks = [asyncio.create_task(storage.commit_actions(g, 0, {"g": g}, [(0, 7, {"n": g})])) for g in ids]
+    await asyncio.sleep(0)  # every write is queued or on the writer thread
+    tasks[0].cancel()
+    tasks[2].cancel()
+    out = await asyncio.gather(*tasks, return_exceptions=True)
+    assert [out[i] for i in (1, 3, 4)] == [1, 1, 1]
+    for g in (ids[1], ids[3], ids[4]):
+        assert (await storage.get_game(g)).version == 1
