@@ -24,7 +24,7 @@ import json
 import os
 import sqlite3
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
@@ -499,10 +499,15 @@ class Storage:
         # steps, so the busy timeout is set again only when it changes.
         wait_ms = max(1, int((min(r.give_up_at for r in live) - now) * 10) * 100)
         hook = getattr(self.db, "before_statement", None)  # the fault tests' injected failures
-        done = loop.run_in_executor(self._writer, self._write_batch, live, wait_ms, hook)
-        done.add_done_callback(lambda f: self._written(live, f))
+        done = self._writer.submit(self._write_batch, live, wait_ms, hook)
+        done.add_done_callback(lambda f: self._answer(loop, live, f))
 
-    def _written(self, live: list[_Save], done: asyncio.Future) -> None:
+    def _answer(self, loop: asyncio.AbstractEventLoop, live: list[_Save], done: Future) -> None:
+        """On the writer thread, once a batch is written: answer on the event loop."""
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting any more
+            loop.call_soon_threadsafe(self._written, live, done)
+
+    def _written(self, live: list[_Save], done: Future) -> None:
         error = StorageError("the bot is stopping") if done.cancelled() else done.exception()
         if isinstance(error, sqlite3.Error):  # the transaction failed and was rolled back: nothing was stored
             error = StorageError(str(error))

@@ -580,8 +580,9 @@ class TableService:
                 return None
             engine = self.engine(game)
             waiting = [s for s in engine.to_act(game.state) if not bot_controlled(game.seats[s])]
-            draft = self._draft(game)
+            draft = self._draft(game, state=False)
             if game.deadline_at is not None and game.deadline_at <= now and waiting:
+                draft.state = _copy(game.state)  # the timed-out seats' moves are played on it
                 # A real-time window (anyone may interrupt) closing is not a missed turn: no
                 # "time ran out" for its seats, no step towards being benched.
                 window = engine.window_seconds(game.state, engine_options(game)) is not None
@@ -601,7 +602,6 @@ class TableService:
                         outcome.benched.append(seat)
                 await self._advance(game, draft, outcome, applied)
                 return "deadline", outcome
-            draft.state = game.state  # a reminder or a cleared timer leaves the state as it is
             if game.reminder_at is not None and game.reminder_at <= now and waiting:
                 draft.reminder_at = None
                 await self._commit(game, draft)
@@ -640,8 +640,9 @@ class TableService:
             if game.status != "running":
                 return None
             engine = self.engine(game)
-            draft = self._draft(game)
+            draft = self._draft(game, state=False)
             if engine.is_terminal(game.state) or any(bot_controlled(game.seats[s]) for s in engine.to_act(game.state)):
+                draft.state = _copy(game.state)  # the bots move on it
                 outcome = Outcome(game=game)
                 await self._advance(game, draft, outcome, [])
                 return outcome
@@ -650,7 +651,6 @@ class TableService:
                 if timers["deadline_at"] is not None:
                     for key, value in timers.items():
                         setattr(draft, key, value)
-                    draft.state = game.state  # only the timers change
                     await self._commit(game, draft)
             return None
 
