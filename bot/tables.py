@@ -36,6 +36,7 @@ BOT_STEP_LIMIT = 5000  # bot moves in one go: a guard against an engine bug loop
 HISTORY_SIZE = 512  # recent (game, version) states kept in all, to resolve clicks on slightly old panels
 RETENTION_DAYS = 30  # a finished game's state is compacted away after this (its log replays it)
 RETENTION_EVERY = 3600.0  # seconds between two compaction passes of the timer loop
+COMPACT_BATCH = 500  # games compacted per transaction
 
 SAVE_FAILED = "I couldn't save that (the database is busy or failing), so nothing changed. Please try again in a moment."
 CHANGED_ELSEWHERE = "The game changed at the same moment, so that was not applied. Please look and try again."
@@ -134,7 +135,7 @@ class TableService:
         # "before" a move are the previous move's "after", not computed again.
         self._views: dict[int, tuple[dict[str, Any], dict[int, Any]]] = {}
         self.retention_days = RETENTION_DAYS
-        self._compacted_at = float("-inf")
+        self._next_compaction = float("-inf")
 
     # --- loading ----------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -536,9 +537,9 @@ class TableService:
         seats still to act; ``("deadline", outcome)`` played their moves for them."""
         now = self.clock() if now is None else now
         fired: list[tuple[str, Outcome]] = []
-        if now - self._compacted_at >= RETENTION_EVERY:
-            self._compacted_at = now
-            await self.compact(now)
+        if now >= self._next_compaction:  # one batch per wake-up while there is a backlog, then hourly
+            full = await self.compact(now, batches=1) == COMPACT_BATCH
+            self._next_compaction = now if full else now + RETENTION_EVERY
         for row in await self.storage.due_deadlines(now):
             try:
                 result = await self._fire_timer(row.id, now)
@@ -549,19 +550,20 @@ class TableService:
                 fired.append(result)
         return fired
 
-    async def compact(self, now: float | None = None) -> int:
-        """The retention policy (docs/benchmarks.md, "Growth"): games over for
+    async def compact(self, now: float | None = None, batches: int | None = None) -> int:
+        """The retention policy (docs/benchmarks.md, "The write path"): games over for
         ``retention_days`` keep their row, results and log, and lose their stored
-        state (seed + log replay it). A few hundred rows per transaction, so the
-        writes of running games never wait long. Best effort: a failure waits for
-        the next pass."""
+        state (seed + log replay it). ``COMPACT_BATCH`` rows per transaction (all of
+        them, or ``batches`` transactions), so the writes of running games never wait
+        long. Best effort: a failure waits for the next pass. Returns how many games
+        were compacted."""
         now = self.clock() if now is None else now
         before, total = now - self.retention_days * 86400, 0
         try:
-            while True:
-                done = await self.storage.compact_finished(before)
+            for _ in range(batches or 10**9):
+                done = await self.storage.compact_finished(before, COMPACT_BATCH)
                 total += done
-                if done < 500:
+                if done < COMPACT_BATCH:
                     break
         except StorageError as exc:
             log.warning("compacting finished games failed (tried again later): %s", exc)

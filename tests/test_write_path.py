@@ -275,3 +275,27 @@ async def test_a_cancelled_caller_leaves_the_others_of_its_batch_answered(storag
     assert [out[i] for i in (1, 3, 4)] == [1, 1, 1]
     for g in (ids[1], ids[3], ids[4]):
         assert (await storage.get_game(g)).version == 1
+
+
+async def test_the_timer_loop_compacts_one_batch_per_wake_up(service, monkeypatch):
+    import bot.tables
+
+    monkeypatch.setattr(bot.tables, "COMPACT_BATCH", 2)
+    ids = []
+    for channel in range(3):
+        game = await service.open(1, 10 + channel, "dummy", 100, "Ann", {"pile": 3})
+        await service.join(game.id, 101, "Bob")
+        await service.start(game.id, 100)
+        while game.status == "running":
+            seat = service.waiting_seats(game)[0]
+            await service.act(game.id, game.seats[seat]["user_id"], {"type": "take", "n": 1})
+        ids.append(game.id)
+    later = service.clock() + (service.retention_days + 1) * 86400
+
+    async def kept():
+        return sum([(await service.storage.get_game(g)).state is not None for g in ids])
+
+    await service.fire_timers(later)
+    assert await kept() == 1  # one batch, not the whole backlog, in one wake-up
+    await service.fire_timers(later + 30)
+    assert await kept() == 0
