@@ -10,7 +10,10 @@ rolled back on any failure, so a busy, full or failing disk costs one write, nev
 the connection: the next write starts clean and reads always see the latest data.
 A write that cannot get the database within ``write_budget`` seconds (well under
 Discord's 3-second reply deadline) raises :class:`StorageError` and changes nothing.
-Every write of a game row is a compare-and-set on its revision ``rev``.
+Every write of a game row is a compare-and-set on its revision ``rev``. Game-row
+writes go to a writer thread with a connection of its own: one hop per batch, and
+writes that arrive together share one transaction, each under its own savepoint
+(group commit, see :meth:`Storage.save_game`). Server settings are kept in memory.
 
 One process owns a database file: :meth:`Storage.claim` takes an exclusive lock on
 ``<db>.lock`` and refuses a second process with :class:`DatabaseInUse`.
