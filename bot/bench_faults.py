@@ -247,6 +247,9 @@ class _FailingWrites:
             self.fired += 1
             raise sqlite3.OperationalError(self.rng.choice(["database or disk is full", "disk I/O error"]))
 
+    def before_statement(self, sql: str) -> None:  # the storage's writer thread asks before each statement
+        self._maybe_fail(sql)
+
     def execute(self, sql: str, *args: Any, **kwargs: Any) -> Any:
         self._maybe_fail(sql)
         return self._db.execute(sql, *args, **kwargs)

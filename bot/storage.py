@@ -10,7 +10,10 @@ rolled back on any failure, so a busy, full or failing disk costs one write, nev
 the connection: the next write starts clean and reads always see the latest data.
 A write that cannot get the database within ``write_budget`` seconds (well under
 Discord's 3-second reply deadline) raises :class:`StorageError` and changes nothing.
-Every write of a game row is a compare-and-set on its revision ``rev``.
+Every write of a game row is a compare-and-set on its revision ``rev``. Game-row
+writes go to a writer thread with a connection of its own: one hop per batch, and
+writes that arrive together share one transaction, each under its own savepoint
+(group commit, see :meth:`Storage.save_game`). Server settings are kept in memory.
 
 One process owns a database file: :meth:`Storage.claim` takes an exclusive lock on
 ``<db>.lock`` and refuses a second process with :class:`DatabaseInUse`.
@@ -24,7 +27,8 @@ import json
 import os
 import sqlite3
 import time
-from dataclasses import dataclass, field
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 import aiosqlite
@@ -128,6 +132,16 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER results_no_delete BEFORE DELETE ON results
         BEGIN SELECT RAISE(ABORT, 'a game''s result is recorded once'); END;
     """,
+    # 4 -> 5: the timer loop's queries and the retention of finished games use indexes,
+    # not a scan of every game ever stored.
+    """
+    CREATE INDEX games_running_deadline ON games (deadline_at)
+        WHERE status = 'running' AND deadline_at IS NOT NULL;
+    CREATE INDEX games_running_reminder ON games (reminder_at)
+        WHERE status = 'running' AND reminder_at IS NOT NULL;
+    CREATE INDEX games_over_with_state ON games (updated_at)
+        WHERE status IN ('finished', 'ended') AND state IS NOT NULL;
+    """,
 ]
 
 WRITE_BUDGET = 2.0  # seconds a write may wait for the database before giving up
@@ -178,6 +192,12 @@ class GameRow:
         """Where the table was opened: the parent channel of its thread, or its own channel."""
         return self.parent_channel_id or self.channel_id
 
+    @property
+    def started(self) -> bool:
+        """The game was set up (it has, or had, a state): a finished game's state may
+        have been compacted away by the retention policy, its log replays it."""
+        return self.state is not None or self.status == "finished" or self.version > 0
+
     @classmethod
     def from_row(cls, row: aiosqlite.Row) -> "GameRow":
         data = dict(row)
@@ -185,6 +205,18 @@ class GameRow:
         data["seats"] = json.loads(data["seats"])
         data["state"] = json.loads(data["state"]) if data["state"] else None
         return cls(**data)
+
+
+@dataclass
+class GameSummary:
+    """A game without its state (for lists): nothing to decode but its seats."""
+    id: int
+    guild_id: int
+    channel_id: int
+    game_key: str
+    status: str
+    seats: list[dict[str, Any]]
+    version: int
 
 
 @dataclass
@@ -206,6 +238,31 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+@dataclass
+class _Save:
+    """One game-row write waiting for the writer (see :meth:`Storage.save_game`)."""
+    game_id: int
+    expected_rev: int | None  # None: compare-and-set on the version only
+    fields: dict[str, Any]
+    actions: list[tuple[int, int | None, dict[str, Any]]]
+    expected_version: int | None
+    results: list[tuple] | None
+    give_up_at: float  # loop time after which it is refused, unwritten
+    future: asyncio.Future
+
+
+class _Refused(Exception):
+    """Inside the writer: this save is refused (its savepoint was rolled back)."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def _decode_actions(rows: Iterable[Any]) -> list[dict[str, Any]]:
+    return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"],
+             "action": json.loads(r["action"]), "at": r["at"]} for r in rows]
+
+
 class Storage:
     shared = False  # True when other processes write to the same games (PostgreSQL: bot/storage_pg.py)
 
@@ -213,10 +270,22 @@ class Storage:
         self.path = path
         self.write_budget = write_budget
         self.db: aiosqlite.Connection | None = None
-        # One connection is shared by every coroutine, so a write transaction
-        # must not interleave with another (a rollback would undo both).
+        # The reading connection is shared by every coroutine, so a transaction() on it
+        # must not interleave with another (a rollback would undo both). The writer's
+        # batches use their own connection: SQLite's lock orders them with these.
         self.write_lock = asyncio.Lock()
         self._lock_file: int | None = None
+        # Game-row writes go to a second connection on a thread of their own, each
+        # batch of waiting writes in one hop and one transaction (see save_game).
+        self._writer: ThreadPoolExecutor | None = None
+        self._wconn: sqlite3.Connection | None = None
+        self._queue: list[_Save] = []
+        self._writing = False  # a batch is on the writer thread
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._busy_ms = -1  # the writer connection's busy timeout
+        self._settings: dict[int, GuildSettings] = {}  # every guild's settings read so far (we are the only writer)
+        self.batches = 0  # write transactions the writer committed or tried (for the benchmarks)
 
     def claim(self) -> None:
         """Take the database file for this process, or raise DatabaseInUse."""
@@ -239,6 +308,8 @@ class Storage:
             self._lock_file = None
 
     async def open(self) -> "Storage":
+        if self.path == ":memory:":
+            raise ValueError("heistcord's storage needs a database file (it opens it twice: reads and writes)")
         self.claim()
         try:
             # Autocommit mode: no transaction is ever opened behind our back, so a read
@@ -249,12 +320,27 @@ class Storage:
             await self.db.execute("PRAGMA synchronous=NORMAL")
             await self.db.execute("PRAGMA foreign_keys=ON")
             await self.migrate()
+            self._writer = ThreadPoolExecutor(1, thread_name_prefix="heistcord-db-writer")
+            self._wconn = await asyncio.get_running_loop().run_in_executor(self._writer, self._connect_writer)
         except BaseException:
             await self.close()
             raise
         return self
 
+    def _connect_writer(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        return conn
+
     async def close(self) -> None:
+        await self._idle.wait()  # writes already asked for are finished, not dropped
+        if self._writer is not None:
+            if self._wconn is not None:
+                await asyncio.get_running_loop().run_in_executor(self._writer, self._wconn.close)
+                self._wconn = None
+            self._writer.shutdown(wait=True)
+            self._writer = None
         if self.db is not None:
             await self.db.close()
             self.db = None
@@ -367,37 +453,161 @@ class Storage:
         stores ``fields``, appends ``actions`` to the log (numbered after
         ``expected_version``, which must still be the row's) and records ``results``,
         all in one transaction. Returns the new revision; raises VersionConflict if
-        the row changed since the caller read it (nothing is stored then)."""
-        actions = list(actions)
+        the row changed since the caller read it (nothing is stored then).
+
+        Writes that arrive together are committed together (group commit): the
+        writer thread takes every write waiting, gives each its own savepoint (a
+        conflict or a refused result undoes that write alone) and commits once; each
+        caller returns only after that commit, so every write acknowledged is stored.
+        A failure of the transaction itself (disk full, I/O error, the database
+        locked past the write budget) refuses every write of the batch: StorageError,
+        nothing stored."""
+        return await self._save(game_id, expected_rev, fields, list(actions), expected_version, results)
+
+    async def _save(self, game_id: int, expected_rev: int | None, fields: dict[str, Any],
+                    actions: list[tuple[int, int | None, dict[str, Any]]], expected_version: int | None,
+                    results: list[tuple] | None) -> int:
+        if actions and expected_version is None:
+            raise ValueError("appending actions needs the expected version")
+        if self._writer is None:
+            raise RuntimeError("storage is not open")
+        loop = asyncio.get_running_loop()
+        request = _Save(game_id, expected_rev, fields, actions, expected_version, results,
+                        loop.time() + self.write_budget, loop.create_future())
+        self._queue.append(request)
+        if not self._writing:
+            self._send()
+        return await request.future
+
+    def _send(self) -> None:
+        """Hand every waiting write to the writer thread, as one batch. Its outcome is
+        given to each caller by a callback, not by any caller's task, so a caller that
+        is cancelled never leaves the others without an answer."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        batch, self._queue = self._queue, []
+        live = []
+        for r in batch:
+            if r.future.done():  # its caller was cancelled before the write: it is not made
+                continue
+            if r.give_up_at <= now:
+                r.future.set_exception(StorageError("the database is busy"))
+            else:
+                live.append(r)
+        if not live:
+            self._writing = False
+            self._idle.set()
+            return
+        self._writing = True
+        self._idle.clear()
+        # SQLite waits this long for another program's write lock: the least budget left, in 0.1 s
+        # steps, so the busy timeout is set again only when it changes.
+        wait_ms = max(1, int((min(r.give_up_at for r in live) - now) * 10) * 100)
+        hook = getattr(self.db, "before_statement", None)  # the fault tests' injected failures
+        done = self._writer.submit(self._write_batch, live, wait_ms, hook)
+        done.add_done_callback(lambda f: self._answer(loop, live, f))
+
+    def _answer(self, loop: asyncio.AbstractEventLoop, live: list[_Save], done: Future) -> None:
+        """On the writer thread, once a batch is written: answer on the event loop."""
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting any more
+            loop.call_soon_threadsafe(self._written, live, done)
+
+    def _written(self, live: list[_Save], done: Future) -> None:
+        error = StorageError("the bot is stopping") if done.cancelled() else done.exception()
+        if isinstance(error, sqlite3.Error):  # the transaction failed and was rolled back: nothing was stored
+            error = StorageError(str(error))
+        for i, r in enumerate(live):
+            if r.future.done():
+                continue
+            if error is not None:
+                r.future.set_exception(error)
+            elif isinstance(outcome := done.result()[i], _Refused):
+                r.future.set_exception(outcome.error)
+            else:
+                r.future.set_result(outcome)
+        self._send()  # what arrived meanwhile
+
+    def _write_batch(self, batch: list[_Save], wait_ms: int, hook: Any) -> list[Any]:
+        """On the writer thread: every write of ``batch`` in one transaction. Returns,
+        per write, its new revision or a _Refused; raises (all rolled back) if the
+        transaction itself fails."""
+        conn = self._wconn
+        assert conn is not None
+
+        def run(sql: str, args: Any = (), many: bool = False) -> sqlite3.Cursor:
+            if hook is not None:
+                hook(sql)
+            return conn.executemany(sql, args) if many else conn.execute(sql, args)
+
+        if wait_ms != self._busy_ms:
+            run(f"PRAGMA busy_timeout = {wait_ms}")
+            self._busy_ms = wait_ms
+        run("BEGIN IMMEDIATE")
+        self.batches += 1
+        try:
+            outcomes: list[Any] = []
+            single = len(batch) == 1
+            for i, request in enumerate(batch):
+                try:
+                    statements = self._statements(request)
+                except Exception as exc:  # e.g. a state that isn't JSON: this write alone is refused
+                    outcomes.append(_Refused(exc))
+                    continue
+                if not single:
+                    run(f"SAVEPOINT w{i}")
+                try:
+                    for sql, args, many in statements:
+                        cur = run(sql, args, many)
+                        if sql.startswith("UPDATE") and cur.rowcount != 1:
+                            raise VersionConflict()
+                except (VersionConflict, sqlite3.IntegrityError) as exc:
+                    if not single:
+                        run(f"ROLLBACK TO w{i}")
+                        run(f"RELEASE w{i}")
+                    outcomes.append(_Refused(exc))
+                    continue
+                if not single:
+                    run(f"RELEASE w{i}")
+                outcomes.append(None if request.expected_rev is None else request.expected_rev + 1)
+            if all(isinstance(o, _Refused) for o in outcomes):
+                run("ROLLBACK")
+            else:
+                run("COMMIT")
+            return outcomes
+        except BaseException:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _statements(r: _Save) -> list[tuple[str, Any, bool]]:
+        """The SQL of one game-row write (its JSON encoded here, on the writer thread)."""
         now = time.time()
         sets, args = ["rev = rev + 1", "updated_at = ?"], [now]
-        for key, value in fields.items():
+        for key, value in r.fields.items():
             if key in ("options", "seats", "state"):
                 value = None if value is None else _dumps(value)
             sets.append(f"{key} = ?")
             args.append(value)
-        where, where_args = "id = ? AND rev = ?", [game_id, expected_rev]
-        if actions:
-            if expected_version is None:
-                raise ValueError("appending actions needs the expected version")
+        where, where_args = "id = ?", [r.game_id]
+        if r.expected_rev is not None:
+            where += " AND rev = ?"
+            where_args.append(r.expected_rev)
+        if r.actions:
             sets.append("version = version + ?")
-            args.append(len(actions))
-        if expected_version is not None:
+            args.append(len(r.actions))
+        if r.expected_version is not None:
             where += " AND version = ?"
-            where_args.append(expected_version)
-        async with self.transaction() as db:
-            cur = await db.execute(f"UPDATE games SET {', '.join(sets)} WHERE {where}", args + where_args)
-            if cur.rowcount != 1:
-                raise VersionConflict()
-            if actions:
-                await db.executemany(
-                    "INSERT INTO actions (game_id, seq, seat, user_id, action, at) VALUES (?, ?, ?, ?, ?, ?)",
-                    [(game_id, expected_version + i + 1, seat, user, _dumps(action), now)
-                     for i, (seat, user, action) in enumerate(actions)],
-                )
-            if results:
-                await db.executemany(_RESULT_INSERT, [(*r, now) for r in results])
-        return expected_rev + 1
+            where_args.append(r.expected_version)
+        statements = [(f"UPDATE games SET {', '.join(sets)} WHERE {where}", args + where_args, False)]
+        if r.actions:
+            statements.append(("INSERT INTO actions (game_id, seq, seat, user_id, action, at) VALUES (?, ?, ?, ?, ?, ?)",
+                               [(r.game_id, r.expected_version + i + 1, seat, user, _dumps(action), now)
+                                for i, (seat, user, action) in enumerate(r.actions)], True))
+        if r.results:
+            statements.append((_RESULT_INSERT, [(*row, now) for row in r.results], True))
+        return statements
 
     async def update_game(self, game_id: int, expected_rev: int, **fields: Any) -> int:
         """Store ``fields`` if the row is still at revision ``expected_rev``."""
@@ -408,14 +618,8 @@ class Storage:
                              expected_rev: int | None = None, **fields: Any) -> int:
         """Append actions and store the new state, atomically, if the game is still at
         ``expected_version`` (and ``expected_rev``). Returns the new version."""
-        if expected_rev is None:
-            game = await self.get_game(game_id)
-            if game is None:
-                raise VersionConflict()
-            expected_rev = game.rev
         actions = list(actions)
-        await self.save_game(game_id, expected_rev, {"state": state, **fields}, actions=actions,
-                             expected_version=expected_version)
+        await self._save(game_id, expected_rev, {"state": state, **fields}, actions, expected_version, None)
         return expected_version + len(actions)
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
@@ -423,8 +627,9 @@ class Storage:
             "SELECT seq, seat, user_id, action, at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         ) as cur:
             rows = await cur.fetchall()
-        return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"],
-                 "action": json.loads(r["action"]), "at": r["at"]} for r in rows]
+        if len(rows) > 64:  # a long log is decoded on a worker thread, not on the event loop
+            return await asyncio.to_thread(_decode_actions, rows)
+        return _decode_actions(rows)
 
     async def actions_until(self, game_id: int, version: int) -> list[dict[str, Any]]:
         """The first ``version`` log entries (the moves that led to that version)."""
@@ -439,21 +644,46 @@ class Storage:
         ) as cur:
             return await cur.fetchone() is not None
 
+    # The timer loop's two queries, each term answered by a partial index on running
+    # games' deadlines or reminders (migration 5), however many games are stored.
     async def due_deadlines(self, now: float) -> list[GameRow]:
         async with self._db.execute(
-            "SELECT * FROM games WHERE status = 'running' AND ((deadline_at IS NOT NULL AND deadline_at <= ?)"
-            " OR (reminder_at IS NOT NULL AND reminder_at <= ?)) ORDER BY id", (now, now)
+            "SELECT * FROM games WHERE id IN ("
+            "SELECT id FROM games WHERE status = 'running' AND deadline_at IS NOT NULL AND deadline_at <= ?"
+            " UNION SELECT id FROM games WHERE status = 'running' AND reminder_at IS NOT NULL AND reminder_at <= ?"
+            ") ORDER BY id", (now, now)
         ) as cur:
             return [GameRow.from_row(r) for r in await cur.fetchall()]
 
     async def next_timer(self) -> float | None:
         async with self._db.execute(
-            "SELECT MIN(MIN(COALESCE(deadline_at, 1e18), COALESCE(reminder_at, 1e18))) AS t FROM games"
-            " WHERE status = 'running'"
+            "SELECT (SELECT MIN(deadline_at) FROM games WHERE status = 'running' AND deadline_at IS NOT NULL) AS d,"
+            " (SELECT MIN(reminder_at) FROM games WHERE status = 'running' AND reminder_at IS NOT NULL) AS r"
         ) as cur:
             row = await cur.fetchone()
-        value = row["t"] if row else None
-        return None if value is None or value >= 1e18 else value
+        times = [t for t in (row["d"], row["r"]) if t is not None]
+        return min(times) if times else None
+
+    async def game_summaries(self, guild_id: int) -> list[GameSummary]:
+        """The guild's games in their lobby or running, oldest first, without their states."""
+        async with self._db.execute(
+            "SELECT id, guild_id, channel_id, game_key, status, seats, version FROM games"
+            " WHERE guild_id = ? AND status IN ('lobby', 'running') ORDER BY id", (guild_id,)
+        ) as cur:
+            return [GameSummary(r["id"], r["guild_id"], r["channel_id"], r["game_key"], r["status"],
+                                json.loads(r["seats"]), r["version"]) for r in await cur.fetchall()]
+
+    async def compact_finished(self, before: float, limit: int = 500) -> int:
+        """The retention policy: drop the stored state of up to ``limit`` games that
+        finished (or ended after their first move) before ``before``. Their rows,
+        results and action logs stay: seed + log replay any of them exactly. Returns
+        how many were compacted (call again while it returns ``limit``)."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET state = NULL, rev = rev + 1 WHERE id IN (SELECT id FROM games"
+                " WHERE status IN ('finished', 'ended') AND state IS NOT NULL AND updated_at < ?"
+                " AND (status = 'finished' OR version > 0) ORDER BY updated_at LIMIT ?)", (before, limit))
+        return cur.rowcount
 
     async def finished_games(self, guild_id: int, limit: int = 10) -> list[GameRow]:
         async with self._db.execute(
@@ -499,14 +729,22 @@ class Storage:
 
     # --- guild settings ----------------------------------------------------------
     async def settings(self, guild_id: int) -> GuildSettings:
-        async with self._db.execute("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return GuildSettings(guild_id)
-        return GuildSettings(guild_id=row["guild_id"], manager_role_id=row["manager_role_id"],
-                             allowed_channels=json.loads(row["allowed_channels"]),
-                             maintenance=bool(row["maintenance"]), turn_minutes=row["turn_minutes"],
-                             on_leave=row["on_leave"], threads=bool(row["threads"]))
+        """A guild's settings (a copy: change it and ``save_settings`` it). Read once,
+        then kept in memory: this process is the database's only writer, and
+        ``save_settings`` replaces the kept copy once its write is committed."""
+        cached = self._settings.get(guild_id)
+        if cached is None:
+            async with self._db.execute("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                cached = GuildSettings(guild_id)
+            else:
+                cached = GuildSettings(guild_id=row["guild_id"], manager_role_id=row["manager_role_id"],
+                                       allowed_channels=json.loads(row["allowed_channels"]),
+                                       maintenance=bool(row["maintenance"]), turn_minutes=row["turn_minutes"],
+                                       on_leave=row["on_leave"], threads=bool(row["threads"]))
+            cached = self._settings.setdefault(guild_id, cached)
+        return replace(cached, allowed_channels=list(cached.allowed_channels))
 
     async def save_settings(self, s: GuildSettings) -> None:
         async with self.transaction() as db:
@@ -519,6 +757,7 @@ class Storage:
                 (s.guild_id, s.manager_role_id, _dumps(s.allowed_channels), int(s.maintenance), s.turn_minutes, s.on_leave,
                  int(s.threads)),
             )
+        self._settings[s.guild_id] = replace(s, allowed_channels=list(s.allowed_channels))
 
     # --- refused DMs ----------------------------------------------------------------
     async def dm_refusals(self) -> dict[int, float]:

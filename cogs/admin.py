@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games import get_engine
 from bot.tables import TableError, seat_of
 from cogs.limits import fit
 from cogs.refusals import INVALID_LIMIT, UNKNOWN_CHANNEL
@@ -45,12 +46,12 @@ class AdminCog(commands.Cog):
 
     @admin.command(name="list", description="The games open or running on this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
-        games = await self.bot.storage.active_games(interaction.guild_id)
+        games = await self.bot.storage.game_summaries(interaction.guild_id)  # no game's state decoded
         if not games:
             return await interaction.response.send_message("No games are open on this server.", ephemeral=True)
         lines = []
         for g in games:
-            engine = self.bot.tables.engine(g)
+            engine = get_engine(g.game_key)
             players = ", ".join(s["name"] for s in g.seats)
             lines.append(f"**#{g.id}** {engine.meta.name} in <#{g.channel_id}> — {g.status} — {players}")
         settings = await self.bot.storage.settings(interaction.guild_id)

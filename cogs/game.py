@@ -288,9 +288,9 @@ class GameCog(commands.Cog):
             raise TableError(f"There is no game #{id} on this server.")
         if row.status in ("lobby", "running") and not self.bot.is_manager(interaction):
             raise TableError("Replays are for finished games (a running game's secrets would show).")
-        if row.state is None:
+        if not row.started:
             raise TableError(f"Game #{id} never started.")
-        moves = len(await self.bot.storage.actions(id))
+        moves = row.version  # the log's length, without reading it
         if move is not None and not 0 <= move <= moves:
             raise TableError(f"Game #{id} has moves 0 to {moves}.")
         await interaction.response.defer(thinking=True)  # public: everything below is the game's public history

@@ -109,6 +109,38 @@ def bare_connection(path: str) -> sqlite3.Connection:
     return db
 
 
+ENGINE_CALLS = ("setup", "apply", "view", "legal_actions", "to_act", "turn_seats", "is_terminal", "scores",
+                "describe_action", "bot_action", "timeout_action", "window_seconds", "remove_seat")
+
+
+class EngineClock:
+    """Times an engine's own calls (this thread's CPU), the outermost call only (an
+    engine calling its own methods is counted once), so a move's event-loop CPU splits
+    into the engine's share and the platform's (everything else TableService.act does)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine, self.cpu, self.depth = engine, 0.0, 0
+        for name in ENGINE_CALLS:
+            setattr(engine, name, self._timed(getattr(engine, name)))
+
+    def _timed(self, method: Any) -> Any:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if self.depth:
+                return method(*args, **kwargs)
+            self.depth += 1
+            start = time.thread_time()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                self.cpu += time.thread_time() - start
+                self.depth -= 1
+        return timed
+
+    def remove(self) -> None:
+        for name in ENGINE_CALLS:
+            vars(self.engine).pop(name, None)
+
+
 async def bench_storage(tmp: str, moves: int) -> None:
     print(f"\n## storage: a move's commit and a whole move (in this process; {moves} moves per game, one at a time)",
           flush=True)
@@ -119,11 +151,14 @@ async def bench_storage(tmp: str, moves: int) -> None:
     commits: list[float] = []
     bares: list[float] = []
     wholes: dict[str, list[float]] = {}
+    cpu: dict[str, tuple[float, float, float]] = {}  # game -> event-loop CPU, engine's part, whole process, per move
     channel = 1
     for key, engine in sorted(registry().items()):
         game = None
         # a whole move: TableService.act (engine, storage, private views), one move at a time
         times = wholes.setdefault(key, [])
+        clock = EngineClock(engine)
+        loop_cpu = engine_cpu = process_cpu = 0.0
         for _ in range(moves):
             if game is None or game.status != "running":
                 row = await service.open(1, channel, key, 1, "U1")
@@ -135,9 +170,16 @@ async def bench_storage(tmp: str, moves: int) -> None:
             engine = service.engine(game)
             seat = engine.to_act(game.state)[0]
             action = engine.bot_action(game.state, seat, bot_rng(game, game.version))
+            engine_before, thread0, process0 = clock.cpu, time.thread_time(), time.process_time()
             start = perf()
             await service.act(game.id, game.seats[seat]["user_id"], action)
             times.append((perf() - start) * 1000)
+            thread_cpu = time.thread_time() - thread0
+            process_cpu += time.process_time() - process0
+            engine_cpu += clock.cpu - engine_before  # the engine's calls inside act (the benchmark's own are outside)
+            loop_cpu += thread_cpu - (clock.cpu - engine_before)
+        clock.remove()
+        cpu[key] = (loop_cpu * 1000 / moves, engine_cpu * 1000 / moves, process_cpu * 1000 / moves)
         # the storage commit alone, and the bare transaction, with this game's latest state and seats
         state, seats = game.state, game.seats
         row = await service.open(1, channel, key, 1, "U1")
@@ -162,15 +204,32 @@ async def bench_storage(tmp: str, moves: int) -> None:
             bare.execute("COMMIT")
             bares.append((perf() - start) * 1000)
             version += 1
+    # moves that arrive together: one commit each on 50 tables at once (group commit)
+    together = []
+    rows = [await service.open(1, channel + i, "tower", 1, "U1") for i in range(50)]
+    channel += 50
+    for round_ in range(max(3, moves // 20)):
+        start = perf()
+        await asyncio.gather(*(storage.commit_actions(r.id, round_, state, [(0, 1, action)], seats=seats,
+                                                      deadline_at=None, reminder_at=None) for r in rows))
+        together.append((perf() - start) * 1000 / len(rows))
     bare.close()
     await storage.close()
     floor = p50(bares)
     figure("storage commit p50 (Storage.commit_actions)", p50(commits), floor,
            "bare SQLite WAL transaction, same UPDATE + INSERT and JSON p50", goal=("ratio", 2))
+    figure("storage commit per move, 50 moves arriving together (p50 of the batch time / 50)", p50(together), floor,
+           "bare SQLite WAL transaction, one move p50")
     everything = [t for times in wholes.values() for t in times]
     figure("whole move p50 (TableService.act)", p50(everything), floor,
            "bare SQLite WAL transaction p50", goal=("ratio", 8))
     note("whole move p50 per game: " + ", ".join(f"{k} {p50(v):.2f} ms" for k, v in wholes.items()))
+    for key, (loop, engine_part, process) in cpu.items():
+        figure(f"event-loop CPU per move, platform's share ({key})", loop, engine_part,
+               "the engine's own calls in the same moves (apply, views, legal actions...)", goal=("abs", 0.5))
+    note("event-loop CPU = this thread's CPU during TableService.act minus the engine's calls made in it (timed"
+         " one by one); the writer thread's JSON encoding and SQLite are outside it. Whole process CPU per move: "
+         + ", ".join(f"{k} {c[2]:.2f} ms" for k, c in cpu.items()))
 
 
 async def bench_timers(tmp: str, stored: int, rounds: int) -> None:
@@ -201,8 +260,16 @@ async def bench_timers(tmp: str, stored: int, rounds: int) -> None:
     db.execute("COMMIT")
     storage = await Storage(path).open()
     service = TableService(storage)
-    loop_times, point, sql_times = [], [], []
+    loop_times, point, sql_times, lists, full_lists = [], [], [], [], []
     for i in range(rounds):
+        guild = GUILD + i % 50
+        await storage.game_summaries(guild)  # the guild's pages read once, so neither timing pays for it
+        start = perf()
+        await storage.game_summaries(guild)  # /gameadmin list
+        lists.append((perf() - start) * 1000)
+        start = perf()
+        await storage.active_games(guild)  # what it read before: every state decoded
+        full_lists.append((perf() - start) * 1000)
         start = perf()
         await service.fire_timers(now)  # what the loop does each time it wakes: nothing is due
         await storage.next_timer()
@@ -220,7 +287,78 @@ async def bench_timers(tmp: str, stored: int, rounds: int) -> None:
     db.close()
     figure("timer loop queries p50 (fire_timers + next_timer)", p50(loop_times), p50(point),
            "bare sqlite3 primary-key lookup on the same database p50", goal=("abs", 5))
-    note(f"the same two SQL statements on bare sqlite3: p50 {p50(sql_times):.3f} ms")
+    note(f"the two queries as they were before migration 5 (an OR and a MIN over every running game, no index),"
+         f" on bare sqlite3: p50 {p50(sql_times):.3f} ms")
+    figure("/gameadmin list p50 (game_summaries)", p50(lists), p50(point),
+           "bare sqlite3 primary-key lookup on the same database p50")
+    note(f"{running // 50} running games in the guild; the same games read with their states (active_games, what /gameadmin list read before): p50"
+         f" {p50(full_lists):.2f} ms")
+
+
+def db_bytes(path: str) -> int:
+    """Bytes the database's content takes: the size of a compact copy of it (VACUUM INTO)."""
+    copy = path + ".size"
+    db = sqlite3.connect(path)
+    db.execute("VACUUM INTO ?", (copy,))
+    db.close()
+    size = os.path.getsize(copy)
+    os.remove(copy)
+    return size
+
+
+async def bench_growth(tmp: str, per_game: int) -> None:
+    count = per_game * len(registry())
+    print(f"\n## growth: {count:,} finished games ({per_game} of each game, bots on every seat), the retention"
+          " policy, the longest game's log and replay", flush=True)
+    path = os.path.join(tmp, "growth.db")
+    storage = await Storage(path).open()
+    service = TableService(storage, seed_source=iter(range(1, 10**9)).__next__)
+    empty = db_bytes(path)
+    channel = 1
+    for key, engine in sorted(registry().items()):
+        for g in range(per_game):
+            players = engine.meta.min_players + g % (min(engine.meta.max_players, 5) - engine.meta.min_players + 1)
+            row = await service.open(1, channel, key, 1, "U1")
+            channel += 1
+            for _ in range(players - 1):
+                await service.add_bot(row.id, 1)
+            await service.set_seat_info(row, {0: {"away": True}})  # the host's seat is played by a bot too
+            await service.start(row.id, 1)
+    finished = await storage.finished_games(1, limit=count + 1)
+    assert len(finished) == count, len(finished)
+    full = db_bytes(path)
+    db = sqlite3.connect(path)
+    state_bytes, log_bytes, moves = db.execute(
+        "SELECT (SELECT SUM(LENGTH(state)) FROM games), (SELECT SUM(LENGTH(action)) FROM actions),"
+        " (SELECT COUNT(*) FROM actions)").fetchone()
+    longest, longest_moves = db.execute("SELECT game_id, COUNT(*) AS n FROM actions GROUP BY game_id"
+                                        " ORDER BY n DESC LIMIT 1").fetchone()
+    db.close()
+    start = perf()
+    compacted = await service.compact(time.time() + (service.retention_days + 1) * 86400)
+    compact_ms = (perf() - start) * 1000
+    compacted_bytes = db_bytes(path)
+    per = 1000 / count
+    note(f"{count:,} finished games, {moves:,} moves logged: states {state_bytes / 1e6:.2f} MB, action log"
+         f" {log_bytes / 1e6:.2f} MB (JSON text)")
+    floor, floor_name = log_bytes * per / 1e6, "the action log's JSON text alone, per 1,000 games"
+    figure("database size per 1,000 finished games, states kept", (full - empty) * per / 1e6, floor, floor_name,
+           unit="MB")
+    figure("database size per 1,000 finished games, states compacted (retention)", (compacted_bytes - empty) * per / 1e6,
+           floor, floor_name, unit="MB")
+    note(f"compaction of {compacted:,} games took {compact_ms:.0f} ms in batches of 500 (freed pages are reused by"
+         " new games; VACUUM would give them back to the file system)")
+    # the longest game's log and replay: the event loop's CPU while they run, against the replay's own work
+    for what, call in (("/game log", lambda: service.public_log(longest)),
+                       ("/game replay (a move of it)", lambda: service.replay(longest, longest_moves // 2)),
+                       ("/game replay (the animation's turns)", lambda: service.replay_turns(longest))):
+        loop0, wall0 = time.thread_time(), perf()
+        await call()
+        loop_ms, wall_ms = (time.thread_time() - loop0) * 1000, (perf() - wall0) * 1000
+        figure(f"event-loop CPU during {what} of the longest game", loop_ms, wall_ms,
+               "the whole call, replay on a worker thread")
+    note(f"the longest game: #{longest}, {longest_moves} moves")
+    await storage.close()
 
 
 # --- the bots on the fake --------------------------------------------------------------------------
@@ -724,7 +862,7 @@ async def bench_paced(kind: str, heist: Bot, bare: Bot, heist_tables: list[Table
     describe("bare", b)
 
 
-PHASES = ("storage", "timers", "restart", "seq", "load", "human")
+PHASES = ("storage", "timers", "growth", "restart", "seq", "load", "human")
 
 
 async def main(quick: bool, keep: bool, only: set[str] = set(PHASES), seq_moves: int | None = None) -> None:
@@ -739,6 +877,8 @@ async def main(quick: bool, keep: bool, only: set[str] = set(PHASES), seq_moves:
             await bench_storage(tmp, 20 if quick else 100)
         if "timers" in only:
             await bench_timers(tmp, 10_000 if quick else 100_000, 10 if quick else 20)
+        if "growth" in only:
+            await bench_growth(tmp, 4 if quick else 200)
         if only & {"restart", "seq", "load", "human"}:
             await bench_bots(tmp, quick, only, seq_moves)
     finally:

@@ -48,6 +48,10 @@ class FaultyConnection:
             self.fired += 1
             raise self.error
 
+    def before_statement(self, sql: str) -> None:
+        """Called by the storage's writer thread before each statement it runs itself."""
+        self._check(sql)
+
     def execute(self, sql, *args, **kwargs):
         self._check(sql)
         return self._db.execute(sql, *args, **kwargs)
