@@ -25,8 +25,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage import (_RESULT_INSERT, MIGRATIONS, WRITE_BUDGET, ChannelBusy, GameRow, GuildSettings, Storage,
-                         StorageError, VersionConflict, _dumps)
+from bot.storage import (_RESULT_INSERT, MIGRATIONS, WRITE_BUDGET, ChannelBusy, GameRow, GameSummary, GuildSettings,
+                         Storage, StorageError, VersionConflict, _dumps)
 
 MIGRATION_LOCK = 7_121_300_013  # pg_advisory_xact_lock key: one process migrates at a time
 
@@ -135,6 +135,8 @@ PG_MIGRATIONS: list[str] = [
     CREATE TRIGGER results_no_truncate BEFORE TRUNCATE ON results
         FOR EACH STATEMENT EXECUTE FUNCTION heistcord_results_frozen();
     """,
+    # 4 -> 5: the timer loop's queries and the retention of finished games use indexes.
+    MIGRATIONS[4],
 ]
 
 assert len(PG_MIGRATIONS) == len(MIGRATIONS), "PostgreSQL and SQLite migrations are numbered alike"
@@ -285,7 +287,7 @@ class PgStorage(Storage):
     async def count_active(self) -> int:
         return await self._pool.fetchval("SELECT COUNT(*) FROM games WHERE status IN ('lobby', 'running')")
 
-    async def save_game(self, game_id: int, expected_rev: int, fields: dict[str, Any], *,
+    async def save_game(self, game_id: int, expected_rev: int | None, fields: dict[str, Any], *,
                         actions: Iterable[tuple[int, int | None, dict[str, Any]]] = (),
                         expected_version: int | None = None,
                         results: list[dict[str, Any]] | None = None) -> int:
@@ -307,14 +309,17 @@ class PgStorage(Storage):
                 raise ValueError("appending actions needs the expected version")
             args.append(len(actions))
             sets.append(f"version = version + ${len(args)}")
-        args += [game_id, expected_rev]
-        where = f"id = ${len(args) - 1} AND rev = ${len(args)}"
+        args.append(game_id)
+        where = f"id = ${len(args)}"
+        if expected_rev is not None:
+            args.append(expected_rev)
+            where += f" AND rev = ${len(args)}"
         if expected_version is not None:
             args.append(expected_version)
             where += f" AND version = ${len(args)}"
         async with self.transaction() as db:
-            status = await db.execute(f"UPDATE games SET {', '.join(sets)} WHERE {where}", *args)
-            if status != "UPDATE 1":
+            new_rev = await db.fetchval(f"UPDATE games SET {', '.join(sets)} WHERE {where} RETURNING rev", *args)
+            if new_rev is None:
                 raise VersionConflict()
             if actions:
                 assert expected_version is not None  # checked above
@@ -324,7 +329,17 @@ class PgStorage(Storage):
                      for i, (seat, user, action) in enumerate(actions)])
             if results:
                 await db.executemany(_PG_RESULT_INSERT, [(*r, now) for r in results])
-        return expected_rev + 1
+        return new_rev
+
+    async def commit_actions(self, game_id: int, expected_version: int, state: dict[str, Any],
+                             actions: Iterable[tuple[int, int | None, dict[str, Any]]], *,
+                             expected_rev: int | None = None, **fields: Any) -> int:
+        """As :meth:`Storage.commit_actions`: the log entries and the new state, if the
+        game is still at ``expected_version`` (and ``expected_rev``)."""
+        actions = list(actions)
+        await self.save_game(game_id, expected_rev, {"state": state, **fields}, actions=actions,
+                             expected_version=expected_version)
+        return expected_version + len(actions)
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         rows = await self._pool.fetch(
@@ -343,16 +358,33 @@ class PgStorage(Storage):
             game_id, version, seat)
 
     async def due_deadlines(self, now: float) -> list[GameRow]:
+        # Each term is answered by a partial index on running games (migration 5).
         rows = await self._pool.fetch(
-            "SELECT * FROM games WHERE status = 'running' AND ((deadline_at IS NOT NULL AND deadline_at <= $1)"
-            " OR (reminder_at IS NOT NULL AND reminder_at <= $1)) ORDER BY id", float(now))
+            "SELECT * FROM games WHERE id IN ("
+            "SELECT id FROM games WHERE status = 'running' AND deadline_at IS NOT NULL AND deadline_at <= $1"
+            " UNION SELECT id FROM games WHERE status = 'running' AND reminder_at IS NOT NULL AND reminder_at <= $1"
+            ") ORDER BY id", float(now))
         return [GameRow.from_row(r) for r in rows]
 
     async def next_timer(self) -> float | None:
-        value = await self._pool.fetchval(
-            "SELECT MIN(LEAST(COALESCE(deadline_at, 1e18), COALESCE(reminder_at, 1e18))) FROM games"
-            " WHERE status = 'running'")
-        return None if value is None or value >= 1e18 else value
+        return await self._pool.fetchval(
+            "SELECT LEAST((SELECT MIN(deadline_at) FROM games WHERE status = 'running' AND deadline_at IS NOT NULL),"
+            " (SELECT MIN(reminder_at) FROM games WHERE status = 'running' AND reminder_at IS NOT NULL))")
+
+    async def game_summaries(self, guild_id: int) -> list[GameSummary]:
+        rows = await self._pool.fetch(
+            "SELECT id, guild_id, channel_id, game_key, status, seats, version FROM games"
+            " WHERE guild_id = $1 AND status IN ('lobby', 'running') ORDER BY id", guild_id)
+        return [GameSummary(r["id"], r["guild_id"], r["channel_id"], r["game_key"], r["status"],
+                            json.loads(r["seats"]), r["version"]) for r in rows]
+
+    async def compact_finished(self, before: float, limit: int = 500) -> int:
+        async with self.transaction() as db:
+            status = await db.execute(
+                "UPDATE games SET state = NULL, rev = rev + 1 WHERE id IN (SELECT id FROM games"
+                " WHERE status IN ('finished', 'ended') AND state IS NOT NULL AND updated_at < $1"
+                " AND (status = 'finished' OR version > 0) ORDER BY updated_at LIMIT $2)", float(before), limit)
+        return int(status.split()[-1])
 
     async def finished_games(self, guild_id: int, limit: int = 10) -> list[GameRow]:
         rows = await self._pool.fetch(

@@ -3,10 +3,12 @@ and its own cache, serve the same games. A cached copy is never trusted over the
 database, and a deadline or a reminder fires once across processes."""
 import asyncio
 import logging
+import time
 
 import pytest
 
 from bot.games import register
+from bot.storage import VersionConflict
 from bot.storage_pg import PgStorage
 from bot.tables import TableError, TableService
 from tests.dummy_game import ENGINE as DUMMY
@@ -99,3 +101,37 @@ async def test_a_game_gone_from_the_database_is_not_served_from_the_cache(pair):
     await a.storage.pool.execute("DELETE FROM actions; DELETE FROM games")  # an operator wiped it
     with pytest.raises(TableError, match=f"no game #{game.id}"):
         await a.act(game.id, 100, {"type": "take", "n": 1})
+
+
+async def test_lists_and_retention_on_postgresql(pair):
+    """The write path's storage calls on PostgreSQL: the state-free admin list, compaction
+    of old finished games (which still replay exactly), and a move's commit checked on
+    its version alone."""
+    one, two, clock = pair
+    game = await one.open(1, 10, "dummy", 100, "Ann", {"pile": 5})
+    await one.join(game.id, 101, "Bob")
+    await one.start(game.id, 100)
+    lobby = await one.open(1, 11, "dummy", 100, "Ann", {})
+    assert [(g.id, g.status) for g in await two.storage.game_summaries(1)] == [(game.id, "running"), (lobby.id, "lobby")]
+    while game.status == "running":
+        seat = one.waiting_seats(game)[0]
+        await one.act(game.id, game.seats[seat]["user_id"], {"type": "take", "n": 1})
+    final = game.state
+    assert [g.id for g in await two.storage.game_summaries(1)] == [lobby.id]
+    now = time.time()  # rows are stamped with the wall clock
+    assert await two.compact(now) == 0  # not old enough yet
+    assert await two.compact(now + (two.retention_days + 1) * 86400) == 1
+    row = await one.storage.get_game(game.id)
+    assert row.state is None and row.status == "finished" and row.started
+    _, state, total = await one.replay(game.id)
+    assert state == final and total == 5
+
+
+async def test_a_commit_on_version_alone_refuses_a_stale_version(pair):
+    one, _, _ = pair
+    game = await running_game(one)
+    rev, version = game.rev, game.version
+    await one.storage.commit_actions(game.id, version, game.state, [(0, 100, {"type": "take", "n": 1})])
+    with pytest.raises(VersionConflict):
+        await one.storage.commit_actions(game.id, version, game.state, [(0, 100, {"type": "take", "n": 1})])
+    assert (await one.storage.get_game(game.id)).rev == rev + 1
