@@ -39,8 +39,8 @@ class Risk:
         return cost
 
 
-NO_RISK = Risk(-10_000)
-_SIGNATURE = [(c["kind"], c["value"] if c["value"] is not None else -1, c["class"]) for c in CARDS]  # a guild so far from 48 that the tracker never matters
+NO_RISK = Risk(-10_000)  # a guild so far from 48 that the tracker never matters
+_SIGNATURE = [(c["kind"], c["value"] if c["value"] is not None else -1, c["class"]) for c in CARDS]
 
 
 def unseen_pool(view: dict[str, Any]) -> list[int]:
