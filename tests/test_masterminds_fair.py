@@ -290,3 +290,20 @@ def test_an_interrupt_window_is_part_of_the_rolling_players_turn():
     assert s["phase"] == "window" and set(E.to_act(s)) == {0, 1, 2}
     # Everyone is asked, but it is still seat 0's turn: the living board is edited, no new post.
     assert E.turn_seats(s) == [0] and not turn_passed(before, E.turn_seats(s))
+
+
+# ----------------------------------------------------------------- game length (issue 15)
+def test_step_d_numbers_are_seven_to_nine():
+    from bot.games.masterminds.cards import HEISTS
+    assert sorted({h["b"][2]["number"] for h in HEISTS.values()}) == [7, 8, 9]
+
+
+def test_four_player_bot_games_fit_the_box_time():
+    """Median length at 4 players <= 45 min at 20 s a decision, a simultaneous moment (window) counted once,
+    as the balance report counts it (it was ~47 min before step D came down to 7-9 and the die face was set)."""
+    import statistics
+
+    from bot.balance import SECONDS_PER_DECISION, play
+    games = [play("masterminds", 4, 1000 + i) for i in range(40)]
+    minutes = statistics.median(g.weighted_decisions for g in games) * SECONDS_PER_DECISION / 60
+    assert minutes <= 45, minutes

@@ -316,13 +316,20 @@ def attempt(s, recruits, skill=None, slot=0, resolve=True):
     return go(s, 0, slot, skill, recruits, resolve=resolve)
 
 
-def test_perfection_choose_the_face():
+def test_perfection_face_matches_your_dice_without_a_question():
+    """The free face only matters for matching your own dice there, so it is set to match them (no prompt)."""
     # Crown Jewels B is Stealth 7 (Casino Vault's B side); Ghost 4 + Shadow Suit 2 + Lone Wolf 2 = 8 > 7.
     s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"}, dice=[(0, 3)])
     ev = attempt(s, [tid("Ghost")])
-    assert s["phase"] == "face" and "PERFECTION" in texts(ev)
-    play(s, 0, {"type": "face", "value": 3})
+    assert "PERFECTION" in texts(ev) and "shows 3" in texts(ev)
     assert s["heists"][0]["dice"][1] == {"seat": 0, "value": 3} and s["dice"][0] == 3
+    assert all(a["type"] != "face" for a in E.legal_actions(s, 0))
+    # Two of your dice differ (2 and 5): either matches one of them; the higher is shown. A rival's die never counts.
+    s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"}, a="The Crown Jewels", b="Casino Vault",
+                    dice=[(0, 2), (1, 1), (0, 5)])
+    s["intel"][0] = 9
+    ev = attempt(s, [tid("Ghost")])  # step D, Muscle 9: Ghost 1 + 9 Intel + Lone Wolf 2 = 12 > 9
+    assert "PERFECTION" in texts(ev) and "shows 5" in texts(ev) and "bonus" not in texts(ev)
     assert s["phase"] == "turn" and s["turn"] == 1  # no fresh recruits: the run ends
     check(s)
 
@@ -509,7 +516,7 @@ def test_complete_step_d_checklist():
     s["bag"] = {c: 5 for c in s["colours"]} | {CLEAR: 10}
     s["gems"] = [{c: 0 for c in s["colours"]} | {CLEAR: 1} for _ in range(2)]
     s["hands"][0] = []
-    # D = Muscle 10 (Casino Vault B side): Rosa 2 + Byte 0 + Ghost 1 + Intel 6 = 9, rolled 4 -> 13 > 10.
+    # D = Muscle 9 (Casino Vault B side): Rosa 2 + Byte 0 + Ghost 1 + Intel 6 = 9 (not greater), rolled 4 -> 13 > 9.
     s["intel"][0] = 6
     rig(s, [4])
     top_prep(s, "Blueprints")
@@ -536,8 +543,7 @@ def test_completion_no_draw_with_full_team_and_no_bonus_without_three():
     s["intel"][0] = 9
     rig(s, [4])
     ev = attempt(s, [tid("Big Tomas")])
-    assert "PERFECTION" in texts(ev)
-    play(s, 0, {"type": "face", "value": 4})  # two of P1's dice show 4 (P2's 4 doesn't count)
+    assert "PERFECTION" in texts(ev)  # P1's dice show 4 and 5 (P2's 4 doesn't count): two alike at most
     assert "bonus" not in texts(ev) and s["hands"][0] == []
     assert sum(s["gems"][0].values()) == 1 + 4
 
@@ -546,7 +552,6 @@ def test_completer_takes_all_and_dice_return_to_owners():
     s = heist_state(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault", dice=[(0, 2), (1, 3), (1, 6)])
     s["intel"][0] = 9
     attempt(s, [tid("Big Tomas")])
-    play(s, 0, {"type": "face", "value": 1})
     assert s["dice"] == [5, 5] and sum(s["gems"][1].values()) == 1 and sum(s["gems"][0].values()) == 5
     # A single recruit retires automatically.
     assert s["teams"][0] == [] and s["turn"] == 1
@@ -700,9 +705,8 @@ def test_ability_clutch_turns_push_into_success():
 def test_ability_perfectionist_chooses_face_on_success():
     s = heist_state(team=("Lena Fox",), dice=[(0, 2)])  # step B Stealth 7: Lena 4 + 5 = 9
     rig(s, [5])
-    attempt(s, [tid("Lena Fox")])
-    assert s["phase"] == "face"
-    play(s, 0, {"type": "face", "value": 2})
+    ev = attempt(s, [tid("Lena Fox")])
+    assert "Perfectionist" in texts(ev) and s["phase"] == "turn"  # set to match, no question
     assert s["heists"][0]["dice"][1]["value"] == 2
     s = heist_state(team=("Lena Fox",))  # no die of hers there: the rolled face stays, no question
     rig(s, [5])
@@ -744,8 +748,7 @@ def test_ability_fixer_scout_fence():
     check(s)
     s = heist_state(team=("Celeste Moreau",), a="The Crown Jewels", b="Casino Vault", dice=[(0, 1), (0, 2), (0, 3)])
     s["intel"][0] = 20
-    attempt(s, [tid("Celeste Moreau")])
-    ev = play(s, 0, {"type": "face", "value": 1})
+    ev = attempt(s, [tid("Celeste Moreau")])
     assert "(Fence)" in texts(ev) and sum(s["gems"][0].values()) == 1 + 4 + 1
     check(s)
 
@@ -758,8 +761,7 @@ def test_game_ends_at_players_plus_one_heists():
     for m in s["mementos"][1]:
         s["heist_deck"].remove(m)
     s["intel"][0] = 20
-    attempt(s, [tid("Big Tomas")])
-    ev = play(s, 0, {"type": "face", "value": 5})
+    ev = attempt(s, [tid("Big Tomas")])
     ev += play(s, 0, {"type": "retire", "recruit": tid("Byte")})
     # The round is played out: P2 (later in turn order) still gets this round's turn.
     assert not E.is_terminal(s) and s["turn"] == 1 and "when this round is over" in texts(ev)
@@ -783,7 +785,6 @@ def test_last_player_in_the_round_completing_ends_the_game_at_once():
         s["heist_deck"].remove(m)
     s["intel"][1] = 20
     go(s, 1, 0, "Muscle", [tid("Big Tomas")], resolve=True)
-    play(s, 1, {"type": "face", "value": 5})
     assert E.is_terminal(s) and s["final"]["reason"] == "heists"
     check(s)
 

@@ -180,3 +180,17 @@ def test_balance_tally_reports_ending_and_card_use():
         assert len(floors) == min(state["round"], 5) - 1  # the Ground Floor is the plain rules
         assert "goals" not in tally or tally["goals"] == {}
         json.dumps(tally)
+
+
+# -------------------------------------------------------------------------- bot arithmetic
+def test_bot_expected_gain_never_draws_a_card_the_team_already_holds():
+    """Looking ahead, the bot adds an unseen card to its team and then asks what another unseen card would bring:
+    the card it just imagined hiring can't come a second time (it used to, and a team holding one Rogue twice
+    scored 10 instead of a Rogue pack's 20)."""
+    from bot.games.sleeping import bot_player
+    ground = {}
+    team = ids("Shade")
+    assert bot_player.gain(team, ID["Whisk"], ground) == -19  # a second Rogue: 1 -> a pack of two 10s
+    assert bot_player.expected_gain(team, ids("Shade", "Whisk"), ground) == -19
+    with pytest.raises(ValueError):
+        bot_player.gain(team, ID["Shade"], ground)

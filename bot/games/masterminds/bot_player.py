@@ -9,7 +9,6 @@ from :mod:`.calc`.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from itertools import combinations
 from typing import Any
 
@@ -243,13 +242,6 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
         if "noperfect" in cards and total > at["number"] and important:
             return cards["noperfect"]
         return {"type": "pass"}
-
-    if phase == "face":
-        at = view["attempt"]
-        h = view["heists"][at["heist"]]
-        own = Counter(st["die"]["value"] for st in h["steps"] if st["die"] and st["die"]["seat"] == me)
-        value = max(own, key=lambda v: (own[v], v)) if own else 6
-        return {"type": "face", "value": value}
 
     if phase == "suffer":
         return min(legal, key=lambda a: talent_worth(a["recruit"]))

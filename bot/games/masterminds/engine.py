@@ -12,7 +12,6 @@ Flow of a turn (``state["phase"]``):
 * ``hire``      Headhunter (with a gem) lets you recruit from the fresh pool.
 * ``window``    the interrupt window before a roll: EVERY seat commits one interrupt or
                 passes, simultaneously and hidden (who is asked never depends on hands).
-* ``face``      PERFECTION (or Perfectionist): choose the die face.
 * ``suffer``    a FAILURE: choose which activated recruit suffers the Failure card.
 * ``lose_gem``  a Failure consequence: choose a gem to return to the bag.
 * ``continue``  after a success: pick the next step of that heist (then a crew) or hold.
@@ -47,7 +46,7 @@ SUMMARY = """\
 **Your turn: PREP or HEIST.**
 **PREP** — 1) *Recruit phase*, one of: recruit a Talent from the pool (team of up to 4, you may replace one); burn the pool and draw the top Talent (hire it or put it in the pool); or draw a Prep card. 2) *Plan phase*, twice: draw a Prep card, play ONE action card (💎 spend a gem for its bonus; "Instead" bonuses replace the normal effect), play up to TWO gear cards (one gear per recruit), or move/swap gear between your recruits. 3) Upkeep.
 **HEIST** — pick the next open step of a heist (A→D) and the skill (if two are shown), then activate 1-3 untapped recruits and add their skill (+gear, abilities, Intel). An **interrupt window** opens for everyone: each player plays one interrupt or passes (hidden, revealed together; no answer = pass). Then:
-• total already **greater** than the number → **PERFECTION**: place your die on any face.
+• total already **greater** than the number → **PERFECTION**: place your die on any face (it is set to match most of your dice on that heist).
 • else roll a die: total+roll **greater** → **SUCCESS** (place the rolled die); **equal** → **PUSH** (run over); **less** → **FAILURE**: the dice you placed on that heist this run come off again (bust), and one activated recruit flips a Failure card. If the step's skill is a trigger, that recruit rolls skill+die and must beat the test or suffer the consequence. Run over.
 After a success: **hold** (end the run; your die stays) or **continue** to the next step of the same heist with recruits not yet used this turn. Anyone may continue a heist others started, but **step D is an inside job**: only a player with a die on that heist may attempt it. Whoever completes step D takes it.
 **Completing step D:** take the TAKE in gems from the bag; draw a Prep card if your team has fewer than 4; all dice go back (3 of *your* dice showing the same number there = bonus gem); keep the heist's name card; discard all your gear; retire one recruit.
@@ -375,8 +374,6 @@ class MastermindsEngine(Engine):
             kind = state["window"]["kind"]
             cards = [pid for pid in self._unique_cards(state["hands"][seat], "interrupt") if self._interrupt_ok(state, seat, pid, kind)]
             return [{"type": "pass"}] + [{"type": "interrupt", "card": pid} for pid in cards]
-        if phase == "face":
-            return [{"type": "face", "value": v} for v in range(1, 7)]
         if phase == "suffer":
             return [{"type": "suffer", "recruit": tid} for tid in state["attempt"]["recruits"]]
         if phase == "lose_gem":
@@ -491,8 +488,6 @@ class MastermindsEngine(Engine):
             h = state["heists"][state["run"]["heist"]]
             events.append({"type": "hold", "text": f"{name} holds the run on {self._heist_name(h)}."})
             self._upkeep(state, events)
-        elif t == "face":
-            self._place_die(state, action["value"], events)
         elif t == "suffer":
             self._suffer(state, action["recruit"], events)
         elif t == "give_gem":
@@ -873,25 +868,21 @@ class MastermindsEngine(Engine):
         total = at["base"] + at["mods"]
         label = f"{at['skill']} {at['number']}"
         abilities = {TALENTS[t]["ability"] for t in at["recruits"]}
-        # The face only matters for matching your own dice on this heist: with none there, every face is alike.
+        # The face only matters for matching your own dice on this heist (three alike pay a bonus gem), so a
+        # free face is set for you: the value most of your dice there show; with none there, every face is alike.
         h = state["heists"][at["heist"]]
-        face_matters = any(d and d["seat"] == seat for d in h["dice"])
+        match = self._matching_face(h, seat)
         if total > at["number"] and not at["no_perfect"]:
             at["result"] = "perfection"
             rolls = state.setdefault("stats", {}).setdefault("rolls", {})
             rolls["perfection"] = rolls.get("perfection", 0) + 1
-            if not face_matters:
-                text = (f"{name}'s total {total} already beats {label}: PERFECTION! (No other die of theirs on this "
-                        f"heist, so any face is as good: it shows {PERFECT_FACE}.)")
-                state["last_roll"] = text
-                events.append({"type": "tally", "text": text})
-                self._place_die(state, PERFECT_FACE, events)
-                return
-            text = f"{name}'s total {total} already beats {label}: PERFECTION! {name} chooses the die face."
+            face = PERFECT_FACE if match is None else match
+            why = ("no other die of theirs on this heist, so any face is as good" if match is None
+                   else "matching their dice on this heist")
+            text = f"{name}'s total {total} already beats {label}: PERFECTION! The die shows {face} ({why})."
             state["last_roll"] = text
             events.append({"type": "tally", "text": text})
-            state["phase"] = "face"
-            state["pending"] = {"why": "perfection"}
+            self._place_die(state, face, events)
             return
         die, dtext = self._roll(state, at["two_dice"], "lucky" in abilities)
         at["roll"] = die
@@ -920,12 +911,11 @@ class MastermindsEngine(Engine):
         state["last_roll"] = text
         events.append({"type": "roll", "text": text})
         if result == "success":
-            if "perfectionist" in abilities and face_matters:
+            if "perfectionist" in abilities and match is not None and match != die:
                 self._stat(state, "used", "ability:Perfectionist")
-                events.append({"type": "ability", "text": f"Perfectionist: {name} may choose the die face."})
-                state["phase"] = "face"
-                state["pending"] = {"why": "perfectionist"}
-                return
+                events.append({"type": "ability", "text": f"Perfectionist: {name}'s die shows {match} instead of "
+                               f"{die}, matching their dice on this heist."})
+                die = match
             self._place_die(state, die, events)
         elif result == "push":
             events.append({"type": "push", "text": f"PUSH: {name}'s heist run is over."})
@@ -941,6 +931,12 @@ class MastermindsEngine(Engine):
                 self._suffer(state, at["recruits"][0], events)
             else:
                 state["phase"] = "suffer"
+
+    @staticmethod
+    def _matching_face(h: dict[str, Any], seat: int) -> int | None:
+        """The face that matches most of ``seat``'s dice on heist ``h`` (ties: the higher), None if it has none."""
+        own = Counter(d["value"] for d in h["dice"] if d and d["seat"] == seat)
+        return max(own, key=lambda v: (own[v], v)) if own else None
 
     def _bust(self, state, events) -> None:
         """Press your luck: a FAILURE knocks off the dice you placed on this heist during this run."""
@@ -1325,7 +1321,6 @@ class MastermindsEngine(Engine):
             "gear2": f"{name}: equip a second gear card or stop",
             "target": f"{name}: choose a target",
             "hire": f"{name}: recruit from the fresh Talent Pool",
-            "face": f"{name}: choose the die face",
             "crew": f"{name}: choose the recruits for the heist step",
             "suffer": f"{name}: choose who suffers the Failure card",
             "lose_gem": f"{name}: choose a gem to return to the bag",
@@ -1415,8 +1410,6 @@ class MastermindsEngine(Engine):
         if t == "interrupt":
             p = PREP[action["card"]]
             return f"Play {p['name']}: {p['text']}"[:80]
-        if t == "face":
-            return f"Place the die showing {action['value']}"
         if t == "suffer":
             return f"{tn(action['recruit'])} suffers the Failure card"[:80]
         if t == "give_gem":
@@ -1441,7 +1434,7 @@ class MastermindsEngine(Engine):
         if t in ("pass", "interrupt"):
             return "Interrupts"
         return {"hire": "Hire", "to_pool": "Hire", "hire_pool": "Hire", "hire_skip": "Hire", "hold": "Heist",
-                "face": "Die face", "suffer": "Failure", "give_gem": "Gems", "retire": "Retire",
+                "suffer": "Failure", "give_gem": "Gems", "retire": "Retire",
                 "discard": "Discard", "target": "Target"}.get(t, "Moves")
 
     def private_text(self, view: dict[str, Any]) -> str:
@@ -1508,7 +1501,6 @@ class MastermindsEngine(Engine):
         return {
             "turn": "Choose PREP (recruit, burn the pool or draw a Prep card) or attempt a heist step.",
             "plan": "Pick a plan action: draw, play one action card, play gear, trade gear or end the plan phase.",
-            "face": "Choose a die face from 1 to 6.",
             "crew": "Choose 1 to 3 of your untapped recruits for this step, or go back.",
             "suffer": "Choose one of the recruits who attempted the step.",
             "continue": "Continue to the next step of this heist with fresh recruits, or hold.",

@@ -8,6 +8,7 @@ keeping its best hand cards as options for later turns.
 """
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -39,6 +40,7 @@ class Risk:
 
 
 NO_RISK = Risk(-10_000)  # a guild so far from 48 that the tracker never matters
+_SIGNATURE = [(c["kind"], c["value"] if c["value"] is not None else -1, c["class"]) for c in CARDS]
 
 
 def unseen_pool(view: dict[str, Any]) -> list[int]:
@@ -52,9 +54,33 @@ def unseen_pool(view: dict[str, Any]) -> list[int]:
     return [cid for cid in range(DECK_SIZE) if cid not in seen]
 
 
+# A team's value depends only on what its cards are (kind, value, class), not which copy of a card it holds,
+# so it is memoised by that signature: the same decisions, several times faster.
+_VALUE_CACHE: dict[tuple, float] = {}
+_EFFECT_KEYS: dict[int, tuple[dict[str, Any], str]] = {}
+_CACHE_LIMIT = 200_000
+
+
+def _effect_key(effect: dict[str, Any]) -> str:
+    known = _EFFECT_KEYS.get(id(effect))
+    if known is None or known[0] is not effect:  # keep the dict alive so its id is never reused
+        known = (effect, json.dumps(effect, sort_keys=True))
+        _EFFECT_KEYS[id(effect)] = known
+    return known[1]
+
+
 def _value(team: list[int], effect: dict[str, Any], risk: Risk) -> float:
-    options = scoring.copy_options(team, effect)
-    return max(-o["noise"] - risk.cost(o["noise"], len(team)) + BONUS_WEIGHT * o["bonus"] for o in options)
+    if len(set(team)) != len(team):
+        raise ValueError("a team holds each card once")
+    key = (tuple(sorted(_SIGNATURE[cid] for cid in team)), _effect_key(effect), risk.budget, risk.pace)
+    value = _VALUE_CACHE.get(key)
+    if value is None:
+        options = scoring.copy_options(team, effect)
+        value = max(-o["noise"] - risk.cost(o["noise"], len(team)) + BONUS_WEIGHT * o["bonus"] for o in options)
+        if len(_VALUE_CACHE) >= _CACHE_LIMIT:
+            _VALUE_CACHE.clear()
+        _VALUE_CACHE[key] = value
+    return value
 
 
 def gain(team: list[int], cid: int, effect: dict[str, Any], risk: Risk = NO_RISK) -> float:
@@ -63,6 +89,8 @@ def gain(team: list[int], cid: int, effect: dict[str, Any], risk: Risk = NO_RISK
 
 
 def expected_gain(team: list[int], pool: list[int], effect: dict[str, Any], risk: Risk = NO_RISK) -> float:
+    # The team may already hold a card of the pool (a hypothetical earlier hire): that one can't come again.
+    pool = [cid for cid in pool if cid not in team]
     if not pool:
         return -6.0
     cache: dict[tuple, float] = {}

@@ -44,7 +44,7 @@ def card_scores(team: list[int], copies: dict[int, int] | None, effect: dict[str
     scores: dict[int, int] = {}
     rogues = [cid for cid in team if eff[cid]["kind"] == "rogue"]
     for cid in rogues:
-        scores[cid] = 1 if len(rogues) == 1 else int(effect.get("rogue_group_score", 10))
+        scores[cid] = int(effect.get("rogue_score", 1)) if len(rogues) == 1 else int(effect.get("rogue_group_score", 10))
     bards = [cid for cid in team if eff[cid]["kind"] == "bard"]
     for cid in bards:
         scores[cid] = 0 if effect.get("bards_cancel") and len(bards) >= 2 else eff[cid]["value"]
