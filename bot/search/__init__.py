@@ -37,19 +37,18 @@ def parse_level(raw: Any) -> str:
 
 @dataclass(frozen=True)
 class Budget:
-    """How much a hard decision may think: ``determinizations`` sampled states, each
-    tried with up to ``candidates`` actions, every playout cut after ``horizon`` moves
-    (then scored by where it stands). Sized per game so a decision keeps to its time."""
+    """How much a hard decision may think, counted (never timed, so it is deterministic):
+    up to ``determinizations`` sampled states, each tried with up to ``candidates`` actions
+    and played out to the end, while the playouts stay within ``moves`` simulated moves in
+    all. A decision with room for fewer than ``min_determinizations`` samples (long early
+    game) keeps the heuristic's move: one or two playouts would be noise, not insight."""
 
-    determinizations: int = 8
-    candidates: int = 6
+    determinizations: int = 12
+    candidates: int = 4
+    moves: int = 2000
+    min_determinizations: int = 3
     horizon: int = 400
     prior: float = 0.04  # the heuristic's own choice wins ties and near-ties
-
-    @property
-    def playouts(self) -> int:
-        return self.determinizations * self.candidates
-
 
 DEFAULT_BUDGET = Budget()
 
@@ -72,16 +71,17 @@ def outcome_value(engine: Engine, state: State, seat: int) -> float:
     return 0.5 * (n - result.get("rank", n)) / (n - 1)
 
 
-def playout(engine: Engine, state: State, seat: int, rng: random.Random, horizon: int) -> float:
-    for _ in range(horizon):
-        if engine.is_terminal(state):
-            break
+def playout(engine: Engine, state: State, seat: int, rng: random.Random, horizon: int) -> tuple[float, int]:
+    """Heuristic bots play ``state`` on: (its worth to ``seat``, how many moves it took)."""
+    moves = 0
+    while moves < horizon and not engine.is_terminal(state):
         acting = engine.to_act(state)
         if not acting:
             break
         who = acting[0]
         engine.apply(state, who, engine.bot_action(state, who, rng))
-    return outcome_value(engine, state, seat)
+        moves += 1
+    return outcome_value(engine, state, seat), moves
 
 
 def _key(action: Action) -> str:
@@ -111,29 +111,41 @@ def search(engine: Engine, view: dict[str, Any], legal: list[Action], seat: int,
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
     sample = first
+    used = done = 0
     for i in range(budget.determinizations):
         if i:
+            if used + used / i > budget.moves:  # another sample would overrun the budget
+                break
             sample = engine.sample_state(view, seat, random.Random(rng.getrandbits(64)))
             if sample is None:
                 break
         rollout_seed = rng.getrandbits(64)
         for c, action in enumerate(candidates):
             trial = copy.deepcopy(sample)
-            try:
-                engine.apply(trial, seat, action)
-            except Exception:  # noqa: BLE001 -- this sample does not allow it (should not happen)
-                continue
-            totals[c] += playout(engine, trial, seat, random.Random(rollout_seed), budget.horizon)
+            engine.apply(trial, seat, action)
+            value, moves = playout(engine, trial, seat, random.Random(rollout_seed), budget.horizon)
+            totals[c] += value
             counts[c] += 1
+            used += moves + 1
+            if i == 0 and c == 0 and used * len(candidates) * budget.min_determinizations > budget.moves:
+                return favourite  # too long a game ahead to learn anything within the budget
+        done += 1
+    if stats is not None:
+        stats.update(candidates=len(candidates), determinizations=done, moves=used)
+    if done < budget.min_determinizations:
+        return favourite
     means = [(totals[c] / counts[c] if counts[c] else -1.0) + (budget.prior if c == 0 else 0.0)
              for c in range(len(candidates))]
     best = max(range(len(candidates)), key=lambda c: (means[c], -c))
     if stats is not None:
-        stats.update(candidates=len(candidates), playouts=sum(counts), means=means)
+        stats.update(means=means)
     return candidates[best]
 
 
-BUDGETS: dict[str, Budget] = {}
+# Sized so a decision keeps within 300 ms at p95 on a 2-core machine (see the README).
+BUDGETS: dict[str, Budget] = {
+    "tower": Budget(determinizations=12, candidates=3, moves=200, min_determinizations=2),
+}
 
 
 def engine_budget(engine: Engine) -> Budget:
