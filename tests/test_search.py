@@ -18,7 +18,7 @@ from tests.dummy_game import ENGINE as DUMMY
 
 register(DUMMY)
 GAMES = ["tower", "sleeping", "masterminds", "rage", "heist"]
-SMALL = search.Budget(determinizations=2, candidates=3)
+SMALL = search.Budget(determinizations=3, candidates=3, moves=400, min_determinizations=2)
 
 
 def positions(key: str, seeds=range(2), players=None, every=1):
