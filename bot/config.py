@@ -78,7 +78,7 @@ def read_env_file(path: Path) -> dict[str, str]:
 
 # Settings read from the process environment where they are used (the drawing worker); a
 # value in .env is exported there when the environment has none.
-PROCESS_SETTINGS = ("HEISTCORD_RENDER_WORKERS", "HEISTCORD_RENDER_TIMEOUT")
+PROCESS_SETTINGS = ("HEISTCORD_RENDER_WORKERS", "HEISTCORD_RENDER_TIMEOUT", "HEISTCORD_SEARCH_WORKERS")
 
 
 @dataclass

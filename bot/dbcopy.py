@@ -28,7 +28,7 @@ TABLES: dict[str, tuple[str, ...]] = {
               "created_at", "updated_at", "parent_channel_id", "rev"),
     "actions": ("id", "game_id", "seq", "seat", "user_id", "action", "at"),
     "guild_settings": ("guild_id", "manager_role_id", "allowed_channels", "maintenance", "turn_minutes", "on_leave",
-                       "threads"),
+                       "threads", "bot_level"),
     "results": ("game_id", "guild_id", "game_key", "seat", "user_id", "name", "is_bot", "score", "rank", "won",
                 "finished_at"),
     "dm_refusals": ("user_id", "until"),

@@ -224,6 +224,26 @@ class Engine:
         """
         return {}
 
+    def sample_state(self, view: dict[str, Any], seat: int, rng: random.Random) -> State | None:
+        """For the search bot (:mod:`bot.search`): a full state consistent with ``view``,
+        ``seat``'s own view -- what that seat cannot see dealt at random with ``rng``,
+        the state's RNG reseeded from ``rng`` -- built from the view alone, never from
+        the true state. None (the default) means the game, or this moment of it, cannot
+        be searched: a hard bot then plays like a normal one.
+
+        A game provides it as ``sample_state(engine, view, seat, rng)`` in its own
+        ``sampler`` module next to the engine (``bot/games/<key>/sampler.py``)."""
+        import importlib
+
+        name = type(self).__module__.rpartition(".")[0] + ".sampler"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            return None
+        return module.sample_state(self, view, seat, rng)
+
     def remove_seat(self, state: State, seat: int) -> list[Event] | None:
         """A player left. Return events if the game can go on without any change
         (the platform then hands the seat to the bot), or None to end the game."""

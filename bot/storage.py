@@ -142,6 +142,10 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_over_with_state ON games (updated_at)
         WHERE status IN ('finished', 'ended') AND state IS NOT NULL;
     """,
+    # 5 -> 6: the level of the bot that plays a timed-out or departed player's seat.
+    """
+    ALTER TABLE guild_settings ADD COLUMN bot_level TEXT NOT NULL DEFAULT 'normal';
+    """,
 ]
 
 WRITE_BUDGET = 2.0  # seconds a write may wait for the database before giving up
@@ -228,6 +232,7 @@ class GuildSettings:
     turn_minutes: int | None = None
     on_leave: str = "bot"  # "bot": a bot player takes the seat; "end": the game ends
     threads: bool = True  # a started game moves into a thread of its own
+    bot_level: str = "normal"  # the bot playing a timed-out or departed seat: easy, normal or hard
 
 
 _RESULT_INSERT = ("INSERT INTO results (game_id, guild_id, game_key, seat, user_id, name, is_bot, score, rank,"
@@ -742,7 +747,8 @@ class Storage:
                 cached = GuildSettings(guild_id=row["guild_id"], manager_role_id=row["manager_role_id"],
                                        allowed_channels=json.loads(row["allowed_channels"]),
                                        maintenance=bool(row["maintenance"]), turn_minutes=row["turn_minutes"],
-                                       on_leave=row["on_leave"], threads=bool(row["threads"]))
+                                       on_leave=row["on_leave"], threads=bool(row["threads"]),
+                                       bot_level=row["bot_level"])
             cached = self._settings.setdefault(guild_id, cached)
         return replace(cached, allowed_channels=list(cached.allowed_channels))
 
@@ -750,12 +756,12 @@ class Storage:
         async with self.transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, manager_role_id, allowed_channels, maintenance, turn_minutes,"
-                " on_leave, threads) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " on_leave, threads, bot_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
                 " manager_role_id = excluded.manager_role_id, allowed_channels = excluded.allowed_channels,"
                 " maintenance = excluded.maintenance, turn_minutes = excluded.turn_minutes, on_leave = excluded.on_leave,"
-                " threads = excluded.threads",
+                " threads = excluded.threads, bot_level = excluded.bot_level",
                 (s.guild_id, s.manager_role_id, _dumps(s.allowed_channels), int(s.maintenance), s.turn_minutes, s.on_leave,
-                 int(s.threads)),
+                 int(s.threads), s.bot_level),
             )
         self._settings[s.guild_id] = replace(s, allowed_channels=list(s.allowed_channels))
 

@@ -137,6 +137,8 @@ PG_MIGRATIONS: list[str] = [
     """,
     # 4 -> 5: the timer loop's queries and the retention of finished games use indexes.
     MIGRATIONS[4],
+    # 5 -> 6: the level of the bot that plays a timed-out or departed player's seat.
+    MIGRATIONS[5],
 ]
 
 assert len(PG_MIGRATIONS) == len(MIGRATIONS), "PostgreSQL and SQLite migrations are numbered alike"
@@ -426,18 +428,19 @@ class PgStorage(Storage):
         return GuildSettings(guild_id=row["guild_id"], manager_role_id=row["manager_role_id"],
                              allowed_channels=json.loads(row["allowed_channels"]),
                              maintenance=bool(row["maintenance"]), turn_minutes=row["turn_minutes"],
-                             on_leave=row["on_leave"], threads=bool(row["threads"]))
+                             on_leave=row["on_leave"], threads=bool(row["threads"]), bot_level=row["bot_level"])
 
     async def save_settings(self, s: GuildSettings) -> None:
         async with self.transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, manager_role_id, allowed_channels, maintenance, turn_minutes,"
-                " on_leave, threads) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (guild_id) DO UPDATE SET"
-                " manager_role_id = excluded.manager_role_id, allowed_channels = excluded.allowed_channels,"
-                " maintenance = excluded.maintenance, turn_minutes = excluded.turn_minutes,"
-                " on_leave = excluded.on_leave, threads = excluded.threads",
+                " on_leave, threads, bot_level) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id)"
+                " DO UPDATE SET manager_role_id = excluded.manager_role_id,"
+                " allowed_channels = excluded.allowed_channels, maintenance = excluded.maintenance,"
+                " turn_minutes = excluded.turn_minutes, on_leave = excluded.on_leave, threads = excluded.threads,"
+                " bot_level = excluded.bot_level",
                 s.guild_id, s.manager_role_id, _dumps(s.allowed_channels), int(s.maintenance), s.turn_minutes,
-                s.on_leave, int(s.threads))
+                s.on_leave, int(s.threads), s.bot_level)
 
     # --- refused DMs ----------------------------------------------------------------
     async def dm_refusals(self) -> dict[int, float]:

@@ -26,6 +26,8 @@ from typing import Any, Callable
 
 from bot.engine import Engine, RuleError
 from bot.games import get_engine, registry
+from bot.search import DEFAULT_LEVEL, level_action, parse_level
+from bot.search import pool as search_pool
 from bot.storage import ChannelBusy, GameRow, GuildSettings, Storage, StorageError, VersionConflict
 from bot.turns import replay_turns, turn_passed
 
@@ -350,7 +352,12 @@ class TableService:
 
         return await self._change(game_id, change)
 
-    async def add_bot(self, game_id: int, user_id: int) -> GameRow:
+    async def add_bot(self, game_id: int, user_id: int, level: str = DEFAULT_LEVEL) -> GameRow:
+        try:
+            level = parse_level(level)
+        except ValueError as exc:
+            raise TableError(str(exc)) from None
+
         def change(draft: GameRow) -> None:
             self._require_lobby(draft)
             self._require_host(draft, user_id)
@@ -358,7 +365,8 @@ class TableService:
             if len(draft.seats) >= meta.max_players:
                 raise TableError(f"This table is full: {meta.name} seats at most {meta.max_players}.")
             number = sum(1 for s in draft.seats if s.get("bot")) + 1
-            draft.seats.append({"user_id": None, "name": self._unique_name(draft, f"Bot {number}"), "bot": True})
+            label = f"Bot {number}" if level == DEFAULT_LEVEL else f"Bot {number} ({level})"
+            draft.seats.append({"user_id": None, "name": self._unique_name(draft, label), "bot": True, "level": level})
 
         return await self._change(game_id, change)
 
@@ -499,7 +507,7 @@ class TableService:
             if not bots:
                 break
             seat = bots[0]
-            action = engine.bot_action(state, seat, bot_rng(game, version))
+            action = await self._bot_move(game, engine, state, draft.seats[seat], seat, version)
             acting = engine.turn_seats(state)
             events = engine.apply(state, seat, action)
             outcome.events.extend(events)
@@ -529,6 +537,21 @@ class TableService:
         for seat, user, events in told:
             public = " ".join(e["text"] for e in events if "to" not in e and e.get("text"))
             log.info("game %s seat %s (%s) moved: %s", game.id, seat, user or "bot", public or "(a hidden move)")
+
+    # --- bot levels (issue 18) --------------------------------------------------------
+    async def _bot_move(self, game: GameRow, engine: Engine, state: dict[str, Any], info: dict[str, Any],
+                        seat: int, version: int) -> dict[str, Any]:
+        """A bot seat's move at its level: a seat added as a bot keeps the level it was
+        added with; a timed-out or departed player's seat plays at the server's level.
+        A hard move is searched in a worker process (see :mod:`bot.search.pool`)."""
+        if info.get("bot") and not info.get("left_user_id"):
+            level = info.get("level", DEFAULT_LEVEL)
+        else:
+            level = (await self.storage.settings(game.guild_id)).bot_level
+        rng = bot_rng(game, version)
+        if level == "hard":
+            return await search_pool.think(engine, state, seat, rng)
+        return level_action(engine, state, seat, rng, level)
 
     def _private_views(self, game_id: int, engine: Engine, state: dict[str, Any] | None) -> dict[int, Any]:
         """Every seat's private view of ``state`` (a committed state, never mutated):

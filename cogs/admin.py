@@ -95,12 +95,14 @@ class AdminCog(commands.Cog):
         on_leave="When a player leaves a running game: a bot takes the seat, or the game ends",
         clear_role="Remove the manager role",
         threads="Play each started game in a thread of its own (on by default); off: in the channel",
+        bot_level="How well the bot plays a seat whose player timed out or left (normal by default)",
     )
     async def settings(self, interaction: discord.Interaction, manager_role: discord.Role | None = None,
                        game_channel: discord.TextChannel | None = None,
                        turn_minutes: app_commands.Range[int, 0, 10080] | None = None,
                        on_leave: Literal["bot", "end"] | None = None, clear_role: bool = False,
-                       threads: bool | None = None) -> None:
+                       threads: bool | None = None,
+                       bot_level: Literal["easy", "normal", "hard"] | None = None) -> None:
         storage = self.bot.storage
         s = await storage.settings(interaction.guild_id)
         if manager_role is not None and manager_role.is_default():
@@ -121,6 +123,8 @@ class AdminCog(commands.Cog):
             s.on_leave = on_leave
         if threads is not None:
             s.threads = threads
+        if bot_level is not None:
+            s.bot_level = bot_level
         await storage.save_settings(s)
         await self.bot.refresh_manager_role(interaction.guild_id)
         await interaction.response.send_message(self._describe(s), ephemeral=True)
@@ -162,6 +166,7 @@ class AdminCog(commands.Cog):
         leave = "a bot takes the seat" if s.on_leave == "bot" else "the game ends"
         return (f"**heistcord settings**\nManager role: {role}\nGame channels: {channels}\nTurn timer: {timer}\n"
                 f"When a player leaves: {leave}\nGames in threads: {'on' if s.threads else 'off'}\n"
+                f"Bot for timed-out or departed players: {s.bot_level}\n"
                 f"Maintenance: {'on' if s.maintenance else 'off'}")
 
     @commands.Cog.listener()

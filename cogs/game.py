@@ -4,7 +4,7 @@ No rules here: everything goes through the table service and the engines.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import io
 
@@ -151,10 +151,12 @@ class GameCog(commands.Cog):
             await self.ui.refresh_lobby(row)
 
     @game.command(name="addbot", description="Fill a seat with a bot player (host)")
-    async def addbot(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(level="easy (makes mistakes), normal, or hard (thinks ahead; slower)")
+    async def addbot(self, interaction: discord.Interaction,
+                     level: Literal["easy", "normal", "hard"] = "normal") -> None:
         row = await self.tables.require_in_channel(interaction.channel_id)
-        row = await self.tables.add_bot(row.id, interaction.user.id)
-        await interaction.response.send_message("A bot took a seat.", ephemeral=True)
+        row = await self.tables.add_bot(row.id, interaction.user.id, level)
+        await interaction.response.send_message(f"A bot ({level}) took a seat.", ephemeral=True)
         await self.ui.refresh_lobby(row)
 
     @game.command(name="start", description="Start the game (host)")

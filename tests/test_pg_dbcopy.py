@@ -144,3 +144,20 @@ class _nothing:
 
     def __exit__(self, *exc):
         return False
+
+
+async def test_the_copy_names_every_column_of_the_schema(tmp_path):
+    """A column added by a later migration is copied too (the copy lists its columns)."""
+    import sqlite3
+
+    from bot.dbcopy import TABLES
+    from bot.storage import Storage
+
+    storage = await Storage(str(tmp_path / "schema.db")).open()
+    await storage.close()
+    db = sqlite3.connect(str(tmp_path / "schema.db"))
+    try:
+        for table, columns in TABLES.items():
+            assert set(columns) == {row[1] for row in db.execute(f"PRAGMA table_info({table})")}, table
+    finally:
+        db.close()

@@ -1,0 +1,127 @@
+"""The Wizard's Tower: a full state consistent with one seat's view, for the search bot.
+
+Hidden from a seat: the other thieves' face-down secrets (Light cards) it has not peeked
+at, the face-down bottom card (a Dark card), the cards returned to the box unseen and,
+in the Master Thief draft, the hand another seat is drafting from. They are dealt at
+random from the cards this seat has not seen, Light where only Light can be, Dark where
+only Dark can be. What other seats peeked at is not known and left empty.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import cards as C
+from .engine import BALCONY, BRIDGE, HIDDEN
+
+
+def _queue(view: dict[str, Any]) -> list[dict[str, Any]] | None:
+    pending = view["pending"]
+    if pending is None:
+        return []
+    kind, seat = pending["kind"], pending["seat"]
+    if kind == "amulet_discard":
+        return [{"k": kind, "seat": seat}, {"k": "amulet_give", "seat": seat, "card": C.AMULET}]
+    if kind == "amulet_give":
+        return [{"k": kind, "seat": seat, "card": C.AMULET}]
+    if kind == "row_discard":
+        return [{"k": kind, "seat": seat, "floor": pending["floor"]}]
+    if kind == "vamp_take":
+        return [{"k": kind, "seat": seat, "give": pending["give"]}]
+    if kind == "crown":  # every other seat in turn from the crown's owner; ``seat`` is deciding now
+        by, n = view["turn"], view["n"]
+        order = [(by + i) % n for i in range(1, n)]
+        return [{"k": "crown", "seat": s, "by": by} for s in order[order.index(seat):]]
+    if kind in ("sand", "tales", "cloak", "distill", "vamp"):
+        return [{"k": kind, "seat": seat}]
+    return None  # a step this sampler does not know: not searchable now
+
+
+def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
+    if view["phase"] == "over" or "private" not in view:
+        return None
+    queue = _queue(view)
+    if queue is None:
+        return None
+    n, priv = view["n"], view["private"]
+    options = {"special_set": view["options"]["special_set"], "master_thief": view["options"]["master_thief"]}
+    used, unused = (C.SET_A, C.SET_B) if options["special_set"] == "A" else (C.SET_B, C.SET_A)
+    known: set[int] = set(unused)
+    tower: list[list[int | None]] = []
+    hidden_slot = False
+    for f, row in enumerate(view["tower"]):
+        out: list[int | None] = []
+        for s, cell in enumerate(row):
+            if cell is None:
+                out.append(None)
+            elif "card" in cell:
+                out.append(cell["card"]["id"])
+                known.add(cell["card"]["id"])
+            else:
+                hidden_slot = (f, s) == HIDDEN
+                out.append(None)
+        tower.append(out)
+    hauls = [[c["id"] for c in h["cards"]] for h in view["hauls"]]
+    for h in hauls:
+        known.update(h)
+    box = [c["id"] for c in view["box"]]
+    known.update(box)
+    secret: list[int | None] = [None] * n
+    if priv["secret"] is not None:
+        secret[seat] = priv["secret"]["id"]
+    seen_by_me = []
+    for s in priv["seen"]:
+        seen_by_me.append([s["seat"], s["card"]["id"]])
+        if view["hauls"][s["seat"]]["secret"] is not None:
+            secret[s["seat"]] = s["card"]["id"]
+    known.update(c for c in secret if c is not None)
+    offered: list[list[Any]] = [[] for _ in range(n)]
+    offered[seat] = [c["id"] for c in priv["draft_offered"]]
+    draft = None
+    hand: list[int] | None = None
+    if view["phase"] == "draft":
+        d = view["draft"]
+        if priv["draft_hand"] is not None:
+            hand = [c["id"] for c in priv["draft_hand"]]
+            known.update(hand)
+        draft = {"order": list(d["order"]), "pos": d["order"].index(d["seat"]), "hand": hand, "size": d["hand_size"]}
+    light = [c for c in C.LIGHT if c not in known]
+    dark = [c for c in list(C.DARK_PLAIN) + list(used) if c not in known]
+    rng.shuffle(light)
+    rng.shuffle(dark)
+    for s in range(n):
+        if view["hauls"][s]["secret"] is not None and secret[s] is None:
+            if not light:
+                return None
+            secret[s] = light.pop()
+    if draft is not None and draft["hand"] is None:
+        if len(light) < draft["size"]:
+            return None
+        draft["hand"] = sorted(light[:draft["size"]])
+        light = light[draft["size"]:]
+    if hidden_slot:
+        if not dark:
+            return None
+        tower[HIDDEN[0]][HIDDEN[1]] = dark.pop()
+    box_unseen = light + dark
+    rng.shuffle(box_unseen)
+    if len(box_unseen) != view["box_unseen_count"]:
+        return None  # the view and the card list disagree: do not guess
+    if draft is not None:
+        draft.pop("size")
+    pawns = []
+    for p in view["pawns"]:
+        pawns.append([BALCONY, -1] if p["where"] == "balcony" else [BRIDGE, -1] if p["where"] == "bridge"
+                     else [p["floor"], p["slot"]])
+    sand = [h["sand_under"] for h in view["hauls"] if h["sand_under"] is not None]
+    seen: list[list[Any]] = [[] for _ in range(n)]
+    seen[seat] = seen_by_me
+    return {
+        "names": list(view["names"]), "rng": rng.getrandbits(64), "n": n, "options": options,
+        "phase": view["phase"], "tower": tower, "pawns": pawns, "hauls": hauls, "secret": secret,
+        "revealed": [h["revealed"] for h in view["hauls"]], "sand_target": sand[0] if sand else None,
+        "box": box, "box_unseen": box_unseen, "out_of_play": list(unused), "draft": draft, "offered": offered,
+        "seen": seen, "turn": view["turn"], "exits": list(view["exits"]), "queue": queue,
+        "extra": view["extra_turn"], "recent": list(view["recent"]),
+        "bonus": "extra turn from the Hourglass" in (view.get("status") or ""),
+    }

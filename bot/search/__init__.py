@@ -1,0 +1,177 @@
+"""Bot difficulty levels and the search bot ("hard") shared by every game.
+
+- ``easy``: the game's heuristic bot, but a share of its decisions is a random legal move.
+- ``normal``: the game's heuristic bot (``Engine.bot_action``).
+- ``hard``: determinized Monte Carlo search over the heuristic bot (:func:`search`).
+
+The search sees only its own seat: it gets ``engine.view(state, seat)`` and the seat's
+legal actions, asks the game's sampler (``Engine.sample_state``) for full states that are
+consistent with that view (unknown cards dealt from what the seat cannot see, the game's
+RNG reseeded), tries each candidate action in every sampled state and plays the game out
+with the heuristic bots. The same sampled state and the same rollout seed serve every
+candidate of one iteration (common random numbers), so the comparison is fair with few
+playouts. It is budgeted by playout count, not wall clock: for one seed and one view the
+answer is always the same, and replays never re-run it (bot moves are in the action log).
+"""
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine import Action, Engine, State
+
+LEVELS = ("easy", "normal", "hard")
+DEFAULT_LEVEL = "normal"
+EASY_MISTAKES = 0.35  # share of an easy bot's real decisions played at random
+
+
+def parse_level(raw: Any) -> str:
+    """A level name, case-insensitive; ValueError with a readable sentence otherwise."""
+    text = str(raw or DEFAULT_LEVEL).strip().lower()
+    if text not in LEVELS:
+        raise ValueError(f"A bot's level is one of: {', '.join(LEVELS)}.")
+    return text
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a hard decision may think, counted (never timed, so it is deterministic):
+    up to ``determinizations`` sampled states, each tried with up to ``candidates`` actions
+    and played out to the end, while the playouts stay within ``moves`` simulated moves in
+    all. A decision with room for fewer than ``min_determinizations`` samples (long early
+    game) keeps the heuristic's move: one or two playouts would be noise, not insight."""
+
+    determinizations: int = 12
+    candidates: int = 4
+    moves: int = 2000
+    min_determinizations: int = 3
+    horizon: int = 400
+    prior: float = 0.04  # the heuristic's own choice wins ties and near-ties
+
+DEFAULT_BUDGET = Budget()
+
+
+def easy_action(engine: Engine, state: State, seat: int, rng: random.Random) -> Action:
+    legal = engine.legal_actions(state, seat)
+    if len(legal) > 1 and rng.random() < EASY_MISTAKES:
+        return rng.choice(legal)
+    return engine.bot_action(state, seat, rng)
+
+
+def outcome_value(engine: Engine, state: State, seat: int) -> float:
+    """1 for a win, otherwise a little for a good rank: what a playout is worth to ``seat``."""
+    if not engine.is_terminal(state):
+        return 0.25  # a playout cut short: neither won nor lost
+    result = {r["seat"]: r for r in engine.scores(state)}[seat]
+    n = max(2, len(state.get("names", [])))
+    if result.get("won"):
+        return 1.0
+    return 0.5 * (n - result.get("rank", n)) / (n - 1)
+
+
+def playout(engine: Engine, state: State, seat: int, rng: random.Random, horizon: int) -> tuple[float, int]:
+    """Heuristic bots play ``state`` on: (its worth to ``seat``, how many moves it took)."""
+    moves = 0
+    while moves < horizon and not engine.is_terminal(state):
+        acting = engine.to_act(state)
+        if not acting:
+            break
+        who = acting[0]
+        engine.apply(state, who, engine.bot_action(state, who, rng))
+        moves += 1
+    return outcome_value(engine, state, seat), moves
+
+
+def _key(action: Action) -> str:
+    import json
+    return json.dumps(action, sort_keys=True)
+
+
+def search(engine: Engine, view: dict[str, Any], legal: list[Action], seat: int, seed: int,
+           budget: Budget | None = None, stats: dict[str, Any] | None = None) -> Action | None:
+    """The best of ``legal`` for ``seat`` as seen from ``view``, or None when the game
+    cannot be searched here (no sampler, or the sampler cannot rebuild this moment)."""
+    budget = budget or engine_budget(engine)
+    if len(legal) == 1:
+        return legal[0]
+    rng = random.Random(seed)
+    first = engine.sample_state(view, seat, random.Random(rng.getrandbits(64)))
+    if first is None:
+        return None
+    # The heuristic's choice in the first sample is the prior: always a candidate, and it
+    # keeps the move unless another does clearly better.
+    favourite = engine.bot_action(copy.deepcopy(first), seat, random.Random(seed))
+    others = [a for a in legal if a != favourite]
+    if len(others) > budget.candidates - 1:
+        others = rng.sample(others, budget.candidates - 1)
+        others.sort(key=legal.index)
+    candidates = [favourite] + others
+    totals = [0.0] * len(candidates)
+    counts = [0] * len(candidates)
+    sample = first
+    used = done = 0
+    for i in range(budget.determinizations):
+        if i:
+            if used + used / i > budget.moves:  # another sample would overrun the budget
+                break
+            resampled = engine.sample_state(view, seat, random.Random(rng.getrandbits(64)))
+            if resampled is None:
+                break
+            sample = resampled
+        rollout_seed = rng.getrandbits(64)
+        for c, action in enumerate(candidates):
+            trial = copy.deepcopy(sample)
+            engine.apply(trial, seat, action)
+            value, moves = playout(engine, trial, seat, random.Random(rollout_seed), budget.horizon)
+            totals[c] += value
+            counts[c] += 1
+            used += moves + 1
+            if i == 0 and c == 0 and used * len(candidates) * budget.min_determinizations > budget.moves:
+                return favourite  # too long a game ahead to learn anything within the budget
+        done += 1
+    if stats is not None:
+        stats.update(candidates=len(candidates), determinizations=done, moves=used)
+    if done < budget.min_determinizations:
+        return favourite
+    means = [(totals[c] / counts[c] if counts[c] else -1.0) + (budget.prior if c == 0 else 0.0)
+             for c in range(len(candidates))]
+    best = max(range(len(candidates)), key=lambda c: (means[c], -c))
+    if stats is not None:
+        stats.update(means=means)
+    return candidates[best]
+
+
+# Sized so a decision keeps within 300 ms at p95 on a 2-core machine (see the README).
+BUDGETS: dict[str, Budget] = {
+    "tower": Budget(determinizations=12, candidates=3, moves=200, min_determinizations=2),
+}
+
+
+def engine_budget(engine: Engine) -> Budget:
+    return BUDGETS.get(engine.meta.key, DEFAULT_BUDGET)
+
+
+def search_job(game_key: str, view: dict[str, Any], legal: list[Action], seat: int, seed: int) -> Action | None:
+    """What the worker process runs: only the seat's view goes in, never the state."""
+    from bot.games import get_engine
+    return search(get_engine(game_key), view, legal, seat, seed)
+
+
+def hard_action(engine: Engine, state: State, seat: int, rng: random.Random) -> Action:
+    """The search's move in this process (benchmarks, the strength report)."""
+    legal = engine.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    seed = rng.getrandbits(64)
+    action = search(engine, engine.view(state, seat), legal, seat, seed)
+    return action if action is not None else engine.bot_action(state, seat, rng)
+
+
+def level_action(engine: Engine, state: State, seat: int, rng: random.Random, level: str) -> Action:
+    if level == "easy":
+        return easy_action(engine, state, seat, rng)
+    if level == "hard":
+        return hard_action(engine, state, seat, rng)
+    return engine.bot_action(state, seat, rng)
