@@ -23,7 +23,7 @@ log = logging.getLogger("heistcord")
 
 CORE_COGS = ("cogs.game", "cogs.admin", "cogs.stats")
 # Modules of cogs/ that are shared helpers, not cogs.
-HELPER_MODULES = ("ui", "limits", "customid", "refusals", "embeds", "panel", "dms", "router", "boards")
+HELPER_MODULES = ("ui", "limits", "customid", "refusals", "embeds", "panel", "dms", "router", "boards", "deadline")
 TIMER_MAX_SLEEP = 30.0
 DRAIN_SECONDS = 5.0
 # discord.py names the tasks that run commands, events and component callbacks;

@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.games import get_engine, registry
 from bot.tables import TableError, seat_of
 from cogs import customid
+from cogs.deadline import in_time, reply
 from cogs.limits import CHOICE_TEXT, EMBED_DESCRIPTION, FIELD_VALUE, clip, fit, fit_choices, quote
 from cogs.ui import ALT_TEXT_LIMIT, alt_text, board_content, board_view, lobby_embed, lobby_view, render_file
 from rendering import render_async
@@ -143,8 +144,8 @@ class GameCog(commands.Cog):
     @game.command(name="leave", description="Leave this channel's table")
     async def leave(self, interaction: discord.Interaction) -> None:
         row = await self.tables.require_in_channel(interaction.channel_id)
-        row, outcome = await self.tables.leave(row.id, interaction.user.id)
-        await interaction.response.send_message("You left the table.", ephemeral=True)
+        row, outcome = await in_time(interaction, self.tables.leave(row.id, interaction.user.id))
+        await reply(interaction, content="You left the table.")
         if outcome is not None:
             await self.ui.publish(outcome)
         else:
@@ -162,8 +163,9 @@ class GameCog(commands.Cog):
     @game.command(name="start", description="Start the game (host)")
     async def start(self, interaction: discord.Interaction) -> None:
         row = await self.tables.require_in_channel(interaction.channel_id)
-        outcome = await self.tables.start(row.id, interaction.user.id, is_manager=self.bot.is_manager(interaction))
-        await interaction.response.send_message(f"{self.tables.engine(row).meta.name} starts!", ephemeral=True)
+        outcome = await in_time(interaction, self.tables.start(row.id, interaction.user.id,
+                                                               is_manager=self.bot.is_manager(interaction)))
+        await reply(interaction, content=f"{self.tables.engine(row).meta.name} starts!")
         await self.ui.refresh_lobby(outcome.game)
         await self.ui.open_thread(outcome.game)
         await self.ui.publish(outcome)
@@ -179,8 +181,8 @@ class GameCog(commands.Cog):
     async def move(self, interaction: discord.Interaction, move: str) -> None:
         row = await self.tables.require_in_channel(interaction.channel_id)
         version, index = self._parse_move(row, interaction.user.id, move)
-        outcome = await self.tables.act(row.id, interaction.user.id, version=version, index=index)
-        await interaction.response.send_message(f"✅ {outcome.label}" if outcome.label else "✅ Done.", ephemeral=True)
+        outcome = await in_time(interaction, self.tables.act(row.id, interaction.user.id, version=version, index=index))
+        await reply(interaction, content=f"✅ {outcome.label}" if outcome.label else "✅ Done.")
         await self.ui.publish(outcome)
 
     def _parse_move(self, row, user_id: int, text: str) -> tuple[int, int]:

@@ -10,6 +10,7 @@ from bot.engine import Engine
 from bot.storage import GameRow
 from bot.tables import seat_of
 from cogs import customid
+from cogs.deadline import edit_reply
 from cogs.limits import BUTTON_LABEL, OPTION_TEXT, PLACEHOLDER, SELECT_OPTIONS, clip, fit
 
 MAX_BUTTONS = 20
@@ -96,6 +97,6 @@ class PanelReplies:
         if edit:
             if view is None:
                 kwargs["view"] = None
-            await interaction.response.edit_message(**kwargs)
+            await edit_reply(interaction, **kwargs)
         else:
             await interaction.response.send_message(**kwargs, ephemeral=True)

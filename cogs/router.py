@@ -11,6 +11,7 @@ import discord
 from bot.storage import GameRow
 from bot.tables import TableError
 from cogs import customid
+from cogs.deadline import edit_reply, in_time, reply
 from cogs.embeds import lobby_embed, lobby_view
 
 if TYPE_CHECKING:
@@ -63,9 +64,9 @@ class ComponentHandlers:
         await self._edit_lobby(interaction, await self.tables.join(parts.game_id, user.id, user.display_name))
 
     async def _on_leave(self, interaction: discord.Interaction, parts: customid.CustomId, values: list[str]) -> None:
-        game, outcome = await self.tables.leave(parts.game_id, interaction.user.id)
+        game, outcome = await in_time(interaction, self.tables.leave(parts.game_id, interaction.user.id))
         if outcome is not None:
-            await interaction.response.send_message("You left the game.", ephemeral=True)
+            await reply(interaction, content="You left the game.")
             await self.publish(outcome)
         else:
             await self._edit_lobby(interaction, game)
@@ -74,10 +75,9 @@ class ComponentHandlers:
         await self._edit_lobby(interaction, await self.tables.add_bot(parts.game_id, interaction.user.id))
 
     async def _on_start(self, interaction: discord.Interaction, parts: customid.CustomId, values: list[str]) -> None:
-        outcome = await self.tables.start(parts.game_id, interaction.user.id,
-                                          is_manager=self.bot.permissions.is_manager(interaction))
-        await interaction.response.edit_message(embed=lobby_embed(outcome.game, self.tables.engine(outcome.game)),
-                                                view=None)
+        outcome = await in_time(interaction, self.tables.start(
+            parts.game_id, interaction.user.id, is_manager=self.bot.permissions.is_manager(interaction)))
+        await edit_reply(interaction, embed=lobby_embed(outcome.game, self.tables.engine(outcome.game)), view=None)
         await self.open_thread(outcome.game)
         await self.publish(outcome)
 
@@ -109,7 +109,8 @@ class ComponentHandlers:
         index = customid.parse_index(values[0]) if parts.kind == "sel" else parts.n
         game = await self.tables.get(parts.game_id)
         try:
-            outcome = await self.tables.act(parts.game_id, interaction.user.id, version=parts.version, index=index)
+            outcome = await in_time(interaction, self.tables.act(parts.game_id, interaction.user.id,
+                                                                 version=parts.version, index=index))
         except TableError as exc:
             if "out of date" in str(exc):
                 return await self.show_panel(interaction, game, prefix=f"{exc}\n", edit=True)
@@ -118,7 +119,7 @@ class ComponentHandlers:
         if outcome.game.status == "running":
             await self.show_panel(interaction, outcome.game, prefix=done, edit=True)
         else:
-            await interaction.response.edit_message(content=done + "The game is over.", view=None)
+            await edit_reply(interaction, content=done + "The game is over.", view=None)
         await self.publish(outcome)
 
 
