@@ -38,6 +38,8 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
     def __init__(self, bot: "HeistBot") -> None:
         self.bot = bot
         self.boards = Coalescer(self._post_latest_board)
+        # A table's lobby refreshes never overlap: refreshes asked for meanwhile become one, of the latest lobby.
+        self.lobbies = Coalescer(self._refresh_latest_lobby)
         bot.refusals.on_channel_refused = self.channel_refused
         self._turn_events: dict[int, list[dict[str, Any]]] = {}  # events of the living board's turn, per game
 
@@ -76,7 +78,15 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
 
     # --- lobby ----------------------------------------------------------------------------
     async def refresh_lobby(self, game: GameRow) -> None:
-        if not game.lobby_message_id:
+        if game.lobby_message_id:
+            await self.lobbies.submit(game.id, [None])
+
+    async def _refresh_latest_lobby(self, game_id: int, _: list[Any]) -> None:
+        try:
+            game = await self.tables.get(game_id)
+        except TableError:  # the table is gone
+            return
+        if not game.lobby_message_id:  # gone meanwhile (deleted, and forgotten by the refresh before)
             return
         channel = await self.channel(game.home_channel_id)
         if channel is None:

@@ -5,6 +5,7 @@ words. Everything goes through the fake Discord, which answers as Discord does
 missing permission)."""
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from cogs.refusals import DM_BACKOFF
@@ -187,6 +188,30 @@ async def test_a_deleted_lobby_message_is_not_edited_again(harness):
     assert len([m for m in fake.public_messages(CHANNEL) if "lobby of table" in m.content]) == 1
     rec = await h.slash(ADMIN, "game status")
     assert "Coin Pile" in rec.message.embed_texts
+    await h.settle()  # the reposted lobby's id stored
     await h.slash(103, "game join")
     await h.settle()
     assert f"<@{103}>" in rec.message.embed_texts  # the new lobby is kept up to date
+
+
+
+async def test_a_deleted_lobby_message_is_refused_once_while_the_database_is_slow(harness, monkeypatch):
+    """The next player joins while the first refusal is still being stored (a busy database):
+    the lobby refreshes of one table don't overlap, so the deleted message is refused once."""
+    h, fake = harness, harness.fake
+    rec = await h.slash(ADMIN, "game new", {"game": "dummy"})
+    await h.settle()
+    await fake.delete_message(rec.message.id)
+    real = h.bot.tables.set_message
+
+    async def slow_set_message(*args, **kwargs):
+        await asyncio.sleep(0.5)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(h.bot.tables, "set_message", slow_set_message)
+    for uid in (BOB, CID, 103):
+        await h.slash(uid, "game join")
+    await h.settle()
+    edits = [r for r in fake.requests_to_channel(CHANNEL) if r["method"] == "PATCH"]
+    assert len(edits) == 1  # refused once (10008), then forgotten
+    assert len([m for m in fake.public_messages(CHANNEL) if "lobby of table" in m.content]) == 1
