@@ -110,8 +110,10 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
             # for first (its task reaches the drawing worker, or ends, e.g. as this table's board already being
             # drawn will show this move), then the DMs go, their pictures after it.
             waiter = asyncio.ensure_future(asked.wait())
-            await asyncio.wait({board, waiter}, timeout=BOARD_FIRST_WAIT, return_when=asyncio.FIRST_COMPLETED)
-            waiter.cancel()
+            try:
+                await asyncio.wait({board, waiter}, timeout=BOARD_FIRST_WAIT, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                waiter.cancel()
             await self.deliver_private(game, engine, outcome)
         finally:
             waiting = self._board_asked.get(game.id)
