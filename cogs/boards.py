@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("heistcord.ui")
 
 ARCHIVED_THREAD = 50083  # Discord's error code for an edit in an archived thread
+BOARD_FIRST_WAIT = 0.5  # seconds a move's DMs wait at most for its board's picture to be asked for first
 THREAD_ARCHIVE_MINUTES = 10080  # the longest auto-archive Discord allows: a slow game's thread stays open a week
 
 
@@ -42,6 +43,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         self.lobbies = Coalescer(self._refresh_latest_lobby)
         bot.refusals.on_channel_refused = self.channel_refused
         self._turn_events: dict[int, list[dict[str, Any]]] = {}  # events of the living board's turn, per game
+        self._board_asked: dict[int, list[asyncio.Event]] = {}  # per game: moves waiting for the board's picture
 
     @property
     def tables(self) -> TableService:
@@ -110,10 +112,25 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         engine = self.tables.engine(game)
         # The board and the private views go out side by side: a slow or failing board
         # never holds back (or drops) a player's DM.
+        asked = asyncio.Event()
+        self._board_asked.setdefault(game.id, []).append(asked)
         board = asyncio.create_task(self.boards.submit(game.id, [(outcome.events, outcome.turn_passed)]))
         try:
+            # The whole table waits for the board, nobody watches for a DMed hand: the board's picture is asked
+            # for first (its task reaches the drawing worker, or ends, e.g. as this table's board already being
+            # drawn will show this move), then the DMs go, their pictures after it.
+            waiter = asyncio.ensure_future(asked.wait())
+            try:
+                await asyncio.wait({board, waiter}, timeout=BOARD_FIRST_WAIT, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                waiter.cancel()
             await self.deliver_private(game, engine, outcome)
         finally:
+            waiting = self._board_asked.get(game.id)
+            if waiting is not None and asked in waiting:
+                waiting.remove(asked)
+                if not waiting:
+                    del self._board_asked[game.id]
             await board
         if outcome.finished and outcome.results is not None:
             await self.post_final(game, engine, outcome.results)
@@ -145,6 +162,8 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         content = board_content(game, engine, events)
         view = board_view(game)
         images: list[tuple[str, bytes, str]] = []  # (file name, PNG, alt text)
+        for asked in self._board_asked.pop(game.id, []):  # the moves shown here may send their DMs now
+            asked.set()
         if public is not None:
             extras = dict.fromkeys(e["image"] for e in events if "to" not in e and e.get("image"))
             alt = {kind: alt_text(game, engine, kind, public, events) for kind in ["board", *extras]}

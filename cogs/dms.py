@@ -59,21 +59,25 @@ class DirectMessages:
         file = await render_file(game, "private", view, filename="hand.png", background=True,
                                  description=alt_text(game, engine, "private", view))
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            channel = await self.dm_channel(user_id)
             if info.get("dm") and not notes:
                 try:
-                    channel = user.dm_channel or await user.create_dm()
                     await channel.get_partial_message(info["dm"]).edit(
                         content=content, attachments=[file] if file is not None else [])
                     return True
                 except discord.NotFound:  # they deleted it: send a new one
                     pass
-            message = await (user.send(content, file=file) if file is not None else user.send(content))
+            message = await (channel.send(content, file=file) if file is not None else channel.send(content))
         except discord.HTTPException as exc:
             await self.bot.refusals.dm_failed(user_id, exc)
             return False
         await self.tables.set_seat_info(game, {seat: {"dm": message.id, "dm_closed": False}})
         return True
+
+    async def dm_channel(self, user_id: int) -> discord.DMChannel:
+        """The DM channel with a user: discord.py keeps the ones it opened, so a move's DM costs no extra
+        request (fetching the user first cost one REST call per DM, as the bot has no member cache)."""
+        return await self.bot.create_dm(discord.Object(id=user_id))
 
     async def show_hand(self, interaction: discord.Interaction, game: GameRow) -> None:
         seat = seat_of(game, interaction.user.id)
@@ -98,8 +102,7 @@ class DirectMessages:
         if not self.bot.refusals.dm_allowed(user_id):
             return False
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(**fit(text))
+            await (await self.dm_channel(user_id)).send(**fit(text))
         except discord.HTTPException as exc:
             await self.bot.refusals.dm_failed(user_id, exc)
             return False

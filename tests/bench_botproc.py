@@ -21,9 +21,11 @@ import io
 import itertools
 import json
 import logging
+import os
 import re
 import signal
 import sys
+import time
 
 
 def point_discord_at(url: str) -> None:
@@ -153,7 +155,21 @@ def main() -> int:
     args = parser.parse_args()
     if not args.url.startswith("http://127.0.0.1:"):
         parser.error("the benchmark bots only talk to a fake Discord on loopback")
-    asyncio.run(serve(args))
+    profile_to = os.environ.get("HEISTCORD_PROFILE")
+    if not profile_to:
+        asyncio.run(serve(args))
+        return 0
+    # HEISTCORD_PROFILE=PREFIX: cProfile (CPU time) the main thread (the event loop; not the writer thread nor the drawing
+    # worker) and write PREFIX.<bot>.prof when the bot stops (`python -m pstats` reads it).
+    import cProfile
+
+    profiler = cProfile.Profile(time.thread_time)  # CPU of this thread, not waits for the GIL
+    profiler.enable()
+    try:
+        asyncio.run(serve(args))
+    finally:
+        profiler.disable()
+        profiler.dump_stats(f"{profile_to}.{args.bot}.prof")
     return 0
 
 

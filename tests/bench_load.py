@@ -799,12 +799,25 @@ def restart_figures(hc: float, hf: float, hb: float, bc: float, bf: float, bb: f
     note("heistcord draws in a worker process started at the first board, so the first board includes its start")
 
 
+def request_kinds(requests: list[dict[str, Any]], moves: int) -> dict[str, float]:
+    """REST requests the bot made, per move, by kind ("PATCH channels/*/messages/*", ...), most first."""
+    counts: dict[str, int] = {}
+    for r in requests:
+        kind = r["method"] + " " + "/".join("*" if part.isdigit() or len(part) > 40 else part
+                                              for part in r["path"].split("/"))
+        counts[kind] = counts.get(kind, 0) + 1
+    return {k: n / max(1, moves) for k, n in sorted(counts.items(), key=lambda kv: -kv[1])}
+
+
 async def bench_one_at_a_time(heist: Bot, bare: Bot, heist_tables: list[Table], bare_tables: list[Table],
                               seq_moves: int) -> None:
     print(f"\n## one move at a time, each game in turn ({seq_moves} moves per game; each waits for its board)",
           flush=True)
-    seq = {bot.name: await phase_one_at_a_time(bot, heist_tables if bot is heist else bare_tables, seq_moves)
-           for bot in (bare, heist)}
+    seq, requests = {}, {}
+    for bot in (bare, heist):
+        first = len(bot.fake.requests)
+        seq[bot.name] = await phase_one_at_a_time(bot, heist_tables if bot is heist else bare_tables, seq_moves)
+        requests[bot.name] = request_kinds(bot.fake.requests[first:], sum(m.ok for m in seq[bot.name]))
     reply = {n: [(m.reply - m.sent) * 1000 for m in ms if m.ok] for n, ms in seq.items()}
     board = {n: [(m.board - m.sent) * 1000 for m in ms if m.ok and m.board] for n, ms in seq.items()}
     figure("one at a time: click -> reply p50", p50(reply["heistcord"]), p50(reply["bare"]), "bare bot p50")
@@ -819,6 +832,9 @@ async def bench_one_at_a_time(heist: Bot, bare: Bot, heist_tables: list[Table], 
         if shown:
             per_game.append(f"{table.key} {p50(shown):.0f} ms")
     note("heistcord click -> board p50 per game: " + ", ".join(per_game))
+    for name, kinds in requests.items():
+        note(f"{name}: REST requests per move (the panel, the click, its board, DMs): "
+             + ", ".join(f"{kind} {n:.2f}" for kind, n in kinds.items()))
     good, checked = check_boards(seq["heistcord"])
     note(f"which board shows which move, cross-checked with the player each board waits for: {good}/{checked}"
          " boards consistent")

@@ -228,3 +228,67 @@ async def test_driver_plays_a_game_with_a_bot_seat(harness):
     assert game.status == "finished"
     log = await harness.bot.storage.actions(game.id)
     assert {e["user_id"] for e in log} == {ADMIN, BOB, None}
+
+
+
+async def test_dms_cost_no_extra_requests(harness):
+    """Keeping hands up to date by DM: each player's DM channel is opened once (discord.py keeps it), and no
+    user is fetched before each DM (that was one REST call per DM per move)."""
+    import random
+
+    from tests.e2e_helpers import callback_text as said, open_and_start, press
+
+    h, fake = harness, harness.fake
+    game = await open_and_start(h, "sleeping", [ADMIN, BOB])
+    engine, rng = h.bot.tables.engine(game), random.Random(3)
+    for _ in range(6):
+        seat = engine.to_act(game.state)[0]
+        action = engine.bot_action(game.state, seat, rng)
+        rec = await press(h, game.seats[seat]["user_id"], engine.legal_actions(game.state, seat).index(action), game)
+        assert "✅" in said(rec), said(rec)
+        await h.settle()
+        game = await h.bot.tables.get(game.id)
+    dms = {fake.dm_channel_id(uid) for uid in (ADMIN, BOB)}
+    dm_requests = [r for r in fake.requests if r["path"].split("/")[:2] in (["channels", str(c)] for c in dms)]
+    assert sum(r["method"] == "PATCH" for r in dm_requests) >= 2, "hands were edited in place as the game went on"
+    assert [r["path"] for r in fake.requests if r["method"] == "GET" and r["path"].startswith("users/")
+            and r["path"] != "users/@me"] == []
+    opened = [int(r["json"]["recipient_id"]) for r in fake.requests
+              if r["method"] == "POST" and r["path"] == "users/@me/channels"]
+    assert sorted(opened) == [ADMIN, BOB]
+
+
+async def test_a_moves_board_is_drawn_before_its_dm_pictures(harness, monkeypatch):
+    """The whole table waits for the board; a DMed hand nobody watches for. With the drawing worker free, the
+    board's picture is asked for first (the DMs' pictures had been, as the DMs started before the board's task)."""
+    import random
+
+    import cogs.boards
+    import cogs.embeds
+    from tests.e2e_helpers import callback_text as said, open_and_start, press
+
+    asked: list[str] = []
+    real = cogs.embeds.render_async
+
+    async def recording(key, kind, *args, **kwargs):
+        asked.append(kind)
+        return await real(key, kind, *args, **kwargs)
+
+    monkeypatch.setattr(cogs.boards, "render_async", recording)
+    monkeypatch.setattr(cogs.embeds, "render_async", recording)
+    h = harness
+    game = await open_and_start(h, "heist", [ADMIN, BOB, CID])
+    engine, rng = h.bot.tables.engine(game), random.Random(5)
+    both = 0
+    for _ in range(8):
+        asked.clear()
+        seat = engine.to_act(game.state)[0]
+        action = engine.bot_action(game.state, seat, rng)
+        rec = await press(h, game.seats[seat]["user_id"], engine.legal_actions(game.state, seat).index(action), game)
+        assert "✅" in said(rec), said(rec)
+        await h.settle()
+        game = await h.bot.tables.get(game.id)
+        if "private" in asked and "board" in asked:
+            both += 1
+            assert asked[0] == "board", asked
+    assert both >= 2
