@@ -76,10 +76,10 @@ def test_the_view_names_no_card_another_seat_holds_or_the_decks_hide():
 
 
 def test_a_hard_decision_depends_on_the_view_only(monkeypatch):
-    monkeypatch.setitem(search.BUDGETS, KEY, search.Budget(determinizations=3, candidates=3, moves=600,
+    monkeypatch.setitem(search.BUDGETS, KEY, search.Budget(determinizations=3, candidates=3, moves=2000,
                                                             min_determinizations=2))
     rng = random.Random(9)
-    checked = 0
+    checked = searched = 0
     for i, state in enumerate(walk(6, 3)):
         seat = ENGINE.to_act(state)[0]
         if i % 11 or len(ENGINE.legal_actions(state, seat)) < 2:
@@ -89,7 +89,11 @@ def test_a_hard_decision_depends_on_the_view_only(monkeypatch):
         mine = search.hard_action(ENGINE, copy.deepcopy(state), seat, random.Random(3))
         theirs = search.hard_action(ENGINE, other, seat, random.Random(3))
         assert mine == theirs
+        stats: dict = {}
+        search.search(ENGINE, ENGINE.view(state, seat), ENGINE.legal_actions(state, seat), seat, 3,
+                      search.BUDGETS[KEY], stats)
+        searched += stats.get("determinizations", 0) >= 2
         checked += 1
         if checked == 6:
             break
-    assert checked == 6
+    assert checked == 6 and searched >= 3  # real searches, not the heuristic's fallback
