@@ -146,6 +146,7 @@ def search(engine: Engine, view: dict[str, Any], legal: list[Action], seat: int,
 # Sized so a decision keeps within 300 ms at p95 on a 2-core machine (see the README).
 BUDGETS: dict[str, Budget] = {
     "tower": Budget(determinizations=12, candidates=3, moves=200, min_determinizations=2),
+    "masterminds": Budget(determinizations=8, candidates=3, moves=1200, min_determinizations=3),
 }
 
 

@@ -21,6 +21,7 @@ Flow of a turn (``state["phase"]``):
 """
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from itertools import combinations
@@ -53,6 +54,11 @@ After a success: **hold** (end the run; your die stays) or **continue** to the n
 **Upkeep:** Fixer draws, recruits untap (injured ones stay tapped one more upkeep), pool and heists refill, discard to 6 cards.
 **End:** when players+1 heists are completed the round is played out, then the game ends; it ends at once when the bag is emptied; or after the round limit. Tiebreak: more Clear gems, then more heists completed.
 """
+
+
+# Never in a view: the decks' orders, the hands, hidden interrupt choices, the RNG, and the balance
+# tallies (they name the cards dealt to hands).
+_SECRET_KEYS = frozenset({"rng", "talent_deck", "prep_deck", "heist_deck", "failure_deck", "hands", "window", "stats"})
 
 
 def _seat_order(start: int, n: int) -> list[int]:
@@ -1226,6 +1232,15 @@ class MastermindsEngine(Engine):
         return {"heist": pend["heist"], "name": self._heist_name(h), "step": k, "letter": STEP_LETTERS[k],
                 "skill": pend["skill"], "number": self._steps(h)[k]["number"]}
 
+    @staticmethod
+    def _public_table(state) -> dict[str, Any]:
+        """Every public fact of the state, as stored (for the search bot's sampler): all but the
+        decks' orders, the hands, the window's hidden choices, the RNG and the balance tallies."""
+        table = {k: copy.deepcopy(v) for k, v in state.items() if k not in _SECRET_KEYS}
+        w = state.get("window")
+        table["window"] = {"kind": w["kind"], "seats": list(w["seats"])} if w else None
+        return table
+
     def view(self, state, viewer: int | None) -> dict[str, Any]:
         n = len(state["names"])
         players = []
@@ -1292,6 +1307,7 @@ class MastermindsEngine(Engine):
             "first_rolls": state["first_rolls"],
             "first": state["first"],
             "over": state["phase"] == "over",
+            "table": self._public_table(state),
         }
         if state.get("final"):
             f = state["final"]
@@ -1300,6 +1316,7 @@ class MastermindsEngine(Engine):
             priv: dict[str, Any] = {"seat": viewer, "hand": [prep_public(p) for p in state["hands"][viewer]]}
             if state.get("window") and state["window"]["done"].get(str(viewer)):
                 priv["committed"] = prep_name(state["window"]["done"][str(viewer)])
+                priv["committed_id"] = state["window"]["done"][str(viewer)]
             v["private"] = priv
         return v
 
