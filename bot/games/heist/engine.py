@@ -867,6 +867,7 @@ class HeistEngine(Engine):
             "deck": len(state["deck"]), "discard": len(state["discard"]),
             "discard_top": K.card_name(state["discard"][-1]) if state["discard"] else None,
             "boxed": list(state["boxed"]), "completed": list(state["completed"]),
+            "tests": state["tests"], "failed": state["failed"],  # public: every test is resolved in the open
         }
         active_job = state["test"]["job"] if state["test"] else None
         v["jobs"] = [{"letter": j["letter"], "name": j["name"], "left": len(state["jobs"][j["letter"]]),
