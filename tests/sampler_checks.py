@@ -12,9 +12,10 @@ from bot.games import get_engine
 
 
 def check_sampler(key: str, games: list[tuple[int, dict[str, Any], int]],
-                  moment: Callable[[dict[str, Any]], str] = lambda s: s.get("phase", "")) -> Counter:
+                  moment: Callable[[dict[str, Any]], str] = lambda s: s.get("phase", ""),
+                  samples: int = 1) -> Counter:
     """Play each (players, options, seed) game with normal bots; at every decision check
-    the sampled state for every seat to act. Returns how many checks each ``moment`` got."""
+    ``samples`` sampled states for every seat to act. Returns how many checks each ``moment`` got."""
     engine = get_engine(key)
     moments: Counter = Counter()
     differs = checked = 0
@@ -22,7 +23,7 @@ def check_sampler(key: str, games: list[tuple[int, dict[str, Any], int]],
         state = engine.setup([f"P{i}" for i in range(n)], options, seed)
         rng = random.Random(seed)
         while not engine.is_terminal(state):
-            for seat in engine.to_act(state):
+            for seat, _ in [(s, i) for s in engine.to_act(state) for i in range(samples)]:
                 view = engine.view(state, seat)
                 sample = engine.sample_state(json.loads(json.dumps(view)), seat, random.Random(checked))
                 assert sample is not None, (seed, moment(state))

@@ -17,9 +17,28 @@ def _moment(state):
 def test_sampled_heist_states_look_the_same_to_the_seat():
     games = [(n, {"token_faces": faces}, seed) for seed, (n, faces) in
              enumerate([(1, "random"), (2, "random"), (3, "front"), (4, "random"), (5, "random"), (6, "front")])]
-    moments = check_sampler("heist", games, _moment)
+    moments = check_sampler("heist", games, _moment, samples=6)
     for phase in ("choose", "assist", "assist after another's commit", "tricks", "upgrade"):
         assert moments[phase], moments
+
+
+def test_a_failed_tests_upgrade_names_the_card_played_in_every_sample():
+    """Identical copies differ by id only, yet the upgrade move names the played card's id:
+    every sample must hold the very card (it was dealt the lowest-numbered copy)."""
+    engine = get_engine("heist")
+    state = engine.setup([f"P{i}" for i in range(4)], {}, 100)
+    rng = random.Random(0)
+    found = 0
+    while not engine.is_terminal(state) and found < 5:
+        seat = engine.to_act(state)[0]
+        if state["phase"] == "upgrade":
+            view = engine.view(state, seat)
+            for i in range(20):
+                sample = engine.sample_state(view, seat, random.Random(i))
+                assert engine.legal_actions(sample, seat) == engine.legal_actions(state, seat)
+            found += 1
+        engine.apply(state, seat, engine.bot_action(state, seat, rng))
+    assert found
 
 
 def test_the_public_test_counts_are_in_the_view():

@@ -901,7 +901,7 @@ class HeistEngine(Engine):
                 "assists": [{"seat": a["seat"], **self._card_view(a["card"])} for a in test["assists"]],
                 "tokens": [{"colour": t["colour"], "face": t["face"], "value": K.token_value(t),
                             "ignored": t["ignored"]} for t in test["tokens"]],
-                "tricks": [self._card_view(c) for c in test["tricks"]],
+                "tricks": [self._card_view(c, True) for c in test["tricks"]],  # ids: a failed test's upgrade names one
             }
             if test["revealed"]:
                 tv["numbers"] = self.total(state)

@@ -49,6 +49,14 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
     if not set(hand) <= pool:
         return None
     pool.difference_update(hand)
+    # A failed test's cheese tricks already lie in the active player's pile: those very cards.
+    # The current test's tricks are those very cards (their ids are shown: a failure's upgrade
+    # move names one); a failed test's cheese tricks already lie in the active player's pile.
+    played = [t["id"] for t in test_view["tricks"]] if test_view else []
+    banked = [t["id"] for t in test_view["tricks"] if t["cheese"]] if test_view and phase == "upgrade" else []
+    if len(set(played)) != len(played) or not set(played) <= pool:
+        return None
+    pool.difference_update(played)
     piles: list[list[str]] = []
     upgrades: list[list[str]] = []
     identities = []
@@ -56,7 +64,12 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         identities.append(_IDENTITY_BY_NAME[p["identity"]])
         pile = []
         for item in p["pile"]:
-            cid = item if item in OBSTACLE else take(item)
+            mine = [b for b in banked if K.card_name(b) == item] if p["seat"] == view["active"] else []
+            if mine:
+                cid = mine[0]
+                banked.remove(cid)
+            else:
+                cid = item if item in OBSTACLE else take(item)
             if cid is None:
                 return None
             pile.append(cid)
@@ -97,10 +110,7 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
             assists.append({"seat": a["seat"], "card": cid})
         tricks, leftover = [], []
         for t in test_view["tricks"]:
-            banked = resolved and t["cheese"]  # a failed test's cheese tricks are in the pile
-            cid = take(t["name"], t["upgrade"], consume=not banked)
-            if cid is None:
-                return None
+            cid = t["id"]
             tricks.append(cid)
             if resolved and not t["cheese"]:
                 leftover.append(cid)
