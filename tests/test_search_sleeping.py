@@ -35,11 +35,12 @@ def test_the_sampler_deals_unpeeked_cards_deck_and_floors_from_the_unseen():
     assert len(hands) > 20 and len(floors) > 20 and len(decks) == 40
 
 
-def test_a_hard_sleeping_bot_searches_rather_than_falling_back(monkeypatch):
+def test_a_hard_sleeping_bot_searches_rather_than_falling_back():
     engine = get_engine("sleeping")
     state = engine.setup(["A", "B", "C"], {}, 3)
     stats: dict = {}
     view = engine.view(state, 0)
     legal = engine.legal_actions(state, 0)
-    move = search.search(engine, view, legal, 0, 1, stats=stats)
+    move = search.search(engine, view, legal, 0, 1, stats=stats,
+                         budget=search.Budget(determinizations=2, candidates=2, moves=3000))
     assert move in legal and stats.get("determinizations", 0) >= 1

@@ -85,10 +85,9 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
                 spare[fixed[name]] -= 1
         ups = []
         for name in p["upgrades"]:
-            if name in fixed:
-                skill = fixed[name]
-            else:
-                skill = next((s for s in K.SKILLS if spare[s] > 0 and take(name, s, consume=False)
+            skill: str | None = fixed.get(name)
+            if skill is None:
+                skill = next((s for s in K.SKILLS if spare[s] > 0
                               and any(RESOURCE[c]["name"] == name and RESOURCE[c]["upgrade"] == s for c in pool)), None)
                 if skill is None:
                     return None
