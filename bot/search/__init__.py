@@ -147,6 +147,12 @@ def search(engine: Engine, view: dict[str, Any], legal: list[Action], seat: int,
 BUDGETS: dict[str, Budget] = {
     "tower": Budget(determinizations=12, candidates=3, moves=200, min_determinizations=2),
     "masterminds": Budget(determinizations=8, candidates=3, moves=1200, min_determinizations=3),
+    # HEIST's heuristic is quick (~0.16 ms a move): every decision fits full playouts.
+    "heist": Budget(determinizations=12, candidates=3, moves=1200, min_determinizations=2),
+    # Sleeping Wizard's heuristic costs ~3.4 ms a move (a whole game ~0.4 s): only the last
+    # few hires of the game fit; earlier the first playout is cut at the horizon and the
+    # heuristic's move is kept.
+    "sleeping": Budget(determinizations=6, candidates=2, moves=100, min_determinizations=2, horizon=35),
 }
 
 

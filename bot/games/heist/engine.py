@@ -867,6 +867,7 @@ class HeistEngine(Engine):
             "deck": len(state["deck"]), "discard": len(state["discard"]),
             "discard_top": K.card_name(state["discard"][-1]) if state["discard"] else None,
             "boxed": list(state["boxed"]), "completed": list(state["completed"]),
+            "tests": state["tests"], "failed": state["failed"],  # public: every test is resolved in the open
         }
         active_job = state["test"]["job"] if state["test"] else None
         v["jobs"] = [{"letter": j["letter"], "name": j["name"], "left": len(state["jobs"][j["letter"]]),
@@ -900,7 +901,7 @@ class HeistEngine(Engine):
                 "assists": [{"seat": a["seat"], **self._card_view(a["card"])} for a in test["assists"]],
                 "tokens": [{"colour": t["colour"], "face": t["face"], "value": K.token_value(t),
                             "ignored": t["ignored"]} for t in test["tokens"]],
-                "tricks": [self._card_view(c) for c in test["tricks"]],
+                "tricks": [self._card_view(c, True) for c in test["tricks"]],  # ids: a failed test's upgrade names one
             }
             if test["revealed"]:
                 tv["numbers"] = self.total(state)

@@ -1,0 +1,196 @@
+"""HEIST: a full state consistent with one seat's view, for the search bot.
+
+Hidden from a seat: the other hands, the deck and the discard pile below its top card,
+the other players' secrets and, before the reveal, what the others committed. Resource
+cards are counted: every card not in sight (own hand, score piles, upgrades, the current
+test, the discard's top card) is dealt at random to the other hands, the deck and the
+discard. The other secrets are drawn from the secrets this seat does not hold. A seat that
+has already committed is taken to have committed what the heuristic bot would commit from
+its sampled hand. Cards named alike but printed with different upgrades (Second Chance,
+Improvise) are told apart by the upgrade the view shows, or by the owner's skills.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import cards as K
+from .cards import OBSTACLE, RESOURCE
+
+_IDENTITY_BY_NAME = {i["name"]: i["id"] for i in K.IDENTITIES}
+
+
+def _token(label: str) -> dict[str, Any]:
+    colour, value = label.split(" ")
+    return {"colour": colour, "face": K.TOKENS[colour]["faces"].index(int(value)), "ignored": False}
+
+
+def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
+    if view["over"] or "private" not in view:
+        return None
+    n, priv, phase = view["n"], view["private"], view["phase"]
+    test_view = view["test"]
+    if test_view and seat in test_view["committed"] and not test_view["revealed"]:
+        return None  # this seat has committed: it has nothing to decide until the reveal
+    pool = set(K.RESOURCE_IDS)
+
+    def take(name: str, upgrade: Any = "any", consume: bool = True) -> str | None:
+        """An id of a card by that name (and upgrade), out of the unseen ones if ``consume``."""
+        source = sorted(pool) if consume else K.RESOURCE_IDS
+        for cid in source:
+            c = RESOURCE[cid]
+            if c["name"] == name and (upgrade == "any" or c["upgrade"] == upgrade):
+                if consume:
+                    pool.discard(cid)
+                return cid
+        return None
+
+    hand = [c["id"] for c in priv["hand"]]
+    if not set(hand) <= pool:
+        return None
+    pool.difference_update(hand)
+    # A failed test's cheese tricks already lie in the active player's pile: those very cards.
+    # The current test's tricks are those very cards (their ids are shown: a failure's upgrade
+    # move names one); a failed test's cheese tricks already lie in the active player's pile.
+    played = [t["id"] for t in test_view["tricks"]] if test_view else []
+    banked = [t["id"] for t in test_view["tricks"] if t["cheese"]] if test_view and phase == "upgrade" else []
+    if len(set(played)) != len(played) or not set(played) <= pool:
+        return None
+    pool.difference_update(played)
+    piles: list[list[str]] = []
+    upgrades: list[list[str]] = []
+    identities = []
+    for p in view["players"]:
+        identities.append(_IDENTITY_BY_NAME[p["identity"]])
+        pile = []
+        for item in p["pile"]:
+            mine = [b for b in banked if K.card_name(b) == item] if p["seat"] == view["active"] else []
+            if mine:
+                cid = mine[0]
+                banked.remove(cid)
+            else:
+                cid = item if item in OBSTACLE else take(item)
+            if cid is None:
+                return None
+            pile.append(cid)
+        piles.append(pile)
+        # Each upgrade adds 1 to its skill: names that are printed with several upgrades take
+        # the skills the board shows are left over.
+        spare = {s: p["skills"][s] - p["base"][s] for s in K.SKILLS}
+        fixed: dict[str, str] = {}
+        for name in p["upgrades"]:
+            skills = {RESOURCE[c]["upgrade"] for c in K.RESOURCE_IDS if RESOURCE[c]["name"] == name}
+            if len(skills) == 1:
+                fixed[name] = skills.pop()
+                spare[fixed[name]] -= 1
+        ups = []
+        for name in p["upgrades"]:
+            skill: str | None = fixed.get(name)
+            if skill is None:
+                skill = next((s for s in K.SKILLS if spare[s] > 0
+                              and any(RESOURCE[c]["name"] == name and RESOURCE[c]["upgrade"] == s for c in pool)), None)
+                if skill is None:
+                    return None
+                spare[skill] -= 1
+            cid = take(name, skill)
+            if cid is None:
+                return None
+            ups.append(cid)
+        upgrades.append(ups)
+    test = None
+    if test_view:
+        resolved = phase == "upgrade"
+        assists = []
+        for a in test_view["assists"]:
+            # after a failure the assists have gone (discard, pile, hand): counted there
+            cid = take(a["name"], a["upgrade"], consume=not resolved)
+            if cid is None:
+                return None
+            assists.append({"seat": a["seat"], "card": cid})
+        tricks, leftover = [], []
+        for t in test_view["tricks"]:
+            cid = t["id"]
+            tricks.append(cid)
+            if resolved and not t["cheese"]:
+                leftover.append(cid)
+        effects = [RESOURCE[c]["effect"] for c in tricks]
+        test = {"job": test_view["job"], "obstacle": test_view["obstacle"]["id"], "option": test_view["option"],
+                "commits": {}, "revealed": test_view["revealed"], "assists": assists,
+                "tokens": [{"colour": t["colour"], "face": t["face"], "ignored": t["ignored"]}
+                           for t in test_view["tokens"]],
+                "tricks": tricks, "bonus": sum(e.get("n", 0) for e in effects if e["do"] == "bonus"),
+                "double": sum(1 for e in effects if e["do"] == "double"),
+                "favour": sum(1 for e in effects if e["do"] == "favour"),
+                "clean_exit": any(e["do"] == "clean_exit" for e in effects),
+                "leftover": leftover, "resolved": resolved}
+    discard_top = None
+    if view["discard_top"] is not None:
+        discard_top = take(view["discard_top"])
+        if discard_top is None:
+            return None
+    others = [s for s in range(n) if s != seat]
+    unseen = sorted(pool)
+    need = sum(view["players"][s]["hand"] for s in others) + view["deck"] + view["discard"] - (discard_top is not None)
+    if len(unseen) != need:
+        return None  # the view and the card count disagree: do not guess
+    rng.shuffle(unseen)
+    hands: list[list[str]] = [[] for _ in range(n)]
+    hands[seat] = hand
+    for s in others:
+        hands[s] = [unseen.pop() for _ in range(view["players"][s]["hand"])]
+    discard = [unseen.pop() for _ in range(view["discard"] - (discard_top is not None))]
+    if discard_top is not None:
+        discard.append(discard_top)
+    deck = unseen
+    own = priv["secret"]["id"]
+    eligible = [s["id"] for s in K.SECRETS if (n > 1 or s.get("solo", True)) and s["id"] != own]
+    rng.shuffle(eligible)
+    secrets = [own if s == seat else eligible.pop() for s in range(n)]
+    k = K.JOB_LENGTH[n]
+    jobs = {j["letter"]: list(j["stack"]) for j in view["jobs"]}
+    leader = (view["start"] + view["round"] - 1) % n
+    last = None
+    if view["last"]:
+        lv = view["last"]
+        last = {"seat": lv["seat"], "obstacle": lv["obstacle"],
+                "option": next(i for i, o in enumerate(OBSTACLE[lv["obstacle"]]["test"])
+                               if K.test_label(o) == lv["label"]),
+                "total": lv["total"], "target": lv["target"], "success": lv["success"],
+                "tokens": [{"colour": t["colour"], "face": t["face"], "ignored": t["ignored"]} for t in lv["tokens"]],
+                "assists": [{"seat": a["seat"], "card": take(a["name"], consume=False)} for a in lv["assists"]],
+                "tricks": [take(name, consume=False) for name in lv["tricks"]]}
+    state: dict[str, Any] = {
+        "names": list(view["names"]), "rng": rng.getrandbits(64), "options": dict(view["options"]), "n": n,
+        "identities": identities, "box_identities": sorted(set(_IDENTITY_BY_NAME.values()) - set(identities)),
+        "secrets": secrets, "box_secrets": sorted(set(K.SECRET) - set(secrets)),
+        "jobs": jobs, "unused": sorted(o["id"] for j in K.JOBS for o in j["obstacles"][k:]),
+        "finales": {j["letter"]: j["obstacles"][:k][-1]["id"] for j in K.JOBS},
+        "boxed": list(view["boxed"]), "tests": view["tests"], "failed": view["failed"],
+        "completed": list(view["completed"]),
+        "heat": [{"colour": h["colour"], "count": h["count"], "done": h["done"]} for h in view["heat"]],
+        "bag": dict(view["bag"]), "supply": dict(view["supply"]),
+        "spent": [_token(label) for label in view["spent"]],
+        "deck": deck, "discard": discard, "hands": hands,
+        "held": sorted({K.card_name(c) for h in hands for c in h}),
+        "upgrades": upgrades, "piles": piles, "locations": [p["location"] for p in view["players"]],
+        "start": view["start"], "leader": leader, "active": view["active"], "round": view["round"],
+        "turns": (view["active"] - leader) % n, "phase": phase, "test": test, "last": last, "final": None,
+    }
+    if test is not None:
+        commits: dict[str, Any] = {}
+        if test["revealed"]:
+            commits = {str(s): None for s in test_view["committed"]}
+            for a in assists:
+                commits[str(a["seat"])] = {"type": "assist", "card": a["card"]}
+        else:
+            test["commits"] = commits
+            guess = random.Random(rng.getrandbits(64))
+            for s in test_view["committed"]:
+                if engine._pass_is_public(state, s):
+                    commits[str(s)] = None
+            for s in test_view["committed"]:
+                if str(s) not in commits:  # what the heuristic would have committed from this hand
+                    action = engine.bot_action(state, s, guess)
+                    commits[str(s)] = action if action["type"] == "assist" else None
+        test["commits"] = commits
+    return state

@@ -1,0 +1,96 @@
+"""Sleeping Wizard: a full state consistent with one seat's view, for the search bot.
+
+Hidden from a seat: its own unpeeked hand cards, the deck, the floors not yet revealed,
+which of their own cards the other seats peeked at, and (in the Shapeshifter step) what
+the seats that already chose made their Shapeshifters copy. Every round starts from the
+whole 52-card deck, so the unseen cards are all cards minus the market, the teams, the
+other hands and the seat's own peeked cards; they are dealt at random to the seat's
+unpeeked slots and the deck. Each other seat is taken to know as many of its hand cards
+as the floor let it peek at (at most its hand), picked at random; a seat that already
+set its Shapeshifters is taken to have chosen the quietest copies (the first choice).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import scoring
+from .cards import DECK_SIZE, FLOORS, HAND_SIZE, RANDOM_KEYS
+
+
+def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
+    if view["phase"] == "over" or "private" not in view:
+        return None
+    n = len(view["names"])
+    priv = view["private"]
+    rnd = view["round"]
+    market = [c["id"] for c in view["market"]]
+    teams = [[c["id"] for c in t["cards"]] for t in view["teams"]]
+    hands: list[list[int | None]] = [[None] * HAND_SIZE for _ in range(n)]
+    seen: set[int] = set(market)
+    for t in teams:
+        seen.update(t)
+    for other in priv["others"]:
+        for c in other["cards"]:
+            hands[other["seat"]][c["slot"]] = c["card"]["id"]
+            seen.add(c["card"]["id"])
+    mine_known = []
+    unknown_slots = []
+    for h in priv["hand"]:
+        if h["known"]:
+            hands[seat][h["slot"]] = h["card"]["id"]
+            mine_known.append(h["card"]["id"])
+            seen.add(h["card"]["id"])
+        else:
+            unknown_slots.append(h["slot"])
+    unseen = [c for c in range(DECK_SIZE) if c not in seen]
+    if len(unseen) != len(unknown_slots) + view["deck_count"]:
+        return None  # the view and the card list disagree: do not guess
+    rng.shuffle(unseen)
+    for slot in unknown_slots:
+        hands[seat][slot] = unseen.pop()
+    deck = unseen
+    # The tower: revealed floors as shown, the hidden ones drawn from the floors not in sight.
+    tower_view = view["tower"]
+    if len(tower_view) > 2:
+        shown = {e["key"] for e in tower_view if e["revealed"]}
+        pool = [k for k in RANDOM_KEYS if k not in shown]
+        hidden = [i for i, e in enumerate(tower_view) if not e["revealed"]]
+        if len(pool) < len(hidden):
+            return None
+        drawn = rng.sample(pool, len(hidden))
+        tower = [e.get("key") for e in tower_view]
+        for i, key in zip(hidden, drawn):
+            tower[i] = key
+    else:
+        tower = [e["key"] for e in tower_view]
+    peek = max(0, min(HAND_SIZE, view["peek_count"]))
+    known: list[list[int]] = [[] for _ in range(n)]
+    known[seat] = mine_known
+    for s in range(n):
+        if s != seat:
+            cards = [c for c in hands[s] if c is not None]
+            known[s] = sorted(rng.sample(cards, min(peek, len(cards))))
+    phase = view["phase"]
+    copy_wait: list[int] = []
+    copy_choice: list[Any] = [None] * n
+    if phase == "copy":
+        effect = FLOORS[view["floor"]["key"]]["effect"]
+        copy_wait = [s for s in range(n) if len(scoring.copy_options(teams[s], effect)) > 1]
+        waiting = set(view["copy_wait"])
+        for s in copy_wait:
+            if s not in waiting:
+                first = scoring.copy_options(teams[s], effect)[0]["copies"]
+                copy_choice[s] = {str(c): t for c, t in first.items() if t is not None}
+    pending = view["pending"]
+    return {
+        "names": list(view["names"]), "rng": rng.getrandbits(64),
+        "options": {"floors": len(tower_view) > 2}, "round": rnd, "phase": phase,
+        "noise": list(view["noise"]), "treasure": list(view["treasure"]),
+        "history": [dict(h) for h in view["history"]], "stats": {"used": []},
+        "last_round": view["last_round"], "final": view["final"], "tower": tower,
+        "market": market, "hands": hands, "deck": deck, "teams": teams, "known": known,
+        "pending": {"seat": pending["seat"], "card": pending["card"]["id"]} if pending else None,
+        "copy_wait": copy_wait, "copy_choice": copy_choice, "turn": view["turn"],
+        "order": list(view["order"]), "recent": list(view["recent"]),
+    }
