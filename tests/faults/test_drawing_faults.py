@@ -53,9 +53,9 @@ async def test_a_worker_that_dies_twice_gives_no_picture_and_no_error(fresh_work
         assert await rendering.render_async("tower", "board", {}) is None
 
 
-async def drawing_order(monkeypatch, boards: int, last: str, urgent: bool) -> list[str]:
-    """The order the worker draws in when, while it is busy with one board, ``boards`` more
-    boards queue and then a private picture ``last`` is asked for."""
+async def busy_worker(monkeypatch) -> tuple[list[str], threading.Event, asyncio.Task]:
+    """One drawing worker, busy with "busy board" until the returned event is set; the
+    names of the views drawn go to the returned list, in the order they are drawn."""
     started = threading.Event()
     release = threading.Event()
     order: list[str] = []
@@ -72,6 +72,13 @@ async def drawing_order(monkeypatch, boards: int, last: str, urgent: bool) -> li
     monkeypatch.setenv("HEISTCORD_RENDER_WORKERS", "1")
     first = asyncio.create_task(rendering.render_async("g", "board", {"name": "busy board"}))
     await asyncio.get_running_loop().run_in_executor(None, started.wait, 30)
+    return order, release, first
+
+
+async def drawing_order(monkeypatch, boards: int, last: str, urgent: bool) -> list[str]:
+    """The order the worker draws in when, while it is busy with one board, ``boards`` more
+    boards queue and then a private picture ``last`` is asked for."""
+    order, release, first = await busy_worker(monkeypatch)
     queued = [asyncio.create_task(rendering.render_async("g", "board", {"name": f"board {i}"})) for i in range(boards)]
     await asyncio.sleep(0)
     private = asyncio.create_task(rendering.render_async("g", "private", {"name": last}, urgent=urgent))
@@ -161,22 +168,7 @@ async def test_a_dm_picture_waits_its_turn_so_boards_are_not_starved(fresh_worke
 async def background_then_board(monkeypatch, wait: float) -> list[str]:
     """The order the worker draws in when, while it is busy, a hand picture is DMed in the
     background and ``wait`` seconds later a board is asked for."""
-    started = threading.Event()
-    release = threading.Event()
-    order: list[str] = []
-
-    def draw(key, kind, view, *extra):
-        if not order:
-            started.set()
-            release.wait(30)
-        order.append(view["name"])
-        return None
-
-    monkeypatch.setattr(rendering, "_executor", ThreadPoolExecutor(max_workers=1))
-    monkeypatch.setattr(rendering, "render", draw)
-    monkeypatch.setenv("HEISTCORD_RENDER_WORKERS", "1")
-    first = asyncio.create_task(rendering.render_async("g", "board", {"name": "busy board"}))
-    await asyncio.get_running_loop().run_in_executor(None, started.wait, 30)
+    order, release, first = await busy_worker(monkeypatch)
     dm = asyncio.create_task(rendering.render_async("g", "private", {"name": "dm hand"}, background=True))
     while rendering._gate.queued < 1:
         await asyncio.sleep(0.001)
