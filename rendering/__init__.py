@@ -12,14 +12,14 @@ import heapq
 import importlib
 import itertools
 import logging
-import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
+from bot.workers import worker_executor
 from rendering.common import to_png
 
 
@@ -93,11 +93,7 @@ def _workers() -> int:
 def render_executor() -> Executor:
     global _executor
     if _executor is None:
-        workers = _workers()
-        if workers > 0:
-            _executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-        else:
-            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="heistcord-render")
+        _executor = worker_executor(_workers(), "render")
     return _executor
 
 

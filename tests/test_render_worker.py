@@ -1,5 +1,6 @@
 """The drawing worker process (rendering.render_async)."""
 import asyncio
+from concurrent.futures import ProcessPoolExecutor
 
 
 async def test_a_dead_drawing_process_is_replaced():
@@ -8,7 +9,7 @@ async def test_a_dead_drawing_process_is_replaced():
 
     import rendering
 
-    if not isinstance(rendering.render_executor(), rendering.ProcessPoolExecutor):
+    if not isinstance(rendering.render_executor(), ProcessPoolExecutor):
         return
     assert await rendering.render_async("no-such-game", "board", {}) is None  # starts the worker
     for pid in list(rendering.render_executor()._processes):

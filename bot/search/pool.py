@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import random
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 
 from bot.engine import Action, Engine, State
 from bot.search import search_job
+from bot.workers import worker_executor
 
 log = logging.getLogger("heistcord.search")
 _executor: Executor | None = None
@@ -29,11 +29,7 @@ def _workers() -> int:
 def executor() -> Executor:
     global _executor
     if _executor is None:
-        workers = _workers()
-        if workers > 0:
-            _executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-        else:
-            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="heistcord-search")
+        _executor = worker_executor(_workers(), "search")
     return _executor
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
@@ -28,7 +28,7 @@ def fresh_worker(monkeypatch):
 
 
 def in_process_worker() -> bool:
-    return isinstance(rendering.render_executor(), rendering.ProcessPoolExecutor)
+    return isinstance(rendering.render_executor(), ProcessPoolExecutor)
 
 
 # --- 5. the drawing worker has a timeout -------------------------------------------------
