@@ -193,44 +193,38 @@ async def test_a_hand_picture_waits_for_boards_no_longer_than_its_grace(fresh_wo
     assert await background_then_board(monkeypatch, 0.2) == ["busy board", "dm hand", "board"]
 
 
-async def test_dm_pictures_sent_in_the_background_are_asked_as_background(harness, monkeypatch):
+async def pictures_asked_at_start(h, monkeypatch) -> list[tuple[str, bool, bool]]:
+    """Spy on the pictures the cogs ask for, ``(kind, urgent, background)``, and start a
+    two-player game (the spy stays on: later pictures are added to the same list)."""
     from cogs import boards, embeds
 
-    h, fake = harness, harness.fake
-    asked: list[tuple[str, bool]] = []
+    asked: list[tuple[str, bool, bool]] = []
 
     async def spy(key, kind, view, *extra, urgent=False, background=False):
-        asked.append((kind, background))
+        asked.append((kind, urgent, background))
         return None
 
     monkeypatch.setattr(embeds, "render_async", spy)
     monkeypatch.setattr(boards, "render_async", spy)
+    fake = h.fake
     rec = await h.slash(ADMIN, "game new", {"game": "dummy", "options": "pile=9"})
     await h.click(BOB, rec.message, fake.find_component(rec.message, label="Join")["custom_id"])
     await h.click(ADMIN, rec.message, fake.find_component(rec.message, label="Start")["custom_id"])
     await h.settle()
-    assert [bg for kind, bg in asked if kind == "private"] and all(bg for kind, bg in asked if kind == "private")
-    assert not any(bg for kind, bg in asked if kind == "board")
+    return asked
+
+
+async def test_dm_pictures_sent_in_the_background_are_asked_as_background(harness, monkeypatch):
+    asked = await pictures_asked_at_start(harness, monkeypatch)
+    assert [bg for kind, _, bg in asked if kind == "private"] and all(bg for kind, _, bg in asked if kind == "private")
+    assert not any(bg for kind, _, bg in asked if kind == "board")
 
 
 async def test_only_show_my_hand_draws_urgently(harness, monkeypatch):
-    from cogs import boards, embeds
-
-    h, fake = harness, harness.fake
-    asked: list[tuple[str, bool]] = []
-
-    async def spy(key, kind, view, *extra, urgent=False, background=False):
-        asked.append((kind, urgent))
-        return None
-
-    monkeypatch.setattr(embeds, "render_async", spy)
-    monkeypatch.setattr(boards, "render_async", spy)
-    rec = await h.slash(ADMIN, "game new", {"game": "dummy", "options": "pile=9"})
-    await h.click(BOB, rec.message, fake.find_component(rec.message, label="Join")["custom_id"])
-    await h.click(ADMIN, rec.message, fake.find_component(rec.message, label="Start")["custom_id"])
-    await h.settle()
-    dms = [urgent for kind, urgent in asked if kind == "private"]
+    h = harness
+    asked = await pictures_asked_at_start(h, monkeypatch)
+    dms = [urgent for kind, urgent, _ in asked if kind == "private"]
     assert dms and not any(dms)  # the DMs sent when the game started
     asked.clear()
     await h.slash(BOB, "game hand")
-    assert ("private", True) in asked
+    assert any(kind == "private" and urgent for kind, urgent, _ in asked)
