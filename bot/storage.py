@@ -151,7 +151,7 @@ MIGRATIONS: list[str] = [
 WRITE_BUDGET = 2.0  # seconds a write may wait for the database before giving up
 
 
-class VersionConflict(Exception):
+class VersionConflictError(Exception):
     """The game changed since the caller read it (another click got there first)."""
 
 
@@ -457,7 +457,7 @@ class Storage:
         """The one write of a game row: a compare-and-set on ``expected_rev`` that
         stores ``fields``, appends ``actions`` to the log (numbered after
         ``expected_version``, which must still be the row's) and records ``results``,
-        all in one transaction. Returns the new revision; raises VersionConflict if
+        all in one transaction. Returns the new revision; raises VersionConflictError if
         the row changed since the caller read it (nothing is stored then).
 
         Writes that arrive together are committed together (group commit): the
@@ -564,8 +564,8 @@ class Storage:
                     for sql, args, many in statements:
                         cur = run(sql, args, many)
                         if sql.startswith("UPDATE") and cur.rowcount != 1:
-                            raise VersionConflict()
-                except (VersionConflict, sqlite3.IntegrityError) as exc:
+                            raise VersionConflictError()
+                except (VersionConflictError, sqlite3.IntegrityError) as exc:
                     if not single:
                         run(f"ROLLBACK TO w{i}")
                         run(f"RELEASE w{i}")

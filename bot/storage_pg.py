@@ -26,7 +26,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from bot.storage import (_RESULT_INSERT, MIGRATIONS, WRITE_BUDGET, ChannelBusy, GameRow, GameSummary, GuildSettings,
-                         Storage, StorageError, VersionConflict, _dumps)
+                         Storage, StorageError, VersionConflictError, _dumps)
 
 MIGRATION_LOCK = 7_121_300_013  # pg_advisory_xact_lock key: one process migrates at a time
 
@@ -322,7 +322,7 @@ class PgStorage(Storage):
         async with self.transaction() as db:
             new_rev = await db.fetchval(f"UPDATE games SET {', '.join(sets)} WHERE {where} RETURNING rev", *args)
             if new_rev is None:
-                raise VersionConflict()
+                raise VersionConflictError()
             if actions:
                 assert expected_version is not None  # checked above
                 await db.executemany(

@@ -28,7 +28,7 @@ from bot.engine import Engine, RuleError
 from bot.games import get_engine, registry
 from bot.search import DEFAULT_LEVEL, level_action, parse_level
 from bot.search import pool as search_pool
-from bot.storage import ChannelBusy, GameRow, GuildSettings, Storage, StorageError, VersionConflict
+from bot.storage import ChannelBusy, GameRow, GuildSettings, Storage, StorageError, VersionConflictError
 from bot.turns import replay_turns, turn_passed
 
 log = logging.getLogger("heistcord.tables")
@@ -237,7 +237,7 @@ class TableService:
         except StorageError as exc:
             log.warning("game %s: a write failed and was rolled back: %s", game.id, exc)
             raise TableError(SAVE_FAILED) from None
-        except VersionConflict:
+        except VersionConflictError:
             await self._reload(game)
             if game.status in ("finished", "ended"):
                 raise TableError("This game is over.") from None

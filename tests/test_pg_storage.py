@@ -7,7 +7,7 @@ import asyncpg
 import pytest
 
 from bot.config import Config, ConfigError
-from bot.storage import MIGRATIONS, Storage, StorageError, VersionConflict
+from bot.storage import MIGRATIONS, Storage, StorageError, VersionConflictError
 from bot.storage_pg import PG_MIGRATIONS, PgStorage, make_storage, redact
 
 
@@ -67,8 +67,8 @@ async def test_two_processes_racing_on_one_game_apply_exactly_one_move(url):
         results = await asyncio.gather(
             *[(a if i % 2 else b).commit_actions(gid, 0, {"n": i}, [(0, 100, {"i": i})], expected_rev=0)
               for i in range(6)], return_exceptions=True)
-        assert [r for r in results if not isinstance(r, VersionConflict)] == [1]
-        assert sum(isinstance(r, VersionConflict) for r in results) == 5
+        assert [r for r in results if not isinstance(r, VersionConflictError)] == [1]
+        assert sum(isinstance(r, VersionConflictError) for r in results) == 5
         assert len(await b.actions(gid)) == 1 and (await a.get_game(gid)).rev == 1
     finally:
         await a.close()

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from bot.games import register
-from bot.storage import VersionConflict
+from bot.storage import VersionConflictError
 from bot.storage_pg import PgStorage
 from bot.tables import TableError, TableService
 from tests.dummy_game import ENGINE as DUMMY
@@ -132,6 +132,6 @@ async def test_a_commit_on_version_alone_refuses_a_stale_version(pair):
     game = await running_game(one)
     rev, version = game.rev, game.version
     await one.storage.commit_actions(game.id, version, game.state, [(0, 100, {"type": "take", "n": 1})])
-    with pytest.raises(VersionConflict):
+    with pytest.raises(VersionConflictError):
         await one.storage.commit_actions(game.id, version, game.state, [(0, 100, {"type": "take", "n": 1})])
     assert (await one.storage.get_game(game.id)).rev == rev + 1

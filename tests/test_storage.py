@@ -3,7 +3,7 @@ import asyncio
 
 import pytest
 
-from bot.storage import MIGRATIONS, ChannelBusy, Storage, VersionConflict
+from bot.storage import MIGRATIONS, ChannelBusy, Storage, VersionConflictError
 from tests.pg import BACKENDS, open_storage, raw_execute, refusal_error
 
 
@@ -37,7 +37,7 @@ async def test_finished_game_frees_the_channel(storage):
     gid = await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
     rev = await storage.update_game(gid, 0, status="finished")
     assert rev == 1
-    with pytest.raises(VersionConflict):  # every write of a game row is a compare-and-set
+    with pytest.raises(VersionConflictError):  # every write of a game row is a compare-and-set
         await storage.update_game(gid, 0, status="ended")
     await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
 
@@ -46,7 +46,7 @@ async def test_commit_is_compare_and_set_and_log_is_append_only(storage):
     gid = await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
     v = await storage.commit_actions(gid, 0, {"x": 1}, [(0, 100, {"type": "a"})])
     assert v == 1
-    with pytest.raises(VersionConflict):
+    with pytest.raises(VersionConflictError):
         await storage.commit_actions(gid, 0, {"x": 2}, [(0, 100, {"type": "b"})])
     game = await storage.get_game(gid)
     assert game.state == {"x": 1} and game.version == 1
@@ -63,7 +63,7 @@ async def test_racing_commits_apply_exactly_one(storage):
         *[storage.commit_actions(gid, 0, {"n": i}, [(0, 100, {"i": i})]) for i in range(5)],
         return_exceptions=True)
     assert sum(1 for r in results if r == 1) == 1
-    assert sum(1 for r in results if isinstance(r, VersionConflict)) == 4
+    assert sum(1 for r in results if isinstance(r, VersionConflictError)) == 4
     assert len(await storage.actions(gid)) == 1
 
 

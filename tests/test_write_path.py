@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from bot.games import register
-from bot.storage import Storage, StorageError, VersionConflict
+from bot.storage import Storage, StorageError, VersionConflictError
 from bot.tables import TableService
 from tests.dummy_game import ENGINE as DUMMY
 from tests.faults.helpers import heal, inject
@@ -57,7 +57,7 @@ async def test_a_conflict_in_a_batch_refuses_that_write_alone(storage):
     writes.append(storage.save_game(ids[1], 99, {"status": "ended"}))  # a stale revision
     out = await asyncio.gather(*writes, return_exceptions=True)
     assert out[:6] == [1] * 6
-    assert isinstance(out[6], VersionConflict) and isinstance(out[7], VersionConflict)
+    assert isinstance(out[6], VersionConflictError) and isinstance(out[7], VersionConflictError)
     assert (await storage.get_game(ids[0])).state == {"g": ids[0]}
     assert [a["action"] for a in await storage.actions(ids[0])] == [{"n": ids[0]}]
     assert (await storage.get_game(ids[1])).status == "lobby"
