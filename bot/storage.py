@@ -155,7 +155,7 @@ class VersionConflictError(Exception):
     """The game changed since the caller read it (another click got there first)."""
 
 
-class ChannelBusy(Exception):
+class ChannelBusyError(Exception):
     """The channel already has a game in its lobby or running."""
 
 
@@ -422,7 +422,7 @@ class Storage:
                     (guild_id, channel_id, game_key, host_id, _dumps(options), seed, _dumps(seats), now, now),
                 )
         except sqlite3.IntegrityError:
-            raise ChannelBusy() from None
+            raise ChannelBusyError() from None
         return cur.lastrowid
 
     async def get_game(self, game_id: int) -> GameRow | None:

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage import (_RESULT_INSERT, MIGRATIONS, WRITE_BUDGET, ChannelBusy, GameRow, GameSummary, GuildSettings,
+from bot.storage import (_RESULT_INSERT, MIGRATIONS, WRITE_BUDGET, ChannelBusyError, GameRow, GameSummary, GuildSettings,
                          Storage, StorageError, VersionConflictError, _dumps)
 
 MIGRATION_LOCK = 7_121_300_013  # pg_advisory_xact_lock key: one process migrates at a time
@@ -265,7 +265,7 @@ class PgStorage(Storage):
                     " created_at, updated_at) VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9) RETURNING id",
                     guild_id, channel_id, game_key, host_id, _dumps(options), seed, _dumps(seats), now, now)
         except asyncpg.UniqueViolationError:
-            raise ChannelBusy() from None
+            raise ChannelBusyError() from None
 
     async def get_game(self, game_id: int) -> GameRow | None:
         return _game(await self._pool.fetchrow("SELECT * FROM games WHERE id = $1", game_id))

@@ -28,7 +28,7 @@ from bot.engine import Engine, RuleError
 from bot.games import get_engine, registry
 from bot.search import DEFAULT_LEVEL, level_action, parse_level
 from bot.search import pool as search_pool
-from bot.storage import ChannelBusy, GameRow, GuildSettings, Storage, StorageError, VersionConflictError
+from bot.storage import ChannelBusyError, GameRow, GuildSettings, Storage, StorageError, VersionConflictError
 from bot.turns import replay_turns, turn_passed
 
 log = logging.getLogger("heistcord.tables")
@@ -315,7 +315,7 @@ class TableService:
                 guild_id, channel_id, game_key, host_id, options, self.seed_source(),
                 [{"user_id": host_id, "name": host_name}],
             )
-        except ChannelBusy:
+        except ChannelBusyError:
             existing = await self.storage.active_game_in(channel_id)
             name = get_engine(existing.game_key).meta.name if existing else "A game"
             raise TableError(f"{name} is already {'open' if existing and existing.status == 'lobby' else 'running'}"

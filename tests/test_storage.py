@@ -3,7 +3,7 @@ import asyncio
 
 import pytest
 
-from bot.storage import MIGRATIONS, ChannelBusy, Storage, VersionConflictError
+from bot.storage import MIGRATIONS, ChannelBusyError, Storage, VersionConflictError
 from tests.pg import BACKENDS, open_storage, raw_execute, refusal_error
 
 
@@ -28,7 +28,7 @@ async def test_migrations_are_versioned_and_idempotent(tmp_path):
 
 async def test_one_active_game_per_channel(storage):
     await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
-    with pytest.raises(ChannelBusy):
+    with pytest.raises(ChannelBusyError):
         await storage.create_game(1, 10, "dummy", 101, {}, 6, [])
     await storage.create_game(1, 11, "dummy", 101, {}, 6, [])  # another channel is fine
 
