@@ -5,7 +5,7 @@ import sys
 
 from bot.app import configure_logging, create_bot
 from bot.config import Config
-from bot.storage import DatabaseInUse, StorageError
+from bot.storage import DatabaseInUseError, StorageError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     try:
         bot = create_bot(config)
-    except DatabaseInUse as exc:
+    except DatabaseInUseError as exc:
         print(f"heistcord: {exc}", file=sys.stderr)
         return 1
     bot.run(config.token, log_handler=None)

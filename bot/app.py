@@ -193,7 +193,7 @@ class HeistBot(commands.AutoShardedBot):
 
 def create_bot(config: Config, **kwargs: Any) -> HeistBot:
     """The bot, with its database file claimed for this process (raises
-    bot.storage.DatabaseInUse when another process already runs on it)."""
+    bot.storage.DatabaseInUseError when another process already runs on it)."""
     bot = HeistBot(config, **kwargs)
     bot.storage.claim()
     return bot

@@ -33,7 +33,7 @@ import time
 from typing import Any
 
 from bot.games import registry
-from bot.storage import DatabaseInUse, Storage
+from bot.storage import DatabaseInUseError, Storage
 from bot.tables import TableError, TableService, bot_controlled
 
 TABLES = 12
@@ -296,11 +296,11 @@ async def bench_second_process() -> None:
         first = await Storage(path).open()
         proc = subprocess.run([sys.executable, "-c", "import asyncio; from bot.storage import Storage;"
                                f" asyncio.run(Storage({path!r}).open())"], capture_output=True, text=True)
-        refused = proc.returncode != 0 and "DatabaseInUse" in proc.stderr
+        refused = proc.returncode != 0 and "DatabaseInUseError" in proc.stderr
         try:
             await Storage(path).open()
             same_process = False
-        except DatabaseInUse:
+        except DatabaseInUseError:
             same_process = True
         await first.close()
         print(f"second process refused: {'yes' if refused else 'NO'}; second open in one process refused:"

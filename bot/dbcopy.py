@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass, field
 
 from bot.games import get_engine, registry
-from bot.storage import DatabaseInUse, GameRow, Storage, StorageError
+from bot.storage import DatabaseInUseError, GameRow, Storage, StorageError
 from bot.storage_pg import PgStorage, redact
 
 # Every table and its columns, in an order that satisfies the foreign keys.
@@ -83,7 +83,7 @@ async def copy_database(source_path: str, target_url: str) -> CopyReport:
     source = Storage(source_path)
     try:
         await source.open()  # claims the file (refused while a bot runs on it) and brings its schema up to date
-    except DatabaseInUse as exc:
+    except DatabaseInUseError as exc:
         raise CopyFailed(str(exc)) from None
     try:
         target = await PgStorage(target_url).open()

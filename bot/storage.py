@@ -16,7 +16,7 @@ writes that arrive together share one transaction, each under its own savepoint
 (group commit, see :meth:`Storage.save_game`). Server settings are kept in memory.
 
 One process owns a database file: :meth:`Storage.claim` takes an exclusive lock on
-``<db>.lock`` and refuses a second process with :class:`DatabaseInUse`.
+``<db>.lock`` and refuses a second process with :class:`DatabaseInUseError`.
 """
 from __future__ import annotations
 
@@ -164,7 +164,7 @@ class StorageError(Exception):
     I/O error). It was rolled back: nothing changed."""
 
 
-class DatabaseInUse(Exception):
+class DatabaseInUseError(Exception):
     """Another process is already using this SQLite database file."""
 
 
@@ -293,7 +293,7 @@ class Storage:
         self.batches = 0  # write transactions the writer committed or tried (for the benchmarks)
 
     def claim(self) -> None:
-        """Take the database file for this process, or raise DatabaseInUse."""
+        """Take the database file for this process, or raise DatabaseInUseError."""
         if self._lock_file is not None or self.path == ":memory:" or self.path.startswith("file:"):
             return
         fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
@@ -301,7 +301,7 @@ class Storage:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise DatabaseInUse(f"another heistcord process is already using {self.path};"
+            raise DatabaseInUseError(f"another heistcord process is already using {self.path};"
                                 " stop it first (only one bot may use a SQLite database).") from None
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())

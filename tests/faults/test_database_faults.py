@@ -146,9 +146,9 @@ async def test_after_any_failed_write_cache_and_database_agree(storage, needle):
 
 # --- 4. a second process, stale copies, results recorded once ----------------------------------
 async def test_a_second_process_on_the_same_file_is_refused(storage):
-    from bot.storage import DatabaseInUse
+    from bot.storage import DatabaseInUseError
 
-    with pytest.raises(DatabaseInUse, match="already using"):
+    with pytest.raises(DatabaseInUseError, match="already using"):
         await Storage(storage.path).open()
 
 
