@@ -256,7 +256,7 @@ class _Save:
     future: asyncio.Future
 
 
-class _Refused(Exception):
+class _RefusedError(Exception):
     """Inside the writer: this save is refused (its savepoint was rolled back)."""
 
     def __init__(self, error: BaseException) -> None:
@@ -526,7 +526,7 @@ class Storage:
                 continue
             if error is not None:
                 r.future.set_exception(error)
-            elif isinstance(outcome := done.result()[i], _Refused):
+            elif isinstance(outcome := done.result()[i], _RefusedError):
                 r.future.set_exception(outcome.error)
             else:
                 r.future.set_result(outcome)
@@ -534,7 +534,7 @@ class Storage:
 
     def _write_batch(self, batch: list[_Save], wait_ms: int, hook: Any) -> list[Any]:
         """On the writer thread: every write of ``batch`` in one transaction. Returns,
-        per write, its new revision or a _Refused; raises (all rolled back) if the
+        per write, its new revision or a _RefusedError; raises (all rolled back) if the
         transaction itself fails."""
         conn = self._wconn
         assert conn is not None
@@ -556,7 +556,7 @@ class Storage:
                 try:
                     statements = self._statements(request)
                 except Exception as exc:  # e.g. a state that isn't JSON: this write alone is refused
-                    outcomes.append(_Refused(exc))
+                    outcomes.append(_RefusedError(exc))
                     continue
                 if not single:
                     run(f"SAVEPOINT w{i}")
@@ -569,12 +569,12 @@ class Storage:
                     if not single:
                         run(f"ROLLBACK TO w{i}")
                         run(f"RELEASE w{i}")
-                    outcomes.append(_Refused(exc))
+                    outcomes.append(_RefusedError(exc))
                     continue
                 if not single:
                     run(f"RELEASE w{i}")
                 outcomes.append(None if request.expected_rev is None else request.expected_rev + 1)
-            if all(isinstance(o, _Refused) for o in outcomes):
+            if all(isinstance(o, _RefusedError) for o in outcomes):
                 run("ROLLBACK")
             else:
                 run("COMMIT")
