@@ -36,7 +36,7 @@ TABLES: dict[str, tuple[str, ...]] = {
 FLOAT_COLUMNS = {"deadline_at", "reminder_at", "created_at", "updated_at", "at", "score", "finished_at", "until"}
 
 
-class CopyFailed(Exception):
+class CopyFailedError(Exception):
     """The copy was refused or did not verify; nothing was written to the target."""
 
 
@@ -84,7 +84,7 @@ async def copy_database(source_path: str, target_url: str) -> CopyReport:
     try:
         await source.open()  # claims the file (refused while a bot runs on it) and brings its schema up to date
     except DatabaseInUseError as exc:
-        raise CopyFailed(str(exc)) from None
+        raise CopyFailedError(str(exc)) from None
     try:
         target = await PgStorage(target_url).open()
     except BaseException:
@@ -103,7 +103,7 @@ async def _copy(source: Storage, target: PgStorage) -> CopyReport:
     async with target.pool.acquire() as conn, conn.transaction():
         for table in TABLES:
             if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
-                raise CopyFailed(f"the target database already has {table}: copy into an empty database.")
+                raise CopyFailedError(f"the target database already has {table}: copy into an empty database.")
         for table, columns in TABLES.items():
             async with source.db.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1") as cur:
                 rows = [tuple(_value(c, v) for c, v in zip(columns, row)) for row in await cur.fetchall()]
@@ -133,7 +133,7 @@ async def _copy(source: Storage, target: PgStorage) -> CopyReport:
                 report.replayed += 1
         if problems:
             shown = "; ".join(problems[:10]) + (f"; and {len(problems) - 10} more" if len(problems) > 10 else "")
-            raise CopyFailed(f"the copy did not verify, so nothing was copied: {shown}")
+            raise CopyFailedError(f"the copy did not verify, so nothing was copied: {shown}")
     return report
 
 
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         report = asyncio.run(copy_database(args.source, args.target))
-    except (CopyFailed, StorageError) as exc:
+    except (CopyFailedError, StorageError) as exc:
         print(f"heistcord db copy: {exc}", file=sys.stderr)
         return 1
     print(report.summary(args.source, redact(args.target)))
