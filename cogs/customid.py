@@ -32,7 +32,7 @@ DAMAGED = ("That button is from an older version of the bot, or its message was 
            " Open a fresh panel with **Play** or `/game play`.")
 
 
-class BadInput(TableError):
+class BadInputError(TableError):
     """A custom id, select value or typed move that the bot didn't make."""
 
 
@@ -50,7 +50,7 @@ NOT_A_MOVE = "That isn't one of your moves right now. Pick one from the list as 
 def _bounded(text: str, high: int, message: str = DAMAGED) -> int:
     value = int(text)  # the patterns admit ASCII digits only, at most 19 of them
     if value > high:
-        raise BadInput(message)
+        raise BadInputError(message)
     return value
 
 
@@ -69,14 +69,14 @@ def encode(kind: str, game_id: int, version: int | None = None, n: int | None = 
 
 
 def parse(custom_id: str) -> CustomId:
-    """The parts of one of our custom ids, or :class:`BadInput`."""
+    """The parts of one of our custom ids, or :class:`BadInputError`."""
     match = _PATTERN.fullmatch(custom_id or "") if len(custom_id or "") <= CUSTOM_ID else None
     if match is None:
-        raise BadInput(DAMAGED)
+        raise BadInputError(DAMAGED)
     kind = match["kind"]
     has_move = match["version"] is not None
     if not (kind in WITH_MOVE and has_move or kind in SIMPLE and not has_move):
-        raise BadInput(DAMAGED)
+        raise BadInputError(DAMAGED)
     game_id = _bounded(match["game"], MAX_ID)
     if not has_move:
         return CustomId(kind, game_id)
@@ -87,7 +87,7 @@ def kind_of(custom_id: str) -> str | None:
     """The kind (``"play"``, ``"act"``, ...) of one of our custom ids, or None for any other id."""
     try:
         return parse(custom_id).kind
-    except BadInput:
+    except BadInputError:
         return None
 
 
@@ -98,7 +98,7 @@ def encode_index(index: int) -> str:
 def parse_index(value: str) -> int:
     """A select option value (a move index)."""
     if not isinstance(value, str) or _INDEX.fullmatch(value) is None:
-        raise BadInput(DAMAGED)
+        raise BadInputError(DAMAGED)
     return _bounded(value, MAX_INDEX)
 
 

@@ -52,7 +52,7 @@ class ComponentHandlers:
                                 values: list[str]) -> None:
         handler = ROUTES.get(parts.kind)
         if handler is None:
-            raise customid.BadInput(customid.DAMAGED)
+            raise customid.BadInputError(customid.DAMAGED)
         await handler(self, interaction, parts, values)
 
     async def _edit_lobby(self, interaction: discord.Interaction, game: GameRow) -> None:
@@ -105,7 +105,7 @@ class ComponentHandlers:
     async def _on_move(self, interaction: discord.Interaction, parts: customid.CustomId, values: list[str]) -> None:
         """A move button (``act``: the index is in the id) or a move select (``sel``: the index is the value)."""
         if parts.kind == "sel" and len(values) != 1:
-            raise customid.BadInput(customid.DAMAGED)
+            raise customid.BadInputError(customid.DAMAGED)
         index = customid.parse_index(values[0]) if parts.kind == "sel" else parts.n
         game = await self.tables.get(parts.game_id)
         try:
