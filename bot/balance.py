@@ -138,12 +138,12 @@ class Cell:
 
 
 def run(key: str, games: int, player_counts: list[int], jobs: int) -> list[Cell]:
-    cells = {n: Cell(key, n) for n in player_counts}
+    cells = {players: Cell(key, players) for players in player_counts}
     tasks: list[tuple[str, int, int, int | None]] = []
-    for n in player_counts:
-        for i in range(games):
-            tasks.append((key, n, 1000 + i, None))
-            tasks.append((key, n, 500_000 + i, i % n))
+    for players in player_counts:
+        for game_index in range(games):
+            tasks.append((key, players, 1000 + game_index, None))
+            tasks.append((key, players, 500_000 + game_index, game_index % players))
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             records = list(pool.map(_play_task, tasks, chunksize=max(1, len(tasks) // (jobs * 8))))
@@ -152,7 +152,7 @@ def run(key: str, games: int, player_counts: list[int], jobs: int) -> list[Cell]
     for record in records:
         cell = cells[record.players]
         (cell.bots if record.mode == "bots" else cell.vs_random).append(record)
-    return [cells[n] for n in player_counts]
+    return [cells[players] for players in player_counts]
 
 
 def pct(x: float) -> str:
@@ -161,17 +161,17 @@ def pct(x: float) -> str:
 
 def win_shares(records: list[GameRecord], players: int) -> list[float]:
     shares = [0.0] * players
-    for r in records:
-        for seat in r.winners:
-            shares[seat] += 1 / len(r.winners)
+    for record in records:
+        for seat in record.winners:
+            shares[seat] += 1 / len(record.winners)
     return [s / len(records) for s in shares] if records else shares
 
 
 def report(cell: Cell) -> list[str]:
     """The report's lines for one cell."""
     rs = cell.bots
-    n = cell.players
-    out = [f"### {cell.key}, {n} players ({len(rs)} bot games, {len(cell.vs_random)} bot-vs-random games)"]
+    players = cell.players
+    out = [f"### {cell.key}, {players} players ({len(rs)} bot games, {len(cell.vs_random)} bot-vs-random games)"]
     if not rs:
         return out
     lengths = [r.decisions for r in rs]
@@ -180,16 +180,16 @@ def report(cell: Cell) -> list[str]:
     out.append(f"- length: median {statistics.median(lengths):.0f} decisions, "
                f"~{statistics.median(minutes):.0f} min at {SECONDS_PER_DECISION} s a decision "
                f"(simultaneous decisions counted once); single-option decisions {pct(single)}")
-    shares = win_shares(rs, n)
+    shares = win_shares(rs, players)
     no_winner = sum(1 for r in rs if not r.winners) / len(rs)
     seat_roles = rs[0].roles
-    if 1 < len(set(seat_roles)) < n:  # some role is shared (not just a label per seat, like turn order)
+    if 1 < len(set(seat_roles)) < players:  # some role is shared (not just a label per seat, like turn order)
         # Asymmetric roles (one wizard against the heroes): a seat is fair if it wins as often as
         # the other seats of its role; how the roles fare against each other is the role line below.
-        fair_of = [statistics.mean(shares[t] for t in range(n) if seat_roles[t] == seat_roles[s]) for s in range(n)]
+        fair_of = [statistics.mean(shares[t] for t in range(players) if seat_roles[t] == seat_roles[s]) for s in range(players)]
         fair_text = "fair: the mean of the seats of the same role"
     else:
-        fair_of = [(1 - no_winner) / n] * n
+        fair_of = [(1 - no_winner) / players] * players
         fair_text = f"fair {pct(fair_of[0])}"
     seat_line = ", ".join(f"{s + 1}: {pct(v)}" + (" <-" if abs(v - fair_of[s]) > SEAT_TOLERANCE else "")
                           for s, v in enumerate(shares))
@@ -227,11 +227,11 @@ def report(cell: Cell) -> list[str]:
             met[goal] += ok
     if dealt:
         out.append("- secret goals met where dealt: " + ", ".join(
-            f"{g} {pct(met[g] / dealt[g])}" + (" <-" if not GOAL_RANGE[0] <= met[g] / dealt[g] <= GOAL_RANGE[1] else "")
-            for g in sorted(dealt)))
+            f"{game} {pct(met[game] / dealt[game])}" + (" <-" if not GOAL_RANGE[0] <= met[game] / dealt[game] <= GOAL_RANGE[1] else "")
+            for game in sorted(dealt)))
     if cell.vs_random:
         bot_wins = sum(1 / len(r.winners) for r in cell.vs_random if r.bot_seat in r.winners)
-        out.append(f"- one bot among random players wins {pct(bot_wins / len(cell.vs_random))} (fair share {pct(1 / n)})")
+        out.append(f"- one bot among random players wins {pct(bot_wins / len(cell.vs_random))} (fair share {pct(1 / players)})")
     return out
 
 

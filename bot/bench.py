@@ -40,8 +40,8 @@ from rendering import render, render_async
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
-    return ordered[k]
+    index = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[index]
 
 
 def sample_states(engine: Engine, players: int, seed: int, every: int = 7) -> list[dict[str, Any]]:
@@ -85,10 +85,10 @@ def bench_bots(games: int) -> None:
     print(f"{'game':<13}{'decisions':>10}{'median ms':>11}{'p99 ms':>9}")
     for key, engine in sorted(registry().items()):
         times: list[float] = []
-        for g in range(games):
-            players = engine.meta.min_players + g % (engine.meta.max_players - engine.meta.min_players + 1)
-            state = engine.setup([f"P{i}" for i in range(players)], engine.meta.resolve_options({}), 1000 + g)
-            rng = random.Random(g)
+        for game in range(games):
+            players = engine.meta.min_players + game % (engine.meta.max_players - engine.meta.min_players + 1)
+            state = engine.setup([f"P{i}" for i in range(players)], engine.meta.resolve_options({}), 1000 + game)
+            rng = random.Random(game)
             for _ in range(5000):
                 if engine.is_terminal(state):
                     break
@@ -116,10 +116,10 @@ async def bench_load(tables: int, guilds: int, seconds: float, with_render: bool
         for t in range(tables):
             key = keys[t % len(keys)]
             engine = registry()[key]
-            n = min(max(engine.meta.min_players, 3), engine.meta.max_players)
+            players = min(max(engine.meta.min_players, 3), engine.meta.max_players)
             row = await service.open(t % guilds, 10_000 + t, key, 1, "U1")
-            for u in range(2, n + 1):
-                await service.join(row.id, u, f"U{u}")
+            for user in range(2, players + 1):
+                await service.join(row.id, user, f"U{user}")
             await service.start(row.id, 1)
             games.append(row.id)
         latencies: list[float] = []
@@ -194,12 +194,12 @@ async def bench_restart(count: int) -> None:
         service = TableService(storage, seed_source=iter(range(1, 10**9)).__next__, cache_size=16)
         keys = sorted(registry())
         start = time.perf_counter()
-        for t in range(count):
-            key = keys[t % len(keys)]
+        for table in range(count):
+            key = keys[table % len(keys)]
             engine = registry()[key]
-            row = await service.open(1, 50_000 + t, key, 1, "U1")
-            for u in range(2, engine.meta.min_players + 1):
-                await service.join(row.id, u, f"U{u}")
+            row = await service.open(1, 50_000 + table, key, 1, "U1")
+            for user in range(2, engine.meta.min_players + 1):
+                await service.join(row.id, user, f"U{user}")
             await service.start(row.id, 1)
         print(f"created in {time.perf_counter() - start:.1f} s")
         await storage.close()
@@ -232,13 +232,13 @@ def main() -> None:
 
         faults(3 if args.quick else args.kills)
         return
-    q = args.quick
+    quick = args.quick
     print(f"heistcord benchmark · {os.cpu_count()} CPUs · games: {', '.join(sorted(registry()))}")
-    bench_render(5 if q else 30)
-    bench_bots(2 if q else 20)
-    asyncio.run(bench_load(20 if q else 500, 5 if q else 50, 3 if q else 20, with_render=False))
-    asyncio.run(bench_load(20 if q else 500, 5 if q else 50, 3 if q else 20, with_render=True))
-    asyncio.run(bench_restart(200 if q else 10_000))
+    bench_render(5 if quick else 30)
+    bench_bots(2 if quick else 20)
+    asyncio.run(bench_load(20 if quick else 500, 5 if quick else 50, 3 if quick else 20, with_render=False))
+    asyncio.run(bench_load(20 if quick else 500, 5 if quick else 50, 3 if quick else 20, with_render=True))
+    asyncio.run(bench_restart(200 if quick else 10_000))
 
 
 if __name__ == "__main__":

@@ -50,11 +50,11 @@ async def open_table(service: TableService, channel: int, rng: random.Random) ->
     meta = registry()[key].meta
     players = rng.randint(meta.min_players, min(meta.max_players, meta.min_players + 2))
     game = await service.open(1, channel, key, 100, "U100")
-    for u in range(1, players):
+    for user in range(1, players):
         if rng.random() < 0.3:
             await service.add_bot(game.id, 100)
         else:
-            await service.join(game.id, 100 + u, f"U{100 + u}")
+            await service.join(game.id, 100 + user, f"U{100 + user}")
     await service.start(game.id, 100)
 
 
@@ -62,8 +62,8 @@ async def disagreements(service: TableService) -> int:
     count = 0
     for game_id, cached in list(service._cache.items()):
         row = await service.storage.get_game(game_id)
-        if row is None or any(json.dumps(getattr(cached, k), sort_keys=True) != json.dumps(getattr(row, k), sort_keys=True)
-                              for k in COMPARED):
+        if row is None or any(json.dumps(getattr(cached, field), sort_keys=True) != json.dumps(getattr(row, field), sort_keys=True)
+                              for field in COMPARED):
             count += 1
     return count
 
@@ -137,8 +137,8 @@ def bench_crashes(kills: int, seed: int) -> None:
     moves = 0
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "crash.db")
-        for k in range(kills):
-            proc = subprocess.Popen([sys.executable, "-m", "bot.bench_faults", "child", path, str(seed + k)],
+        for kill in range(kills):
+            proc = subprocess.Popen([sys.executable, "-m", "bot.bench_faults", "child", path, str(seed + kill)],
                                     stdout=subprocess.PIPE, text=True)
             acked: dict[int, int] = {}
             target = rng.randint(5, 120)  # acknowledged moves before the kill
@@ -342,8 +342,8 @@ async def bench_timer_race(trials: int = 10) -> None:
         storage = await Storage(os.path.join(tmp, "race.db")).open()
         now = [1_000_000.0]
         service = TableService(storage, seed_source=iter(range(1, 10**6)).__next__, clock=lambda: now[0])
-        for t in range(trials):
-            game = await service.open(1, 100 + t, "tower", 100, "U100", {"turn_minutes": 10})
+        for trial in range(trials):
+            game = await service.open(1, 100 + trial, "tower", 100, "U100", {"turn_minutes": 10})
             await service.join(game.id, 101, "U101")
             await service.start(game.id, 100)
             now[0] += 460
@@ -354,7 +354,7 @@ async def bench_timer_race(trials: int = 10) -> None:
                 g = await service.get(game_id)
                 engine = service.engine(g)
                 seat = engine.to_act(g.state)[0]
-                await service.act(game_id, g.seats[seat]["user_id"], engine.bot_action(g.state, seat, random.Random(t)))
+                await service.act(game_id, g.seats[seat]["user_id"], engine.bot_action(g.state, seat, random.Random(trial)))
                 return rows
 
             storage.due_deadlines = due_then_move  # type: ignore[method-assign]

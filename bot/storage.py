@@ -492,13 +492,13 @@ class Storage:
         now = loop.time()
         batch, self._queue = self._queue, []
         live = []
-        for r in batch:
-            if r.future.done():  # its caller was cancelled before the write: it is not made
+        for request in batch:
+            if request.future.done():  # its caller was cancelled before the write: it is not made
                 continue
-            if r.give_up_at <= now:
-                r.future.set_exception(StorageError("the database is busy"))
+            if request.give_up_at <= now:
+                request.future.set_exception(StorageError("the database is busy"))
             else:
-                live.append(r)
+                live.append(request)
         if not live:
             self._writing = False
             self._idle.set()
@@ -507,7 +507,7 @@ class Storage:
         self._idle.clear()
         # SQLite waits this long for another program's write lock: the least budget left, in 0.1 s
         # steps, so the busy timeout is set again only when it changes.
-        wait_ms = max(1, int((min(r.give_up_at for r in live) - now) * 10) * 100)
+        wait_ms = max(1, int((min(request.give_up_at for request in live) - now) * 10) * 100)
         hook = getattr(self.db, "before_statement", None)  # the fault tests' injected failures
         done = self._writer.submit(self._write_batch, live, wait_ms, hook)
         done.add_done_callback(lambda f: self._answer(loop, live, f))
@@ -521,15 +521,15 @@ class Storage:
         error = StorageError("the bot is stopping") if done.cancelled() else done.exception()
         if isinstance(error, sqlite3.Error):  # the transaction failed and was rolled back: nothing was stored
             error = StorageError(str(error))
-        for i, r in enumerate(live):
-            if r.future.done():
+        for i, request in enumerate(live):
+            if request.future.done():
                 continue
             if error is not None:
-                r.future.set_exception(error)
+                request.future.set_exception(error)
             elif isinstance(outcome := done.result()[i], _RefusedError):
-                r.future.set_exception(outcome.error)
+                request.future.set_exception(outcome.error)
             else:
-                r.future.set_result(outcome)
+                request.future.set_result(outcome)
         self._send()  # what arrived meanwhile
 
     def _write_batch(self, batch: list[_Save], wait_ms: int, hook: Any) -> list[Any]:
@@ -586,32 +586,32 @@ class Storage:
             raise
 
     @staticmethod
-    def _statements(r: _Save) -> list[tuple[str, Any, bool]]:
+    def _statements(request: _Save) -> list[tuple[str, Any, bool]]:
         """The SQL of one game-row write (its JSON encoded here, on the writer thread)."""
         now = time.time()
         sets, args = ["rev = rev + 1", "updated_at = ?"], [now]
-        for key, value in r.fields.items():
+        for key, value in request.fields.items():
             if key in ("options", "seats", "state"):
                 value = None if value is None else _dumps(value)
             sets.append(f"{key} = ?")
             args.append(value)
-        where, where_args = "id = ?", [r.game_id]
-        if r.expected_rev is not None:
+        where, where_args = "id = ?", [request.game_id]
+        if request.expected_rev is not None:
             where += " AND rev = ?"
-            where_args.append(r.expected_rev)
-        if r.actions:
+            where_args.append(request.expected_rev)
+        if request.actions:
             sets.append("version = version + ?")
-            args.append(len(r.actions))
-        if r.expected_version is not None:
+            args.append(len(request.actions))
+        if request.expected_version is not None:
             where += " AND version = ?"
-            where_args.append(r.expected_version)
+            where_args.append(request.expected_version)
         statements = [(f"UPDATE games SET {', '.join(sets)} WHERE {where}", args + where_args, False)]
-        if r.actions:
+        if request.actions:
             statements.append(("INSERT INTO actions (game_id, seq, seat, user_id, action, at) VALUES (?, ?, ?, ?, ?, ?)",
-                               [(r.game_id, r.expected_version + i + 1, seat, user, _dumps(action), now)
-                                for i, (seat, user, action) in enumerate(r.actions)], True))
-        if r.results:
-            statements.append((_RESULT_INSERT, [(*row, now) for row in r.results], True))
+                               [(request.game_id, request.expected_version + i + 1, seat, user, _dumps(action), now)
+                                for i, (seat, user, action) in enumerate(request.actions)], True))
+        if request.results:
+            statements.append((_RESULT_INSERT, [(*row, now) for row in request.results], True))
         return statements
 
     async def update_game(self, game_id: int, expected_rev: int, **fields: Any) -> int:

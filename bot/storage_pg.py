@@ -25,8 +25,19 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage import (_RESULT_INSERT, MIGRATIONS, WRITE_BUDGET, ChannelBusyError, GameRow, GameSummary, GuildSettings,
-                         Storage, StorageError, VersionConflictError, _dumps)
+from bot.storage import (
+    _RESULT_INSERT,
+    MIGRATIONS,
+    WRITE_BUDGET,
+    ChannelBusyError,
+    GameRow,
+    GameSummary,
+    GuildSettings,
+    Storage,
+    StorageError,
+    VersionConflictError,
+    _dumps,
+)
 
 MIGRATION_LOCK = 7_121_300_013  # pg_advisory_xact_lock key: one process migrates at a time
 

@@ -50,10 +50,10 @@ class AdminCog(commands.Cog):
         if not games:
             return await interaction.response.send_message("No games are open on this server.", ephemeral=True)
         lines = []
-        for g in games:
-            engine = get_engine(g.game_key)
-            players = ", ".join(s["name"] for s in g.seats)
-            lines.append(f"**#{g.id}** {engine.meta.name} in <#{g.channel_id}> — {g.status} — {players}")
+        for game in games:
+            engine = get_engine(game.game_key)
+            players = ", ".join(s["name"] for s in game.seats)
+            lines.append(f"**#{game.id}** {engine.meta.name} in <#{game.channel_id}> — {game.status} — {players}")
         settings = await self.bot.storage.settings(interaction.guild_id)
         if settings.maintenance:
             lines.insert(0, "🛠️ Maintenance mode is on: no new games can be opened.")
@@ -104,36 +104,36 @@ class AdminCog(commands.Cog):
                        threads: bool | None = None,
                        bot_level: Literal["easy", "normal", "hard"] | None = None) -> None:
         storage = self.bot.storage
-        s = await storage.settings(interaction.guild_id)
+        settings = await storage.settings(interaction.guild_id)
         if manager_role is not None and manager_role.is_default():
             raise TableError("@everyone can't be the game-manager role: anyone could then end any game."
                              " Pick a role only trusted members have.")
         if manager_role is not None:
-            s.manager_role_id = manager_role.id
+            settings.manager_role_id = manager_role.id
         if clear_role:
-            s.manager_role_id = None
+            settings.manager_role_id = None
         if game_channel is not None:
-            if game_channel.id in s.allowed_channels:
-                s.allowed_channels.remove(game_channel.id)
+            if game_channel.id in settings.allowed_channels:
+                settings.allowed_channels.remove(game_channel.id)
             else:
-                s.allowed_channels.append(game_channel.id)
+                settings.allowed_channels.append(game_channel.id)
         if turn_minutes is not None:
-            s.turn_minutes = turn_minutes
+            settings.turn_minutes = turn_minutes
         if on_leave is not None:
-            s.on_leave = on_leave
+            settings.on_leave = on_leave
         if threads is not None:
-            s.threads = threads
+            settings.threads = threads
         if bot_level is not None:
-            s.bot_level = bot_level
-        await storage.save_settings(s)
+            settings.bot_level = bot_level
+        await storage.save_settings(settings)
         await self.bot.refresh_manager_role(interaction.guild_id)
-        await interaction.response.send_message(self._describe(s), ephemeral=True)
+        await interaction.response.send_message(self._describe(settings), ephemeral=True)
 
     @admin.command(name="maintenance", description="Pause or allow opening new games (running games carry on)")
     async def maintenance(self, interaction: discord.Interaction, paused: bool) -> None:
-        s = await self.bot.storage.settings(interaction.guild_id)
-        s.maintenance = paused
-        await self.bot.storage.save_settings(s)
+        settings = await self.bot.storage.settings(interaction.guild_id)
+        settings.maintenance = paused
+        await self.bot.storage.save_settings(settings)
         running = len(await self.bot.storage.active_games(interaction.guild_id))
         if paused:
             text = f"🛠️ New games are paused. {running} open game(s) keep going and survive a redeploy."
@@ -143,17 +143,17 @@ class AdminCog(commands.Cog):
 
     @admin.command(name="status", description="What Discord refused lately, and what the bot stopped trying")
     async def status(self, interaction: discord.Interaction) -> None:
-        r = self.bot.refusals
-        kinds = r.by_kind()
+        refusals = self.bot.refusals
+        kinds = refusals.by_kind()
         lines = ["**Discord's refusals since the bot started** (4xx answers, by kind)"]
         lines += [f"• {kind}: {n}" for kind, n in kinds] or ["• none"]
-        lines.append(f"Invalid requests (401/403/429) in the last 10 minutes: **{r.invalid_recently()}** of"
+        lines.append(f"Invalid requests (401/403/429) in the last 10 minutes: **{refusals.invalid_recently()}** of"
                      f" {INVALID_LIMIT:,} (past that, Discord blocks the bot's IP for a while).")
-        lines.append(f"DMs paused for {len(r.dm_open_pauses())} player(s) whose DMs are closed (they get DMs"
+        lines.append(f"DMs paused for {len(refusals.dm_open_pauses())} player(s) whose DMs are closed (they get DMs"
                      " again with **Try DMs again** or `/game hand`).")
         guild = interaction.guild
         here = {c.id for c in guild.channels} if guild is not None else set()
-        muted = [f"<#{c}>" for c in r.muted_channels if c in here]
+        muted = [f"<#{c}>" for c in refusals.muted_channels if c in here]
         if muted:
             lines.append(f"Channels where I'm missing permissions (nothing posted there): {', '.join(muted)}")
         await interaction.response.send_message(**fit("\n".join(lines), ephemeral=True))

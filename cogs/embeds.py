@@ -127,8 +127,8 @@ def alt_text(game: GameRow, engine: Engine, kind: str, view: dict[str, Any], eve
         body = f"Your private view. {engine.private_text(view)}"
     elif kind == "final" and results is not None:
         body = "Final scores: " + "; ".join(
-            f"{r['rank']}. {game.seats[r['seat']]['name']} {r['score']}" + (" (winner)" if r["won"] else "")
-            for r in sorted(results, key=lambda r: (r["rank"], r["seat"])))
+            f"{result['rank']}. {game.seats[result['seat']]['name']} {result['score']}" + (" (winner)" if result["won"] else "")
+            for result in sorted(results, key=lambda result: (result["rank"], result["seat"])))
     else:
         module = renderer(game.game_key)
         describe = getattr(module, "describe", None) if module else None
@@ -155,8 +155,8 @@ async def render_file(game: GameRow, kind: str, view: dict[str, Any], *extra: An
 
 def results_text(game: GameRow, results: list[dict[str, Any]]) -> str:
     lines = ["**Final scores**"]
-    for r in sorted(results, key=lambda r: (r["rank"], r["seat"])):
-        crown = "🏆 " if r["won"] else ""
-        detail = f" — {r['detail']}" if r.get("detail") else ""
-        lines.append(f"{r['rank']}. {crown}{seat_label(game, r['seat'])}: **{r['score']}**{detail}")
+    for result in sorted(results, key=lambda result: (result["rank"], result["seat"])):
+        crown = "🏆 " if result["won"] else ""
+        detail = f" — {result['detail']}" if result.get("detail") else ""
+        lines.append(f"{result['rank']}. {crown}{seat_label(game, result['seat'])}: **{result['score']}**{detail}")
     return clip("\n".join(lines), 1900)

@@ -4,9 +4,8 @@ No rules here: everything goes through the table service and the engines.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
-
 import io
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands

@@ -57,7 +57,7 @@ def quote(text: Any, limit: int = QUOTE) -> str:
 
 def _embed_parts(embed: discord.Embed) -> int:
     n = len(embed.title or "") + len(embed.description or "")
-    n += sum(len(f.name or "") + len(f.value or "") for f in embed.fields)
+    n += sum(len(field.name or "") + len(field.value or "") for field in embed.fields)
     n += len(embed.footer.text or "") + len(embed.author.name or "")
     return n
 

@@ -1,10 +1,9 @@
 """``/stats`` and ``/leaderboard``: per-server results of finished games."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import asyncio
 import io
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -39,11 +38,11 @@ class StatsCog(commands.Cog):
                                                           ephemeral=True))
             return
         lines = [f"**{who.display_name}** on this server"]
-        for r in rows:
-            name = get_engine(r["game_key"]).meta.name
-            rate = 100 * (r["wins"] or 0) / r["played"]
-            lines.append(f"{name}: {r['played']} played, {r['wins'] or 0} won ({rate:.0f}%),"
-                         f" average score {r['avg_score']:.1f}, best {r['best']:g}")
+        for row in rows:
+            name = get_engine(row["game_key"]).meta.name
+            rate = 100 * (row["wins"] or 0) / row["played"]
+            lines.append(f"{name}: {row['played']} played, {row['wins'] or 0} won ({rate:.0f}%),"
+                         f" average score {row['avg_score']:.1f}, best {row['best']:g}")
         await interaction.response.send_message(**fit("\n".join(lines), ephemeral=True))
 
     @app_commands.command(name="leaderboard", description="This server's best players of a game")
@@ -58,10 +57,10 @@ class StatsCog(commands.Cog):
             return
         lines = [f"**{name} leaderboard**"]
         bars = []
-        for i, r in enumerate(rows, 1):
-            lines.append(f"{i}. <@{r['user_id']}> — {r['wins'] or 0} wins in {r['played']} games,"
-                         f" average {r['avg_score']:.1f}")
-            bars.append((r["name"] or f"Player {i}", r["wins"] or 0, r["played"]))
+        for i, row in enumerate(rows, 1):
+            lines.append(f"{i}. <@{row['user_id']}> — {row['wins'] or 0} wins in {row['played']} games,"
+                         f" average {row['avg_score']:.1f}")
+            bars.append((row["name"] or f"Player {i}", row["wins"] or 0, row["played"]))
         await interaction.response.defer(thinking=True)  # answered at once, whatever the machine is drawing
         png = await asyncio.to_thread(lambda: to_png(leaderboard_chart(f"{name}: wins", bars)))
         description = clip(f"Bar chart of wins at {name} on this server: " + "; ".join(

@@ -13,8 +13,21 @@ The names below are re-exported so that ``from cogs.ui import X`` keeps working.
 from __future__ import annotations
 
 from cogs.boards import ARCHIVED_THREAD, THREAD_ARCHIVE_MINUTES, TableUI
-from cogs.embeds import (ALT_TEXT_LIMIT, EMBED_COLOUR, alt_text, as_files, board_content, board_view, dm_retry_view,
-                         lobby_embed, lobby_view, plain, render_file, results_text, seat_label)
+from cogs.embeds import (
+                         ALT_TEXT_LIMIT,
+                         EMBED_COLOUR,
+                         alt_text,
+                         as_files,
+                         board_content,
+                         board_view,
+                         dm_retry_view,
+                         lobby_embed,
+                         lobby_view,
+                         plain,
+                         render_file,
+                         results_text,
+                         seat_label,
+)
 from cogs.panel import MAX_BUTTONS, SELECT_LIMIT, build_panel, pack_menus
 from cogs.router import ROUTES, ComponentRouter
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from bot.games.rage import ENGINE as E
+from bot.games.rage import ENGINE
 
 
 def tile_index(state: dict, label: str) -> int:
@@ -22,7 +22,7 @@ class RageTable:
     """One game's state with set-up verbs; every verb returns the table, so they chain."""
 
     def __init__(self, players: int = 3, seed: int = 1, options: dict[str, Any] | None = None) -> None:
-        self.state = E.setup([f"P{i}" for i in range(players)], E.meta.resolve_options(options or {}), seed)
+        self.state = ENGINE.setup([f"P{i}" for i in range(players)], ENGINE.meta.resolve_options(options or {}), seed)
 
     @classmethod
     def of(cls, state: dict) -> RageTable:
@@ -38,12 +38,12 @@ class RageTable:
         table = cls(players, seed, options)
         st = table.state
         if st["phase"] == "tower":
-            E.apply(st, 0, E.legal_actions(st, 0)[0])
-        E.apply(st, 0, {"type": "entrance", "dir": entrance})
+            ENGINE.apply(st, 0, ENGINE.legal_actions(st, 0)[0])
+        ENGINE.apply(st, 0, {"type": "entrance", "dir": entrance})
         size = st["size"]
         for k in keys or [size - 2, size * 2, size * size - 2]:
-            E.apply(st, 0, {"type": "hide_key", "tile": k})
-        E.apply(st, 0, E.legal_actions(st, 0)[0])
+            ENGINE.apply(st, 0, {"type": "hide_key", "tile": k})
+        ENGINE.apply(st, 0, ENGINE.legal_actions(st, 0)[0])
         assert st["phase"] == "wizard"
         return table
 
@@ -52,8 +52,8 @@ class RageTable:
 
     def heroes_turn(self) -> RageTable:
         """The wizard ends the turn (if it isn't over already): heroes commit next."""
-        if {"type": "end_turn"} in E.legal_actions(self.state, 0):
-            E.apply(self.state, 0, {"type": "end_turn"})
+        if {"type": "end_turn"} in ENGINE.legal_actions(self.state, 0):
+            ENGINE.apply(self.state, 0, {"type": "end_turn"})
         assert self.state["phase"] == "heroes"
         return self
 
@@ -76,7 +76,7 @@ class RageTable:
             for cid in pile:
                 if st["lcards"][cid] == key:
                     pile.remove(cid)
-                    E._gain_card(st, seat, cid)
+                    ENGINE._gain_card(st, seat, cid)
                     return cid
         raise AssertionError(f"no loot card {key!r} left to give")
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from bot.games.rage import ENGINE as E
+from bot.games.rage import ENGINE
 from tests.test_rage_rules import dice, give_card, idx, move, ready, stay, to_heroes, token, wizard_card
 
 
@@ -23,31 +23,31 @@ def test_bot_placement_order_does_not_reveal_the_real_token():
     (nor the last) nearly every time: the public order must not depend on which token is real."""
     first = last = cards = 0
     for seed in range(6):
-        st = E.setup(["W", "A", "B", "C"], E.meta.resolve_options({}), seed)
+        st = ENGINE.setup(["W", "A", "B", "C"], ENGINE.meta.resolve_options({}), seed)
         rng = random.Random(seed)
         public: list[str] = []
         snap: dict | None = None
         for _ in range(3000):
-            if E.is_terminal(st) or cards >= 150:
+            if ENGINE.is_terminal(st) or cards >= 150:
                 break
-            seat = E.to_act(st)[0]
+            seat = ENGINE.to_act(st)[0]
             pending_before = st["pending"]
             if snap is None and st["phase"] == "wizard" and not pending_before:
                 snap = {i: set(t["tokens"]) for i, t in enumerate(st["tiles"])}
                 public = []
-            ev = E.apply(st, seat, E.bot_action(st, seat, rng))
-            public += [e["text"] for e in ev if "to" not in e]
+            events = ENGINE.apply(st, seat, ENGINE.bot_action(st, seat, rng))
+            public += [e["text"] for e in events if "to" not in e]
             if snap is not None and st["phase"] == "wizard" and st["pending"] and st["pending"]["kind"] == "place":
                 continue  # the card is being placed
             new = _new_tokens(snap, st) if snap is not None else {}
             real = [i for i, toks in new.items() if any(t["kind"] != "blank" for t in toks)]
             if len(new) >= 2 and len(real) == 1 and pending_before and pending_before.get("kind") == "place":
-                labels = {E.label(st, i) for i in new}
+                labels = {ENGINE.label(st, i) for i in new}
                 text = " ".join(public)
                 order = sorted(labels, key=lambda lab: text.find(lab) if lab in text else 10**6)
                 cards += 1
-                first += order[0] == E.label(st, real[0])
-                last += order[-1] == E.label(st, real[0])
+                first += order[0] == ENGINE.label(st, real[0])
+                last += order[-1] == ENGINE.label(st, real[0])
             snap = None
     assert cards >= 30
     assert first / cards < 0.7 and last / cards < 0.7, (first, last, cards)
@@ -58,23 +58,23 @@ def test_placing_a_card_is_one_decision_and_public_text_names_the_tiles_in_board
     st["wizard"]["hand"] = []
     cid = wizard_card(st, "orc")  # one level 6 monster and 2 decoys
     st["wizard"]["mana"] = 3
-    ev = E.apply(st, 0, {"type": "play", "card": cid})
-    assert "3 face-down tokens" in ev[0]["text"] and "Orc" not in ev[0]["text"]
-    legal = E.legal_actions(st, 0)
+    events = ENGINE.apply(st, 0, {"type": "play", "card": cid})
+    assert "3 face-down tokens" in events[0]["text"] and "Orc" not in events[0]["text"]
+    legal = ENGINE.legal_actions(st, 0)
     assert legal and all(set(a) == {"type", "tile"} and a["type"] == "place" for a in legal)
-    hero_tiles = {st["heroes"][s]["pos"] for s in E.living(st)}
+    hero_tiles = {st["heroes"][s]["pos"] for s in ENGINE.living(st)}
     assert not any(a["tile"] in hero_tiles or a["tile"] == st["tower"] for a in legal)
     b3 = idx(st, "B3")
-    ev = E.apply(st, 0, {"type": "place", "tile": b3})
+    events = ENGINE.apply(st, 0, {"type": "place", "tile": b3})
     assert st["pending"] is None and cid in st["wizard"]["discard"]  # one decision places all three
-    public = [e["text"] for e in ev if "to" not in e]
+    public = [e["text"] for e in events if "to" not in e]
     tiles = sorted(i for i, t in enumerate(st["tiles"]) if t["tokens"])
     assert len(tiles) == 3 and b3 in tiles
-    labels = [E.label(st, i) for i in tiles]
+    labels = [ENGINE.label(st, i) for i in tiles]
     assert public[0] == f"The wizard places 3 face-down tokens on {labels[0]}, {labels[1]} and {labels[2]}."
     # the decoys are exactly as far from the nearest hero as the real token: distance tells nothing
-    assert {E.hero_distance(st, i) for i in tiles} == {E.hero_distance(st, b3)}
-    view = E.view(st, None)
+    assert {ENGINE.hero_distance(st, i) for i in tiles} == {ENGINE.hero_distance(st, b3)}
+    view = ENGINE.view(st, None)
     assert all(view["tiles"][i]["hidden_tokens"] == 1 for i in tiles)
 
 
@@ -83,16 +83,16 @@ def test_gang_is_one_token_fighting_as_all_its_monsters(monkeypatch):
     st["wizard"]["hand"] = []
     cid = wizard_card(st, "goblins")  # two level 2 goblins and 1 decoy
     st["wizard"]["mana"] = 3
-    E.apply(st, 0, {"type": "play", "card": cid})
+    ENGINE.apply(st, 0, {"type": "play", "card": cid})
     a2 = idx(st, "A2")
-    E.apply(st, 0, {"type": "place", "tile": a2})
+    ENGINE.apply(st, 0, {"type": "place", "tile": a2})
     assert len(st["tiles"][a2]["tokens"]) == 1
     to_heroes(st)
     dice(monkeypatch, [10, 1])  # the wizard rolls 10 + 2 x 2; the hero 1 + 0
     move(st, 1, "A2")
     stay(st, 2)
     assert st["heroes"][1]["pos"] == 0 and st["heroes"][1]["hp"] == 8  # 1 damage per goblin
-    assert len(E.view(st, None)["tiles"][a2]["monsters"]) == 2
+    assert len(ENGINE.view(st, None)["tiles"][a2]["monsters"]) == 2
 
 
 def test_hero_standing_where_another_hero_fell_picks_up_the_drop(monkeypatch):
@@ -107,7 +107,7 @@ def test_hero_standing_where_another_hero_fell_picks_up_the_drop(monkeypatch):
     cid = wizard_card(st, "fireball")
     st["wizard"]["mana"] = 5
     dice(monkeypatch, [1, 20])  # hero 1 fails the save and falls, hero 2 dodges
-    E.apply(st, 0, {"type": "play", "card": cid})  # one tile with heroes: the fireball needs no target choice
+    ENGINE.apply(st, 0, {"type": "play", "card": cid})  # one tile with heroes: the fireball needs no target choice
     assert not st["heroes"][1]["alive"]
     assert st["heroes"][2]["keys"] == 1 and sword in st["heroes"][2]["equip"]
     assert st["tiles"][a1]["drop"] == {"cards": [], "keys": 0}
@@ -137,13 +137,13 @@ def test_frozen_hero_can_still_drink_a_potion():
     potion = give_card(st, 1, "potion")
     cid = wizard_card(st, "frost")
     st["wizard"]["mana"] = 5
-    E.apply(st, 0, {"type": "play", "card": cid})
-    E.apply(st, 0, {"type": "target", "tile": 0})
-    E.apply(st, 0, {"type": "end_turn"})
-    legal = E.legal_actions(st, 1)
+    ENGINE.apply(st, 0, {"type": "play", "card": cid})
+    ENGINE.apply(st, 0, {"type": "target", "tile": 0})
+    ENGINE.apply(st, 0, {"type": "end_turn"})
+    legal = ENGINE.legal_actions(st, 1)
     assert {"type": "use", "card": potion} in legal
     assert not any(a["type"] in ("move", "march") for a in legal)
-    E.apply(st, 1, {"type": "use", "card": potion})
+    ENGINE.apply(st, 1, {"type": "use", "card": potion})
     assert st["heroes"][1]["hp"] == 8
     stay(st, 1)
     stay(st, 2)
@@ -158,11 +158,11 @@ def test_wizard_turn_ends_by_itself_when_nothing_can_be_played():
     w["hand"] = []
     cid = wizard_card(st, "goblins")
     w["mana"] = 2
-    assert E.legal_actions(st, 0) == [{"type": "play", "card": cid}, {"type": "end_turn"}]
-    E.apply(st, 0, {"type": "play", "card": cid})
-    E.apply(st, 0, {"type": "place", "tile": idx(st, "C1")})
+    assert ENGINE.legal_actions(st, 0) == [{"type": "play", "card": cid}, {"type": "end_turn"}]
+    ENGINE.apply(st, 0, {"type": "play", "card": cid})
+    ENGINE.apply(st, 0, {"type": "place", "tile": idx(st, "C1")})
     assert st["phase"] == "heroes"
-    assert E.to_act(st) == [1, 2]
+    assert ENGINE.to_act(st) == [1, 2]
 
 
 def test_instant_cards_act_when_drawn_and_single_targets_need_no_decision(monkeypatch):
@@ -172,18 +172,18 @@ def test_instant_cards_act_when_drawn_and_single_targets_need_no_decision(monkey
     w["hand"].remove(tap)
     w["deck"].append(tap)  # on top
     before = w["mana"]
-    ev = E._wizard_draw(st)
+    events = ENGINE._wizard_draw(st)
     assert w["mana"] == before + 1 and tap in w["discard"] and tap not in w["hand"]
-    assert any("Ley Tap" in e["text"] and "to" not in e for e in ev)
+    assert any("Ley Tap" in e["text"] and "to" not in e for e in events)
     # a Dark Surge drawn on the heroes' turn powers the wizard's next turn
     to_heroes(st)
     surge = wizard_card(st, "surge")
     w["hand"].remove(surge)
     w["deck"].append(surge)
-    E._draw_wizard(st, 1, [])
+    ENGINE._draw_wizard(st, 1, [])
     stay(st, 1)
     stay(st, 2)
-    assert st["phase"] == "wizard" and E.mana_left(st) == w["mana"] + 2
+    assert st["phase"] == "wizard" and ENGINE.mana_left(st) == w["mana"] + 2
 
 
 def test_sprint_runs_three_tiles_through_tokens_and_out_of_the_frost(monkeypatch):
@@ -194,14 +194,14 @@ def test_sprint_runs_three_tiles_through_tokens_and_out_of_the_frost(monkeypatch
     token(st, a2, "blank")
     cid = wizard_card(st, "frost")
     st["wizard"]["mana"] = 5
-    E.apply(st, 0, {"type": "play", "card": cid})
-    E.apply(st, 0, {"type": "target", "tile": 0})
+    ENGINE.apply(st, 0, {"type": "play", "card": cid})
+    ENGINE.apply(st, 0, {"type": "target", "tile": 0})
     to_heroes(st)
     sprint = give_card(st, 1, "sprint")
-    legal = E.legal_actions(st, 1)
+    legal = ENGINE.legal_actions(st, 1)
     assert {"type": "sprint", "card": sprint, "path": [a2, a3, a4]} in legal
     assert not any(a["type"] in ("move", "march") for a in legal)
-    E.apply(st, 1, {"type": "sprint", "card": sprint, "path": [a2, a3, a4]})
+    ENGINE.apply(st, 1, {"type": "sprint", "card": sprint, "path": [a2, a3, a4]})
     stay(st, 2)
     assert st["heroes"][1]["pos"] == a4 and not st["tiles"][a2]["tokens"]
 
@@ -212,9 +212,9 @@ def test_big_monsters_hit_harder(monkeypatch):
     st["wizard"]["hand"] = []
     cid = wizard_card(st, "troll")
     st["wizard"]["mana"] = 4
-    E.apply(st, 0, {"type": "play", "card": cid})
+    ENGINE.apply(st, 0, {"type": "play", "card": cid})
     a2 = idx(st, "A2")
-    E.apply(st, 0, {"type": "place", "tile": a2})
+    ENGINE.apply(st, 0, {"type": "place", "tile": a2})
     to_heroes(st)
     dice(monkeypatch, [10, 1])
     move(st, 1, "A2")

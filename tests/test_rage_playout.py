@@ -9,13 +9,12 @@ from collections import Counter, deque
 
 import pytest
 
-from bot.games.rage import ENGINE as E
-from bot.games.rage import cards as C
-from rendering import rage as R
+from bot.games.rage import ENGINE, cards
+from rendering import rage as rage_renderer
 from rendering.common import to_png
 from tests.playout import random_playout
 
-SECRET_NAMES = [d["name"] for d in C.WIZARD_DEFS.values() if d["kind"] in ("monster", "trap")]
+SECRET_NAMES = [d["name"] for d in cards.WIZARD_DEFS.values() if d["kind"] in ("monster", "trap")]
 
 
 def reach(st, start):
@@ -73,10 +72,10 @@ def make_check(n):
     def check(st):
         counter["steps"] += 1
         w = st["wizard"]
-        cards = w["deck"] + w["hand"] + w["discard"] + w["opening"]
+        wizard_ids = w["deck"] + w["hand"] + w["discard"] + w["opening"]
         if w["pending_card"] is not None:
-            cards.append(w["pending_card"])
-        assert sorted(cards) == list(range(len(st["wcards"]))), "wizard cards not conserved"
+            wizard_ids.append(w["pending_card"])
+        assert sorted(wizard_ids) == list(range(len(st["wcards"]))), "wizard cards not conserved"
         loot = st["loot"]["deck"] + st["loot"]["discard"]
         for h in st["heroes"][1:]:
             loot += h["hand"] + h["equip"]
@@ -86,8 +85,8 @@ def make_check(n):
                 assert 0 < h["hp"] <= 10
                 assert not st["tiles"][h["pos"]]["removed"]
                 assert h["pos"] != st["tower"] or st["winner"] == "heroes"
-                for slot, cap in C.SLOTS.items():
-                    assert sum(1 for c in h["equip"] if C.LOOT_DEFS[st["lcards"][c]]["slot"] == slot) <= cap
+                for slot, cap in cards.SLOTS.items():
+                    assert sum(1 for c in h["equip"] if cards.LOOT_DEFS[st["lcards"][c]]["slot"] == slot) <= cap
         for t in st["tiles"]:
             loot += t["drop"]["cards"]
         assert sorted(loot) == list(range(len(st["lcards"]))), "loot cards not conserved"
@@ -103,16 +102,16 @@ def make_check(n):
             assert on_tiles + held + st["keys_used"] == 3, "keys not conserved"
             assert st["keys_taken"] == 3 - on_tiles
         if st["keys_found"] and st["phase"] != "over":
-            ent = E.entrance_tile(st)
+            ent = ENGINE.entrance_tile(st)
             comp = reach(st, ent)
-            for s in E.living(st):
+            for s in ENGINE.living(st):
                 assert st["heroes"][s]["pos"] in comp, "a hero was cut off from the tower"
             for i, t in enumerate(st["tiles"]):
                 if t["drop"]["keys"]:
                     assert i in comp, "dropped keys were cut off"
-            for i in E.ring(st):
+            for i in ENGINE.ring(st):
                 assert not st["tiles"][i]["removed"]
-        pub = E.view(st, None)
+        pub = ENGINE.view(st, None)
         assert "private" not in pub
         text = json.dumps(pub)
         for t, v in zip(st["tiles"], pub["tiles"]):
@@ -120,10 +119,10 @@ def make_check(n):
                 assert "name" not in v and "key" not in v
         if counter["steps"] % 25 == 0:
             other = scramble(st, counter["steps"])
-            assert E.view(other, None) == pub, "public view depends on hidden information"
-            assert text == json.dumps(E.view(other, None))
+            assert ENGINE.view(other, None) == pub, "public view depends on hidden information"
+            assert text == json.dumps(ENGINE.view(other, None))
             for s in range(n):
-                json.dumps(E.view(st, s))
+                json.dumps(ENGINE.view(st, s))
 
     return check
 
@@ -137,8 +136,8 @@ def test_random_playouts(n, opts):
     seeds = range(10) if not opts.get("round_limit") else range(20)
     winners = Counter()
     for seed in seeds:
-        st, log = random_playout(E, n, seed, opts, check=make_check(n), check_every=2)
-        assert E.is_terminal(st)
+        st, log = random_playout(ENGINE, n, seed, opts, check=make_check(n), check_every=2)
+        assert ENGINE.is_terminal(st)
         winners[st["winner"]] += 1
     assert sum(winners.values()) == len(seeds)
 
@@ -147,17 +146,17 @@ def test_public_events_never_leak():
     """Placement, play and setup events, as the public sees them, name no token and no key spot."""
     for n in (3, 4, 5):
         for seed in range(6):
-            st = E.setup([f"P{i}" for i in range(n)], E.meta.resolve_options({}), seed)
+            st = ENGINE.setup([f"P{i}" for i in range(n)], ENGINE.meta.resolve_options({}), seed)
             rng = random.Random(seed)
-            while not E.is_terminal(st):
-                seat = rng.choice(E.to_act(st))
-                legal = E.legal_actions(st, seat)
-                action = rng.choice(legal) if seat else E.bot_action(st, seat, rng)
+            while not ENGINE.is_terminal(st):
+                seat = rng.choice(ENGINE.to_act(st))
+                legal = ENGINE.legal_actions(st, seat)
+                action = rng.choice(legal) if seat else ENGINE.bot_action(st, seat, rng)
                 for a in legal:
-                    assert len(E.describe_action(st, seat, a)) <= 80
-                    assert E.action_group(st, seat, a)
-                key_labels = [E.label(st, i) for i, t in enumerate(st["tiles"]) if t["key"] and not t["up"]]
-                events = E.apply(st, seat, action)
+                    assert len(ENGINE.describe_action(st, seat, a)) <= 80
+                    assert ENGINE.action_group(st, seat, a)
+                key_labels = [ENGINE.label(st, i) for i, t in enumerate(st["tiles"]) if t["key"] and not t["up"]]
+                events = ENGINE.apply(st, seat, action)
                 for e in events:
                     if "to" in e:
                         continue
@@ -165,7 +164,7 @@ def test_public_events_never_leak():
                         for name in SECRET_NAMES + ["decoy", "monster", "trap"]:
                             assert name not in e["text"], e
                     if e["type"] == "setup":
-                        for lab in key_labels + [E.label(st, action.get("tile", 0))] * (action["type"] == "hide_key"):
+                        for lab in key_labels + [ENGINE.label(st, action.get("tile", 0))] * (action["type"] == "hide_key"):
                             assert lab not in e["text"], e
 
 
@@ -175,34 +174,34 @@ def test_rage_graph_search_many_games():
     raged = 0
     for n in (3, 4, 5):
         for seed in range(10):
-            st = E.setup([f"P{i}" for i in range(n)], E.meta.resolve_options({"round_limit": 40}), 100 + seed)
+            st = ENGINE.setup([f"P{i}" for i in range(n)], ENGINE.meta.resolve_options({"round_limit": 40}), 100 + seed)
             rng = random.Random(seed)
-            while not E.is_terminal(st):
-                seat = E.to_act(st)[0]
-                action = E.bot_action(st, seat, rng)
+            while not ENGINE.is_terminal(st):
+                seat = ENGINE.to_act(st)[0]
+                action = ENGINE.bot_action(st, seat, rng)
                 if action["type"] == "remove":
-                    legal = E.legal_actions(st, 0)
+                    legal = ENGINE.legal_actions(st, 0)
                     action = rng.choice(legal)  # any offered tile must be safe
                     raged += 1
-                E.apply(st, seat, action)
+                ENGINE.apply(st, seat, action)
                 if action["type"] == "remove":
-                    comp = reach(st, E.entrance_tile(st))
-                    assert all(st["heroes"][s]["pos"] in comp for s in E.living(st))
+                    comp = reach(st, ENGINE.entrance_tile(st))
+                    assert all(st["heroes"][s]["pos"] in comp for s in ENGINE.living(st))
                     assert all(i in comp for i, t in enumerate(st["tiles"]) if t["drop"]["keys"])
-                    assert not any(st["tiles"][i]["removed"] for i in E.ring(st))
+                    assert not any(st["tiles"][i]["removed"] for i in ENGINE.ring(st))
     assert raged > 50
 
 
 def play_bots(n, seed, opts=None, bot_seats=None):
-    st = E.setup([f"P{i}" for i in range(n)], E.meta.resolve_options(opts or {}), seed)
+    st = ENGINE.setup([f"P{i}" for i in range(n)], ENGINE.meta.resolve_options(opts or {}), seed)
     rng = random.Random(seed)
-    while not E.is_terminal(st):
-        seat = E.to_act(st)[0]
+    while not ENGINE.is_terminal(st):
+        seat = ENGINE.to_act(st)[0]
         if bot_seats is None or seat in bot_seats:
-            action = E.bot_action(st, seat, rng)
+            action = ENGINE.bot_action(st, seat, rng)
         else:
-            action = rng.choice(E.legal_actions(st, seat))
-        E.apply(st, seat, action)
+            action = rng.choice(ENGINE.legal_actions(st, seat))
+        ENGINE.apply(st, seat, action)
     return st
 
 
@@ -210,8 +209,8 @@ def play_bots(n, seed, opts=None, bot_seats=None):
 def test_bots_play_full_games(n):
     for seed in range(4):
         st = play_bots(n, seed)
-        assert E.is_terminal(st)
-        assert len(E.scores(st)) == n
+        assert ENGINE.is_terminal(st)
+        assert len(ENGINE.scores(st)) == n
 
 
 def test_bot_wizard_beats_random_heroes():
@@ -228,44 +227,44 @@ def test_bot_heroes_beat_random_heroes():
 def test_bot_uses_only_its_view():
     """The hero bot's choice does not change when hidden information changes."""
     for seed in range(3):
-        st = E.setup(["A", "B", "C", "D"], E.meta.resolve_options({}), seed)
+        st = ENGINE.setup(["A", "B", "C", "D"], ENGINE.meta.resolve_options({}), seed)
         rng = random.Random(seed)
         steps = 0
-        while not E.is_terminal(st) and steps < 400:
-            seat = E.to_act(st)[0]
+        while not ENGINE.is_terminal(st) and steps < 400:
+            seat = ENGINE.to_act(st)[0]
             if seat:
                 other = scramble(st, steps, keep_seat=seat)
-                a1 = E.bot_action(st, seat, random.Random(steps))
-                a2 = E.bot_action(other, seat, random.Random(steps))
+                a1 = ENGINE.bot_action(st, seat, random.Random(steps))
+                a2 = ENGINE.bot_action(other, seat, random.Random(steps))
                 assert a1 == a2
-            E.apply(st, seat, E.bot_action(st, seat, rng))
+            ENGINE.apply(st, seat, ENGINE.bot_action(st, seat, rng))
             steps += 1
 
 
 def test_render_smoke_and_size_budget():
     for n in (3, 4, 5):
-        st = E.setup([f"Player {i}" for i in range(n)], E.meta.resolve_options({}), 7)
+        st = ENGINE.setup([f"Player {i}" for i in range(n)], ENGINE.meta.resolve_options({}), 7)
         rng = random.Random(7)
         shots = 0
         step = 0
         while True:
-            if step % 30 == 0 or E.is_terminal(st):
-                pub = E.view(st, None)
-                img = R.render_board(pub)
+            if step % 30 == 0 or ENGINE.is_terminal(st):
+                pub = ENGINE.view(st, None)
+                img = rage_renderer.render_board(pub)
                 png = to_png(img)
                 assert len(png) < 400_000 and 1000 <= img.width <= 1400
-                wiz = R.render_private(E.view(st, 0))
+                wiz = rage_renderer.render_private(ENGINE.view(st, 0))
                 assert wiz is not None and len(to_png(wiz)) < 400_000
-                assert R.render_private(E.view(st, 1)) is None
+                assert rage_renderer.render_private(ENGINE.view(st, 1)) is None
                 # the public image is the same whatever the hidden information
                 other = scramble(st, step)
-                assert to_png(R.render_board(E.view(other, None))) == png
+                assert to_png(rage_renderer.render_board(ENGINE.view(other, None))) == png
                 shots += 1
-            if E.is_terminal(st):
+            if ENGINE.is_terminal(st):
                 break
-            seat = E.to_act(st)[0]
-            E.apply(st, seat, E.bot_action(st, seat, rng))
+            seat = ENGINE.to_act(st)[0]
+            ENGINE.apply(st, seat, ENGINE.bot_action(st, seat, rng))
             step += 1
-        final = R.render_final(E.view(st, None), E.scores(st))
+        final = rage_renderer.render_final(ENGINE.view(st, None), ENGINE.scores(st))
         assert len(to_png(final)) < 400_000
         assert shots >= 3

@@ -6,8 +6,8 @@ import random
 
 from PIL import ImageDraw
 
-from bot.games.rage import ENGINE as E
-from rendering import rage as R
+from bot.games.rage import ENGINE
+from rendering import rage as rage_renderer
 from tests.test_rage_playout import scramble
 from tests.test_rage_rules import give_card, ready
 
@@ -35,7 +35,7 @@ def test_hero_status_is_not_cut_off_by_four_items(monkeypatch):
     h["keys"] = 2
     h["frozen"] = True
     st["commits"]["1"] = {"type": "stay"}
-    texts = " ".join(t for t, _ in drawn_texts(monkeypatch, R.render_board, E.view(st, None)))
+    texts = " ".join(t for t, _ in drawn_texts(monkeypatch, rage_renderer.render_board, ENGINE.view(st, None)))
     assert "2 keys" in texts and "frozen" in texts.lower() and "ready" in texts.lower()
 
 
@@ -44,18 +44,18 @@ def test_phone_readable_facts_use_big_type(monkeypatch):
     hero's HP must be drawn at 11 px or more there."""
     st = ready(n=5, keys=[3, 29, 33])
     for _ in range(20):
-        seat = E.to_act(st)[0]
-        E.apply(st, seat, E.bot_action(st, seat, random.Random(1)))
-    view = E.view(st, None)
-    img = R.render_board(view)
+        seat = ENGINE.to_act(st)[0]
+        ENGINE.apply(st, seat, ENGINE.bot_action(st, seat, random.Random(1)))
+    view = ENGINE.view(st, None)
+    img = rage_renderer.render_board(view)
     scale = 400 / img.width
-    texts = drawn_texts(monkeypatch, R.render_board, view)
+    texts = drawn_texts(monkeypatch, rage_renderer.render_board, view)
 
     def size_of(fragment):
         sizes = [s for t, s in texts if fragment in t]
         assert sizes, fragment
         return max(sizes) * scale
-    assert size_of(view["names"][E.to_act(st)[0]]) >= 11
+    assert size_of(view["names"][ENGINE.to_act(st)[0]]) >= 11
     for h in view["heroes"]:
         assert size_of(f"{h['hp']} HP") >= 11
     assert view["recent"] and size_of(view["recent"][-1][:20]) >= 11
@@ -64,23 +64,23 @@ def test_phone_readable_facts_use_big_type(monkeypatch):
 def test_describe_names_who_acts_and_keeps_secrets():
     st = ready(n=4, keys=[3, 29, 33])
     for step in range(60):
-        if E.is_terminal(st):
+        if ENGINE.is_terminal(st):
             break
-        seat = E.to_act(st)[0]
-        E.apply(st, seat, E.bot_action(st, seat, random.Random(step)))
-        view = E.view(st, None)
-        text = R.describe(view)
+        seat = ENGINE.to_act(st)[0]
+        ENGINE.apply(st, seat, ENGINE.bot_action(st, seat, random.Random(step)))
+        view = ENGINE.view(st, None)
+        text = rage_renderer.describe(view)
         assert 0 < len(text) <= 1000
-        if not E.is_terminal(st):
-            assert any(view["names"][s] in text for s in E.to_act(st))
+        if not ENGINE.is_terminal(st):
+            assert any(view["names"][s] in text for s in ENGINE.to_act(st))
         for i, t in enumerate(st["tiles"]):
             for tid in t["tokens"]:
-                tok = st["tokens"][str(tid)]
-                if not tok["up"] and tok["kind"] == "monster":
-                    assert not (E.label(st, i) + ": " in text and tok["card"] in text.lower())
+                token = st["tokens"][str(tid)]
+                if not token["up"] and token["kind"] == "monster":
+                    assert not (ENGINE.label(st, i) + ": " in text and token["card"] in text.lower())
         assert "Keys hidden" not in text and "decoy on" not in text
         if step % 10 == 0:  # the same text whatever the hidden information
-            assert R.describe(E.view(scramble(st, step), None)) == text
-        hidden_keys = [E.label(st, i) for i, t in enumerate(st["tiles"]) if t["key"] and not t["up"]]
+            assert rage_renderer.describe(ENGINE.view(scramble(st, step), None)) == text
+        hidden_keys = [ENGINE.label(st, i) for i, t in enumerate(st["tiles"]) if t["key"] and not t["up"]]
         for lab in hidden_keys:
             assert f"key vault on {lab}" not in text.lower()

@@ -7,12 +7,11 @@ import json
 import pytest
 
 from bot.engine import RuleError
-from bot.games.tower import ENGINE as E
-from bot.games.tower import cards as C
+from bot.games.tower import ENGINE, cards
 from tests.playout import assert_rejects
 from tests.tower_scenario import NAMES, TowerTable
 
-ID = C.BY_NAME
+ID = cards.BY_NAME
 
 
 def make(n=3, opts=None, seed=1, tower=None, hauls=None, secrets=None, pawns=None, turn=0):
@@ -39,7 +38,7 @@ def texts(events, private=False):
 
 
 def act(st, seat, action):
-    return E.apply(st, seat, action)
+    return ENGINE.apply(st, seat, action)
 
 
 # --------------------------------------------------------------------------------------- setup
@@ -47,44 +46,44 @@ def act(st, seat, action):
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 @pytest.mark.parametrize("special", ["A", "B"])
 def test_setup_builds_the_tower(n, special):
-    st = E.setup(NAMES[:n], E.meta.resolve_options({"special_set": special}), 42)
+    st = ENGINE.setup(NAMES[:n], ENGINE.meta.resolve_options({"special_set": special}), 42)
     tower = st["tower"]
     assert len(tower) == 8 and all(len(r) == 5 and None not in r for r in tower)
-    assert all(C.card(c)["deck"] == "light" for r in tower[:2] for c in r)
-    used = C.SET_A if special == "A" else C.SET_B
-    unused = C.SET_B if special == "A" else C.SET_A
-    assert all(C.card(c)["deck"] == "dark" and (C.card(c)["set"] is None or c in used) for r in tower[2:] for c in r)
+    assert all(cards.card(c)["deck"] == "light" for r in tower[:2] for c in r)
+    used = cards.SET_A if special == "A" else cards.SET_B
+    unused = cards.SET_B if special == "A" else cards.SET_A
+    assert all(cards.card(c)["deck"] == "dark" and (cards.card(c)["set"] is None or c in used) for r in tower[2:] for c in r)
     assert sorted(st["out_of_play"]) == sorted(unused)
-    assert all(C.card(s)["deck"] == "light" for s in st["secret"]) and len(set(st["secret"])) == n
+    assert all(cards.card(s)["deck"] == "light" for s in st["secret"]) and len(set(st["secret"])) == n
     assert len(st["box_unseen"]) == (17 - 10 - n) + (32 - 30)
     assert st["pawns"] == [[-1, -1]] * n and st["turn"] == 0 and st["phase"] == "play"
     allc = [c for r in tower for c in r] + st["secret"] + st["box_unseen"] + st["out_of_play"]
     assert sorted(allc) == list(range(57))
-    assert E.to_act(st) == [0]
+    assert ENGINE.to_act(st) == [0]
 
 
 def test_setup_rejects_bad_player_count():
     with pytest.raises(RuleError):
-        E.setup(["a"], E.meta.resolve_options({}), 1)
+        ENGINE.setup(["a"], ENGINE.meta.resolve_options({}), 1)
 
 
 def test_options_and_meta():
-    assert E.meta.resolve_options({}) == {"special_set": "A", "master_thief": False}
-    assert E.meta.resolve_options({"special_set": "b"})["special_set"] == "B"
+    assert ENGINE.meta.resolve_options({}) == {"special_set": "A", "master_thief": False}
+    assert ENGINE.meta.resolve_options({"special_set": "b"})["special_set"] == "B"
     with pytest.raises(RuleError):
-        E.meta.resolve_options({"special_set": "C"})
-    assert len(E.meta.summary) < 3500 and E.meta.min_players == 2 and E.meta.max_players == 5
+        ENGINE.meta.resolve_options({"special_set": "C"})
+    assert len(ENGINE.meta.summary) < 3500 and ENGINE.meta.min_players == 2 and ENGINE.meta.max_players == 5
 
 
 def test_bottom_card_is_face_down_in_public_view():
-    st = E.setup(NAMES[:3], E.meta.resolve_options({}), 5)
-    pub = E.view(st, None)
+    st = ENGINE.setup(NAMES[:3], ENGINE.meta.resolve_options({}), 5)
+    pub = ENGINE.view(st, None)
     assert pub["tower"][7][4] == {"back": "dark"}
-    bottom = C.name(st["tower"][7][4])
+    bottom = cards.name(st["tower"][7][4])
     assert bottom not in json.dumps(pub)
     for s in range(3):
-        assert bottom not in json.dumps(E.view(st, s))
-    assert pub["tower"][7][3]["card"]["name"] == C.name(st["tower"][7][3])
+        assert bottom not in json.dumps(ENGINE.view(st, s))
+    assert pub["tower"][7][3]["card"]["name"] == cards.name(st["tower"][7][3])
 
 
 # --------------------------------------------------------------------------------------- turns
@@ -93,40 +92,40 @@ def test_claim_moves_pawn_and_passes_turn():
     st = make(3, tower={(2, 1): "Ruby Slippers", (3, 0): "Wings of Fae", (1, 0): "Book of Spells"})
     ev = act(st, 0, claim(2, 1))
     assert st["pawns"][0] == [2, 1] and st["hauls"][0] == [ID["Ruby Slippers"]]
-    assert st["tower"][2][1] is None and E.to_act(st) == [1]
+    assert st["tower"][2][1] is None and ENGINE.to_act(st) == [1]
     assert "Ann claims **Ruby Slippers** (floor 3)." in texts(ev)
 
 
 def test_never_move_up_but_same_floor_and_skipping_are_fine():
     st = make(3, tower={(2, 1): "Ruby Slippers", (2, 3): "Wings of Fae", (1, 0): "Book of Spells",
                         (6, 2): "Unicorn Horn"}, pawns={0: [2, 0]})
-    legal = E.legal_actions(st, 0)
+    legal = ENGINE.legal_actions(st, 0)
     assert claim(2, 1) in legal and claim(2, 3) in legal and claim(6, 2) in legal
     assert claim(1, 0) not in legal
-    msg = assert_rejects(E, st, 0, claim(1, 0))
+    msg = assert_rejects(ENGINE, st, 0, claim(1, 0))
     assert "can't move up" in msg and "Book of Spells" in msg
-    assert "empty" in assert_rejects(E, st, 0, claim(3, 3))
+    assert "empty" in assert_rejects(ENGINE, st, 0, claim(3, 3))
 
 
 def test_wrong_turn_is_rejected():
     st = make(3, tower={(2, 1): "Ruby Slippers"})
-    assert "not your turn" in assert_rejects(E, st, 1, claim(2, 1))
+    assert "not your turn" in assert_rejects(ENGINE, st, 1, claim(2, 1))
 
 
 def test_exit_tiles_and_game_end_three_players():
     st = make(3, tower={(5, 0): "Ruby Slippers", (5, 1): "Wings of Fae"})
     ev = act(st, 0, {"type": "exit"})
     assert "1st to Exit" in texts(ev)[0] and st["pawns"][0][0] == 8
-    assert E.to_act(st) == [1]
+    assert ENGINE.to_act(st) == [1]
     act(st, 1, claim(5, 0))
     act(st, 2, {"type": "exit"})
-    assert E.to_act(st) == [1]  # Ann and Cat are on the bridge: Ben plays alone
+    assert ENGINE.to_act(st) == [1]  # Ann and Cat are on the bridge: Ben plays alone
     act(st, 1, claim(5, 1))
-    assert E.to_act(st) == [1]
+    assert ENGINE.to_act(st) == [1]
     ev = act(st, 1, {"type": "exit"})
-    assert E.is_terminal(st) and E.to_act(st) == []
+    assert ENGINE.is_terminal(st) and ENGINE.to_act(st) == []
     assert any("Last to Exit" in t for t in texts(ev))
-    awards = {a["tile"]: a["seat"] for a in E.view(st, None)["final"]["awards"]}
+    awards = {a["tile"]: a["seat"] for a in ENGINE.view(st, None)["final"]["awards"]}
     assert awards["first"] == 0 and awards["second"] == 2 and awards["last"] == 1
 
 
@@ -134,18 +133,18 @@ def test_player_with_nothing_claimable_must_exit():
     # Only Sand of Illusion is left below Ann, and she has no 3, 4 or 5 card to put it under.
     st = make(3, tower={(6, 0): "Sand of Illusion", (1, 0): "Book of Spells"}, hauls={0: ["Unicorn Horn"]},
               pawns={0: [4, 0]})
-    assert E.legal_actions(st, 0) == [{"type": "exit"}]
+    assert ENGINE.legal_actions(st, 0) == [{"type": "exit"}]
 
 
 def test_status_line_and_describe():
     st = make(3, tower={(2, 1): "Ruby Slippers", (7, 4): "Unicorn Horn"})
-    assert E.status_line(st) == "Ann's turn: thief on the balcony."
-    assert E.describe_action(st, 0, claim(2, 1)) == "Claim Ruby Slippers (floor 3)"
-    assert E.describe_action(st, 0, claim(7, 4)) == "Claim the face-down card (floor 8)"
-    assert E.describe_action(st, 0, {"type": "exit"}) == "Exit to the bridge (1st to Exit, +2)"
-    assert E.action_group(st, 0, claim(2, 1)) == "Floor 3"
-    for a in E.legal_actions(st, 0):
-        assert len(E.describe_action(st, 0, a)) <= 80
+    assert ENGINE.status_line(st) == "Ann's turn: thief on the balcony."
+    assert ENGINE.describe_action(st, 0, claim(2, 1)) == "Claim Ruby Slippers (floor 3)"
+    assert ENGINE.describe_action(st, 0, claim(7, 4)) == "Claim the face-down card (floor 8)"
+    assert ENGINE.describe_action(st, 0, {"type": "exit"}) == "Exit to the bridge (1st to Exit, +2)"
+    assert ENGINE.action_group(st, 0, claim(2, 1)) == "Floor 3"
+    for a in ENGINE.legal_actions(st, 0):
+        assert len(ENGINE.describe_action(st, 0, a)) <= 80
 
 
 # --------------------------------------------------------------------------------------- face-down card
@@ -154,17 +153,17 @@ def test_face_down_card_is_revealed_then_resolved():
     st = make(3, tower={(7, 4): "Serpent's Hourglass", (7, 0): "Wings of Fae"})
     ev = act(st, 0, claim(7, 4))
     assert "it is **Serpent's Hourglass**" in texts(ev)[0]
-    assert E.to_act(st) == [0]  # its power: another turn
-    assert E.view(st, None)["tower"][7][4] is None
+    assert ENGINE.to_act(st) == [0]  # its power: another turn
+    assert ENGINE.view(st, None)["tower"][7][4] is None
 
 
 def test_face_down_card_is_always_claimable_and_unusable_power_fizzles():
     # Decision: the face-down card may always be claimed; a power that can't be done is skipped.
     st = make(3, tower={(7, 4): "Sand of Illusion", (7, 0): "Wings of Fae"}, hauls={0: ["Unicorn Horn"]})
-    assert claim(7, 4) in E.legal_actions(st, 0)
+    assert claim(7, 4) in ENGINE.legal_actions(st, 0)
     ev = act(st, 0, claim(7, 4))
     assert any("stays loose" in t for t in texts(ev))
-    assert ID["Sand of Illusion"] in st["hauls"][0] and st["sand_target"] is None and E.to_act(st) == [1]
+    assert ID["Sand of Illusion"] in st["hauls"][0] and st["sand_target"] is None and ENGINE.to_act(st) == [1]
     st = make(3, tower={(7, 4): "Tales of Myth & Magic"}, hauls={0: ["Necronomicon"]})
     ev = act(st, 0, claim(7, 4))
     assert ID["Tales of Myth & Magic"] in st["hauls"][0] and ID["Necronomicon"] in st["hauls"][0]
@@ -175,56 +174,56 @@ def test_face_down_card_is_always_claimable_and_unusable_power_fizzles():
 def test_amulet_discards_face_down_unseen_and_goes_to_chosen_player():
     st = make(3, tower={(3, 2): "Amulet of Nae", (7, 4): "Unicorn Horn", (2, 0): "Ruby Slippers"})
     act(st, 0, claim(3, 2))
-    legal = E.legal_actions(st, 0)
+    legal = ENGINE.legal_actions(st, 0)
     assert {"type": "discard_tower", "floor": 7, "slot": 4} in legal
     assert {"type": "discard_tower", "floor": 2, "slot": 0} in legal  # any floor, even above
-    assert E.describe_action(st, 0, {"type": "discard_tower", "floor": 7, "slot": 4}) == \
+    assert ENGINE.describe_action(st, 0, {"type": "discard_tower", "floor": 7, "slot": 4}) == \
         "Discard the face-down card (floor 8)"
     ev = act(st, 0, {"type": "discard_tower", "floor": 7, "slot": 4})
     assert "Unicorn Horn" not in json.dumps(ev) and "unseen" in texts(ev)[0]
     assert ID["Unicorn Horn"] in st["box_unseen"]
-    assert E.legal_actions(st, 0) == [{"type": "give", "to": 1}, {"type": "give", "to": 2}]
+    assert ENGINE.legal_actions(st, 0) == [{"type": "give", "to": 1}, {"type": "give", "to": 2}]
     act(st, 0, {"type": "give", "to": 2})
     assert ID["Amulet of Nae"] in st["hauls"][2] and ID["Amulet of Nae"] not in st["hauls"][0]
-    assert st["pawns"][0] == [3, 2] and E.to_act(st) == [1]
+    assert st["pawns"][0] == [3, 2] and ENGINE.to_act(st) == [1]
 
 
 def test_amulet_with_empty_tower_and_two_players():
     st = make(2, tower={(3, 2): "Amulet of Nae"})
     ev = act(st, 0, claim(3, 2))
     assert any("tower is empty" in t for t in texts(ev))
-    assert ID["Amulet of Nae"] in st["hauls"][1] and E.to_act(st) == [1]
+    assert ID["Amulet of Nae"] in st["hauls"][1] and ENGINE.to_act(st) == [1]
 
 
 def test_amulet_as_face_down_card():
     st = make(3, tower={(7, 4): "Amulet of Nae", (5, 0): "Wings of Fae", (5, 1): "Unicorn Horn"})
     ev = act(st, 0, claim(7, 4))
     assert "it is **Amulet of Nae**" in texts(ev)[0]
-    assert E.view(st, None)["pending"]["kind"] == "amulet_discard"
+    assert ENGINE.view(st, None)["pending"]["kind"] == "amulet_discard"
 
 
 def test_sand_needs_a_face_up_345_card_and_doubles_it():
     st = make(3, tower={(3, 0): "Sand of Illusion", (3, 1): "Wings of Fae"}, hauls={0: ["Unicorn Horn"]},
               secrets={0: "Book of Spells"})
-    assert claim(3, 0) not in E.legal_actions(st, 0)  # the secret card is not face-up; 6 is not 3/4/5
-    assert "no face-up 3, 4 or 5 card" in assert_rejects(E, st, 0, claim(3, 0))
+    assert claim(3, 0) not in ENGINE.legal_actions(st, 0)  # the secret card is not face-up; 6 is not 3/4/5
+    assert "no face-up 3, 4 or 5 card" in assert_rejects(ENGINE, st, 0, claim(3, 0))
     st = make(3, tower={(3, 0): "Sand of Illusion"}, hauls={0: ["Book of Spells", "Haunted Nesting Dolls",
                                                                "Unicorn Horn"]})
     act(st, 0, claim(3, 0))
-    assert E.legal_actions(st, 0) == [{"type": "sand", "card": ID["Book of Spells"]},
+    assert ENGINE.legal_actions(st, 0) == [{"type": "sand", "card": ID["Book of Spells"]},
                                       {"type": "sand", "card": ID["Haunted Nesting Dolls"]}]
     act(st, 0, {"type": "sand", "card": ID["Book of Spells"]})
-    stats = C.haul_stats(st["hauls"][0], st["sand_target"])
+    stats = cards.haul_stats(st["hauls"][0], st["sand_target"])
     assert stats["suits"]["Tome"] == 10 and stats["numbers"]["5"] == 3  # Book x2 + Dolls
     assert stats["raw_curses"] == 2  # the duplicate doesn't copy curses; Sand and Dolls have 1 each
-    assert E.view(st, None)["hauls"][0]["sand_under"] == ID["Book of Spells"]
+    assert ENGINE.view(st, None)["hauls"][0]["sand_under"] == ID["Book of Spells"]
 
 
 def test_sand_duplicates_nesting_dolls_and_single_target_is_automatic():
     st = make(3, tower={(3, 0): "Sand of Illusion"}, hauls={0: ["Haunted Nesting Dolls"]})
     act(st, 0, claim(3, 0))
-    assert st["sand_target"] == ID["Haunted Nesting Dolls"] and E.to_act(st) == [1]
-    assert C.haul_stats(st["hauls"][0], st["sand_target"])["numbers"] == {"3": 2, "4": 2, "5": 2}
+    assert st["sand_target"] == ID["Haunted Nesting Dolls"] and ENGINE.to_act(st) == [1]
+    assert cards.haul_stats(st["hauls"][0], st["sand_target"])["numbers"] == {"3": 2, "4": 2, "5": 2}
 
 
 def test_sand_stays_when_its_card_leaves():
@@ -239,34 +238,34 @@ def test_sand_stays_when_its_card_leaves():
 def test_hourglass_extra_turn_and_plus_one_each_suit():
     st = make(3, tower={(3, 0): "Serpent's Hourglass", (4, 0): "Wings of Fae", (4, 1): "Unicorn Horn"})
     ev = act(st, 0, claim(3, 0))
-    assert E.to_act(st) == [0] and any("another turn" in t for t in texts(ev))
-    assert "extra turn" in E.status_line(st)
+    assert ENGINE.to_act(st) == [0] and any("another turn" in t for t in texts(ev))
+    assert "extra turn" in ENGINE.status_line(st)
     act(st, 0, claim(4, 0))
-    assert E.to_act(st) == [1]
+    assert ENGINE.to_act(st) == [1]
     # Decision: the Hourglass is a Wild 1, i.e. +1 to every suit, counted once.
-    stats = C.haul_stats([ID["Serpent's Hourglass"]])
-    assert stats["suits"] == {s: 1 for s in C.SUITS}
+    stats = cards.haul_stats([ID["Serpent's Hourglass"]])
+    assert stats["suits"] == {s: 1 for s in cards.SUITS}
 
 
 def test_hourglass_extra_turn_may_exit():
     st = make(3, tower={(3, 0): "Serpent's Hourglass", (4, 0): "Wings of Fae"})
     act(st, 0, claim(3, 0))
     act(st, 0, {"type": "exit"})
-    assert E.to_act(st) == [1] and st["exits"] == [0]
+    assert ENGINE.to_act(st) == [1] and st["exits"] == [0]
 
 
 def test_tales_costs_a_curse_free_face_up_card():
     st = make(3, tower={(3, 0): "Tales of Myth & Magic"}, hauls={0: ["Necronomicon", "Radiant Hamsa"]},
               secrets={0: "Book of Spells"})
-    assert claim(3, 0) not in E.legal_actions(st, 0)  # Hamsa's -2 icon is a curse icon (decision)
-    assert "without a curse" in assert_rejects(E, st, 0, claim(3, 0))
+    assert claim(3, 0) not in ENGINE.legal_actions(st, 0)  # Hamsa's -2 icon is a curse icon (decision)
+    assert "without a curse" in assert_rejects(ENGINE, st, 0, claim(3, 0))
     st = make(3, tower={(3, 0): "Tales of Myth & Magic"}, hauls={0: ["Necronomicon", "Ruby Slippers", "Wings of Fae"]})
     act(st, 0, claim(3, 0))
-    assert E.legal_actions(st, 0) == [{"type": "discard_haul", "card": ID["Ruby Slippers"]},
+    assert ENGINE.legal_actions(st, 0) == [{"type": "discard_haul", "card": ID["Ruby Slippers"]},
                                       {"type": "discard_haul", "card": ID["Wings of Fae"]}]
     ev = act(st, 0, {"type": "discard_haul", "card": ID["Wings of Fae"]})
     assert ID["Wings of Fae"] in st["box"] and "Wings of Fae" in texts(ev)[0]
-    stats = C.haul_stats(st["hauls"][0])
+    stats = cards.haul_stats(st["hauls"][0])
     assert stats["suits"]["Jewel"] == 4 + 6 and stats["suits"]["Tome"] == 7 + 6
 
 
@@ -275,37 +274,37 @@ def test_cloak_takes_any_card_without_moving_and_that_card_resolves():
                         (7, 4): "Unicorn Horn"}, pawns={0: [3, 0]})
     act(st, 0, claim(4, 2))
     assert st["pawns"][0] == [4, 2]
-    legal = E.legal_actions(st, 0)
+    legal = ENGINE.legal_actions(st, 0)
     assert {"type": "take", "floor": 1, "slot": 0} in legal  # above the pawn too
     assert {"type": "take", "floor": 7, "slot": 4} in legal
     ev = act(st, 0, {"type": "take", "floor": 2, "slot": 0})
     assert st["pawns"][0] == [4, 2] and ID["Serpent's Hourglass"] in st["hauls"][0]
     assert "with the Portal Cloak" in texts(ev)[0]
-    assert E.to_act(st) == [0]  # the Hourglass taken with the Cloak gives another turn
+    assert ENGINE.to_act(st) == [0]  # the Hourglass taken with the Cloak gives another turn
 
 
 def test_cloak_needs_another_claimable_card():
     st = make(3, tower={(4, 2): "Thief's Portal Cloak", (5, 0): "Sand of Illusion"}, hauls={0: ["Unicorn Horn"]})
-    assert claim(4, 2) not in E.legal_actions(st, 0)
-    assert "no other card" in assert_rejects(E, st, 0, claim(4, 2))
+    assert claim(4, 2) not in ENGINE.legal_actions(st, 0)
+    assert "no other card" in assert_rejects(ENGINE, st, 0, claim(4, 2))
     st = make(3, tower={(4, 2): "Thief's Portal Cloak", (7, 4): "Sand of Illusion"}, hauls={0: ["Unicorn Horn"]})
-    assert claim(4, 2) in E.legal_actions(st, 0)  # the face-down card is always claimable
+    assert claim(4, 2) in ENGINE.legal_actions(st, 0)  # the face-down card is always claimable
 
 
 def test_cloak_single_option_is_automatic_and_face_down_revealed():
     st = make(3, tower={(4, 2): "Thief's Portal Cloak", (7, 4): "Ruby Slippers"})
     ev = act(st, 0, claim(4, 2))
     assert any("face-down card of floor 8 with the Portal Cloak: it is **Ruby Slippers**" in t for t in texts(ev))
-    assert E.to_act(st) == [1]
+    assert ENGINE.to_act(st) == [1]
 
 
 def test_plain_special_cards_scoring():
-    assert C.haul_stats([ID["Forged Certificate"]])["card_prestige"] == 2
-    dolls = C.haul_stats([ID["Haunted Nesting Dolls"]])
-    assert dolls["numbers"] == {"3": 1, "4": 1, "5": 1} and dolls["suits"] == {s: 0 for s in C.SUITS}
-    hamsa = C.haul_stats([ID["Radiant Hamsa"], ID["Necronomicon"]])
+    assert cards.haul_stats([ID["Forged Certificate"]])["card_prestige"] == 2
+    dolls = cards.haul_stats([ID["Haunted Nesting Dolls"]])
+    assert dolls["numbers"] == {"3": 1, "4": 1, "5": 1} and dolls["suits"] == {s: 0 for s in cards.SUITS}
+    hamsa = cards.haul_stats([ID["Radiant Hamsa"], ID["Necronomicon"]])
     assert hamsa["numbers"]["5"] == 1 and hamsa["curses"] == 0 and hamsa["raw_curses"] == -1
-    assert C.haul_stats([ID["Radiant Hamsa"], ID["Necronomicon"], ID["Basilisk Fang"], ID["Mirror of Sorrows"]])[
+    assert cards.haul_stats([ID["Radiant Hamsa"], ID["Necronomicon"], ID["Basilisk Fang"], ID["Mirror of Sorrows"]])[
         "curses"] == 1
 
 
@@ -315,21 +314,21 @@ def test_distillation_private_peek():
     st = make(3, {"special_set": "B"}, tower={(3, 0): "Distillation of Prescience"},
               secrets={0: "Eye of Vala", 1: "Dragon Skull", 2: "Book of Spells"})
     act(st, 0, claim(3, 0))
-    assert E.legal_actions(st, 0) == [{"type": "peek", "seat": 1}, {"type": "peek", "seat": 2}]
+    assert ENGINE.legal_actions(st, 0) == [{"type": "peek", "seat": 1}, {"type": "peek", "seat": 2}]
     ev = act(st, 0, {"type": "peek", "seat": 2})
     assert "Book of Spells" not in json.dumps([e for e in ev if "to" not in e])
     priv = [e for e in ev if e.get("to") == 0]
     assert len(priv) == 1 and "Book of Spells" in priv[0]["text"]
-    assert E.view(st, 0)["private"]["seen"][0]["card"]["name"] == "Book of Spells"
-    assert "Book of Spells" not in json.dumps(E.view(st, 1))
-    assert "Book of Spells" not in json.dumps(E.view(st, None))
-    assert "Book of Spells" in E.private_text(E.view(st, 0))
+    assert ENGINE.view(st, 0)["private"]["seen"][0]["card"]["name"] == "Book of Spells"
+    assert "Book of Spells" not in json.dumps(ENGINE.view(st, 1))
+    assert "Book of Spells" not in json.dumps(ENGINE.view(st, None))
+    assert "Book of Spells" in ENGINE.private_text(ENGINE.view(st, 0))
 
 
 def test_distillation_needs_another_face_down_card():
     st = make(3, {"special_set": "B"}, tower={(3, 0): "Distillation of Prescience"},
               secrets={0: "Eye of Vala", 1: None, 2: None})
-    assert claim(3, 0) not in E.legal_actions(st, 0)
+    assert claim(3, 0) not in ENGINE.legal_actions(st, 0)
 
 
 def test_codex_reveals_own_secret():
@@ -337,10 +336,10 @@ def test_codex_reveals_own_secret():
     ev = act(st, 0, claim(3, 0))
     assert any("**Dragon Skull**" in t for t in texts(ev))
     assert st["secret"][0] is None and ID["Dragon Skull"] in st["hauls"][0]
-    pub = E.view(st, None)
+    pub = ENGINE.view(st, None)
     assert pub["hauls"][0]["secret"] is None and pub["hauls"][0]["revealed"] == ID["Dragon Skull"]
     # a revealed card is a face-up card from now on: here, a Sand of Illusion target
-    assert C.sand_target_ok(ID["Dragon Skull"])
+    assert cards.sand_target_ok(ID["Dragon Skull"])
 
 
 def test_bone_crown_other_players_choose_from_the_left():
@@ -349,22 +348,22 @@ def test_bone_crown_other_players_choose_from_the_left():
                      3: ["Book of Spells"]}, turn=1)
     ev = act(st, 1, claim(3, 0))
     # Cat (left of Ben) has two curse-free cards: her choice
-    assert E.to_act(st) == [2]
-    assert E.legal_actions(st, 1) == []
-    assert E.legal_actions(st, 2) == [{"type": "discard_haul", "card": ID["Eye of Vala"]},
+    assert ENGINE.to_act(st) == [2]
+    assert ENGINE.legal_actions(st, 1) == []
+    assert ENGINE.legal_actions(st, 2) == [{"type": "discard_haul", "card": ID["Eye of Vala"]},
                                       {"type": "discard_haul", "card": ID["Unicorn Horn"]}]
     ev = act(st, 2, {"type": "discard_haul", "card": ID["Eye of Vala"]})
     # Dan has one (automatic), then Ann has one (automatic); Ben's own haul is untouched
     assert ID["Book of Spells"] in st["box"] and ID["Ruby Slippers"] in st["box"]
     assert [t for t in texts(ev) if "Bone Crown" in t][-1].startswith("Bone Crown: Ann")
     assert ID["Bone Crown"] in st["hauls"][1]
-    assert E.to_act(st) == [2]
+    assert ENGINE.to_act(st) == [2]
 
 
 def test_bone_crown_skips_players_without_curse_free_cards():
     st = make(3, {"special_set": "B"}, tower={(3, 0): "Bone Crown"}, hauls={1: ["Necronomicon"], 2: []})
     ev = act(st, 0, claim(3, 0))
-    assert sum("has no face-up curse-free card" in t for t in texts(ev)) == 2 and E.to_act(st) == [1]
+    assert sum("has no face-up curse-free card" in t for t in texts(ev)) == 2 and ENGINE.to_act(st) == [1]
 
 
 def test_vampires_blood_optional_swap():
@@ -372,11 +371,11 @@ def test_vampires_blood_optional_swap():
                                               (6, 0): "Necronomicon", (7, 4): "Dragon Skull"},
               hauls={0: ["Wings of Fae", "Basilisk Fang"]})
     act(st, 0, claim(3, 0))
-    assert E.legal_actions(st, 0) == [{"type": "skip"}, {"type": "swap", "card": ID["Wings of Fae"]}]
+    assert ENGINE.legal_actions(st, 0) == [{"type": "skip"}, {"type": "swap", "card": ID["Wings of Fae"]}]
     act(st, 0, {"type": "swap", "card": ID["Wings of Fae"]})
     # only one face-up, curse-free tower card (not the Necronomicon, nor the face-down card): automatic
     assert st["tower"][1][2] == ID["Wings of Fae"] and ID["Book of Spells"] in st["hauls"][0]
-    assert E.to_act(st) == [1]
+    assert ENGINE.to_act(st) == [1]
     st = make(3, {"special_set": "B"}, tower={(3, 0): "Vampire's Blood", (1, 2): "Book of Spells"},
               hauls={0: ["Wings of Fae"]})
     act(st, 0, claim(3, 0))
@@ -389,17 +388,17 @@ def test_vampires_blood_two_step_choice():
                                               (5, 1): "Unicorn Horn"}, hauls={0: ["Wings of Fae"]})
     act(st, 0, claim(3, 0))
     act(st, 0, {"type": "swap", "card": ID["Wings of Fae"]})
-    assert E.legal_actions(st, 0) == [{"type": "swap_take", "floor": 1, "slot": 2},
+    assert ENGINE.legal_actions(st, 0) == [{"type": "swap_take", "floor": 1, "slot": 2},
                                       {"type": "swap_take", "floor": 5, "slot": 1}]
     ev = act(st, 0, {"type": "swap_take", "floor": 5, "slot": 1})
     assert st["tower"][5][1] == ID["Wings of Fae"] and "swaps **Wings of Fae**" in texts(ev)[0]
 
 
 def test_set_b_plain_cards():
-    stone = C.haul_stats([ID["Philosopher's Stone"]])
-    assert stone["suits"] == {s: 3 for s in C.SUITS} and stone["raw_curses"] == 2
-    assert C.haul_stats([ID["Boots of Stealth"], ID["Purloiner's Pouch"], ID["Blade of Umbra"]])["card_prestige"] == 3
-    assert C.card(ID["Boots of Stealth"])["values"] == [4]  # decision: 4 (sources disagree)
+    stone = cards.haul_stats([ID["Philosopher's Stone"]])
+    assert stone["suits"] == {s: 3 for s in cards.SUITS} and stone["raw_curses"] == 2
+    assert cards.haul_stats([ID["Boots of Stealth"], ID["Purloiner's Pouch"], ID["Blade of Umbra"]])["card_prestige"] == 3
+    assert cards.card(ID["Boots of Stealth"])["values"] == [4]  # decision: 4 (sources disagree)
 
 
 # --------------------------------------------------------------------------------------- two players
@@ -409,26 +408,26 @@ def test_two_player_discard_rulebook_example():
     st = make(2, tower={(5, 0): "Basilisk Fang", (5, 1): "Gibbon's Paw", (5, 2): "Unicorn Horn",
                         (6, 0): "Wings of Fae"})
     act(st, 0, claim(5, 0))
-    assert E.to_act(st) == [0]
-    assert E.legal_actions(st, 0) == [{"type": "discard_tower", "floor": 5, "slot": 1},
+    assert ENGINE.to_act(st) == [0]
+    assert ENGINE.legal_actions(st, 0) == [{"type": "discard_tower", "floor": 5, "slot": 1},
                                       {"type": "discard_tower", "floor": 5, "slot": 2}]
     act(st, 0, {"type": "discard_tower", "floor": 5, "slot": 1})
-    assert ID["Gibbon's Paw"] in st["box"] and E.to_act(st) == [1]
+    assert ID["Gibbon's Paw"] in st["box"] and ENGINE.to_act(st) == [1]
 
 
 def test_two_player_discard_face_down_unseen_and_automatic():
     st = make(2, tower={(7, 0): "Ruby Slippers", (7, 4): "Unicorn Horn", (2, 0): "Wings of Fae"})
     ev = act(st, 0, claim(7, 0))
     assert ID["Unicorn Horn"] in st["box_unseen"] and "Unicorn Horn" not in json.dumps(ev)
-    assert E.to_act(st) == [1]
+    assert ENGINE.to_act(st) == [1]
 
 
 def test_two_player_discard_after_power_and_none_if_floor_empty():
     st = make(2, tower={(5, 0): "Serpent's Hourglass", (5, 1): "Unicorn Horn", (6, 0): "Wings of Fae"})
     act(st, 0, claim(5, 0))
-    assert ID["Unicorn Horn"] in st["box"] and E.to_act(st) == [0]  # discard done, then the extra turn
+    assert ID["Unicorn Horn"] in st["box"] and ENGINE.to_act(st) == [0]  # discard done, then the extra turn
     ev = act(st, 0, claim(6, 0))
-    assert any("No card is left on floor 7" in t for t in texts(ev)) and E.to_act(st) == [1]
+    assert any("No card is left on floor 7" in t for t in texts(ev)) and ENGINE.to_act(st) == [1]
 
 
 def test_two_player_tiles():
@@ -437,48 +436,48 @@ def test_two_player_tiles():
     assert "1st to Exit" in texts(ev)[0]
     ev = act(st, 1, {"type": "exit"})
     assert not any("Last to Exit" in t or "2nd to Exit" in t for t in texts(ev))
-    tiles = [a["tile"] for a in E.view(st, None)["final"]["awards"]]
+    tiles = [a["tile"] for a in ENGINE.view(st, None)["final"]["awards"]]
     assert "second" not in tiles and "last" not in tiles and "fewest_curses" not in tiles and len(tiles) == 10
-    assert {t["key"]: t["in_play"] for t in E.view(st, None)["tiles"]}["second"] is False
+    assert {t["key"]: t["in_play"] for t in ENGINE.view(st, None)["tiles"]}["second"] is False
 
 
 # --------------------------------------------------------------------------------------- master thief
 
 @pytest.mark.parametrize("n,removed,leftover", [(2, 3, 2), (3, 2, 2), (4, 1, 2), (5, 1, 1)])
 def test_master_thief_draft(n, removed, leftover):
-    st = E.setup(NAMES[:n], E.meta.resolve_options({"master_thief": True}), 9)
+    st = ENGINE.setup(NAMES[:n], ENGINE.meta.resolve_options({"master_thief": True}), 9)
     assert st["phase"] == "draft" and len(st["box_unseen"]) == removed + 2
     assert all(c is not None for r in st["tower"] for c in r) and st["secret"] == [None] * n
     assert st["draft"]["order"] == list(range(n - 1, -1, -1))
     hand = list(st["draft"]["hand"])
     assert len(hand) == 7 - removed
     for k, seat in enumerate(range(n - 1, -1, -1)):
-        assert E.to_act(st) == [seat]
+        assert ENGINE.to_act(st) == [seat]
         for other in range(n):
             if other != seat:
-                assert E.legal_actions(st, other) == []
-                assert E.view(st, other)["private"]["draft_hand"] is None
-        priv = E.view(st, seat)["private"]
+                assert ENGINE.legal_actions(st, other) == []
+                assert ENGINE.view(st, other)["private"]["draft_hand"] is None
+        priv = ENGINE.view(st, seat)["private"]
         assert [c["id"] for c in priv["draft_hand"]] == sorted(st["draft"]["hand"])
-        pub = json.dumps(E.view(st, None))
+        pub = json.dumps(ENGINE.view(st, None))
         for c in st["draft"]["hand"]:
-            assert C.name(c) not in pub
-        pick = E.legal_actions(st, seat)[-1]
-        ev = E.apply(st, seat, pick)
-        assert any(e.get("to") == seat and C.name(pick["card"]) in e["text"] for e in ev)
-        assert C.name(pick["card"]) not in json.dumps([e for e in ev if "to" not in e])
+            assert cards.name(c) not in pub
+        pick = ENGINE.legal_actions(st, seat)[-1]
+        ev = ENGINE.apply(st, seat, pick)
+        assert any(e.get("to") == seat and cards.name(pick["card"]) in e["text"] for e in ev)
+        assert cards.name(pick["card"]) not in json.dumps([e for e in ev if "to" not in e])
         assert st["secret"][seat] == pick["card"]
-    assert st["phase"] == "play" and E.to_act(st) == [0]
+    assert st["phase"] == "play" and ENGINE.to_act(st) == [0]
     assert len(st["box_unseen"]) == removed + 2 + leftover
-    assert sorted(st["secret"] + [c for c in st["box_unseen"] if C.card(c)["deck"] == "light"] +
-                  [c for r in st["tower"][:2] for c in r]) == sorted(C.LIGHT)
+    assert sorted(st["secret"] + [c for c in st["box_unseen"] if cards.card(c)["deck"] == "light"] +
+                  [c for r in st["tower"][:2] for c in r]) == sorted(cards.LIGHT)
     # each drafter remembers the cards it was offered
-    assert len(E.view(st, 0)["private"]["draft_offered"]) == 7 - removed - (n - 1)
+    assert len(ENGINE.view(st, 0)["private"]["draft_offered"]) == 7 - removed - (n - 1)
 
 
 def test_draft_illegal_message():
-    st = E.setup(NAMES[:3], E.meta.resolve_options({"master_thief": True}), 9)
-    msg = assert_rejects(E, st, 2, {"type": "draft", "card": 999})
+    st = ENGINE.setup(NAMES[:3], ENGINE.meta.resolve_options({"master_thief": True}), 9)
+    msg = assert_rejects(ENGINE, st, 2, {"type": "draft", "card": 999})
     assert "draft" in msg
 
 
@@ -486,22 +485,22 @@ def test_draft_illegal_message():
 
 def test_katrina_artifact_example():
     haul = [ID[x] for x in ("Sprig of the Dawn Tree", "Scrying Bowl", "Mirror of Sorrows", "Celestial Tarot")]
-    assert C.haul_stats(haul)["suits"]["Artifact"] == 18
+    assert cards.haul_stats(haul)["suits"]["Artifact"] == 18
 
 
 def test_katrina_value_three_example():
     haul = [ID[x] for x in ("Sprig of the Dawn Tree", "Orion's Bestiary", "Love Potion #8", "Haunted Nesting Dolls",
                             "Scrying Bowl")]
-    assert C.haul_stats(haul)["numbers"]["3"] == 4
+    assert cards.haul_stats(haul)["numbers"]["3"] == 4
 
 
 def test_katrina_curse_example():
     haul = [ID[x] for x in ("Celestial Tarot", "Haunted Nesting Dolls", "Sprig of the Dawn Tree")]
-    assert C.haul_stats(haul)["curses"] == 2
+    assert cards.haul_stats(haul)["curses"] == 2
 
 
 def test_multi_suit_card_counts_for_each_suit():
-    st = C.haul_stats([ID["Tales of Myth & Magic"], ID["Codex of Truth"]])
+    st = cards.haul_stats([ID["Tales of Myth & Magic"], ID["Codex of Truth"]])
     assert st["suits"]["Jewel"] == 10 and st["suits"]["Tome"] == 10 and st["suits"]["Potion"] == 0
 
 
@@ -509,13 +508,13 @@ def test_ties_award_nobody_including_curse_tiles_and_hamsa_floor():
     a = [ID["Book of Spells"], ID["Necronomicon"], ID["Radiant Hamsa"]]  # curses 1-2 -> 0
     b = [ID["Tales of Valeria"]]                                         # curses 0
     c = [ID["Basilisk Fang"]]                                            # curses 1
-    res = C.final_scores([a, b, c], None, [0, 1, 2])
+    res = cards.final_scores([a, b, c], None, [0, 1, 2])
     aw = {x["tile"]: x for x in res["awards"]}
     assert aw["Tome"]["seat"] == 0  # 5 + 7 = 12 beats 5
     assert aw["fewest_curses"]["seat"] is None and "tie" in aw["fewest_curses"]["note"]
     assert aw["most_curses"]["seat"] == 2
     assert aw["n5"]["seat"] == 0 and aw["n5"]["values"] == [2, 1, 0]
-    res2 = C.final_scores([[ID["Book of Spells"]], [ID["Tales of Valeria"]]], None, [0, 1])
+    res2 = cards.final_scores([[ID["Book of Spells"]], [ID["Tales of Valeria"]]], None, [0, 1])
     aw2 = {x["tile"]: x for x in res2["awards"]}
     assert aw2["Tome"]["seat"] is None and aw2["n5"]["seat"] is None and aw2["most_curses"]["seat"] is None
 
@@ -523,21 +522,21 @@ def test_ties_award_nobody_including_curse_tiles_and_hamsa_floor():
 def test_hamsa_counts_as_five():
     a = [ID["Book of Spells"], ID["Radiant Hamsa"]]
     b = [ID["Tales of Valeria"]]
-    aw = {x["tile"]: x for x in C.final_scores([a, b], None, [0, 1])["awards"]}
+    aw = {x["tile"]: x for x in cards.final_scores([a, b], None, [0, 1])["awards"]}
     assert aw["n5"]["seat"] == 0 and aw["n5"]["values"] == [2, 1]
 
 
 def test_prestige_from_tiles_and_cards():
     a = [ID["Necronomicon"], ID["Forged Certificate"]]     # Tome 7, curses 2, +2
     b = [ID["Eye of Vala"]]                                 # Jewel 3, one 3
-    res = C.final_scores([a, b], None, [1, 0])
+    res = cards.final_scores([a, b], None, [1, 0])
     # Ann: Tome 6 + most curses -3 + card 2 = 5 ; Ben: Jewel 5 + 3s 5 + 1st 2 = 12
     assert res["totals"] == [5, 12] and res["ranks"] == [2, 1]
 
 
 def test_shared_victory_with_real_hauls():
     # Same stats everywhere (Tome 5 and one 5 each), no exits recorded: every tile tied, shared victory.
-    res = C.final_scores([[ID["Book of Spells"]], [ID["Tales of Valeria"]]], None, [])
+    res = cards.final_scores([[ID["Book of Spells"]], [ID["Tales of Valeria"]]], None, [])
     assert res["totals"] == [0, 0] and res["ranks"] == [1, 1]
     assert all(a["seat"] is None for a in res["awards"])
 
@@ -552,31 +551,31 @@ def test_rank_keys_prestige_then_curses_then_tiles(monkeypatch):
                 {"tile": "n3", "label": "3s", "prestige": 5, "seat": 2, "values": [0, 0, 1], "note": ""},
                 {"tile": "fewest_curses", "label": "Fewest", "prestige": 1, "seat": 2, "values": [0, 0, 0],
                  "note": ""}]
-    monkeypatch.setattr(C, "award_tiles", fake_awards)
+    monkeypatch.setattr(cards, "award_tiles", fake_awards)
     # all three on 6 prestige; Ann has 1 curse, Ben and Cat none; Ben 3 tiles, Cat 2 tiles
-    res = C.final_scores([[ID["Celestial Tarot"]], [], []], None, [])
+    res = cards.final_scores([[ID["Celestial Tarot"]], [], []], None, [])
     assert res["totals"] == [6, 6, 6]
     assert res["ranks"] == [3, 1, 2]
-    res = C.final_scores([[], [], [ID["Celestial Tarot"]]], None, [])
+    res = cards.final_scores([[], [], [ID["Celestial Tarot"]]], None, [])
     assert res["ranks"] == [2, 1, 3]  # Ann: 0 curses, 1 tile; Cat: 1 curse, 2 tiles -> curses come first
-    monkeypatch.setattr(C, "award_tiles", lambda stats, exits: [])
-    assert C.final_scores([[], []], None, [])["ranks"] == [1, 1]  # shared victory
+    monkeypatch.setattr(cards, "award_tiles", lambda stats, exits: [])
+    assert cards.final_scores([[], []], None, [])["ranks"] == [1, 1]  # shared victory
 
 
 def test_final_view_awards_in_order_and_reveals_everything():
     st = make(3, tower={(7, 4): "Unicorn Horn", (6, 0): "Ruby Slippers"},
               secrets={0: "Eye of Vala", 1: "Dragon Skull", 2: "Book of Spells"})
-    pub = json.dumps(E.view(st, None))
+    pub = json.dumps(ENGINE.view(st, None))
     for nm in ("Eye of Vala", "Dragon Skull", "Book of Spells", "Unicorn Horn"):
         assert nm not in pub
     for s in range(3):
         ev = act(st, s, {"type": "exit"})
-    final = E.view(st, None)
-    assert [a["tile"] for a in final["final"]["awards"]] == [t["key"] for t in C.TILES]
+    final = ENGINE.view(st, None)
+    assert [a["tile"] for a in final["final"]["awards"]] == [t["key"] for t in cards.TILES]
     assert final["hauls"][1]["secret"]["name"] == "Dragon Skull"
     assert final["tower"][7][4]["card"]["name"] == "Unicorn Horn" and final["final"]["bottom_card"]
     assert any("reveals their face-down card: **Book of Spells**" in t for t in texts(ev))
-    sc = E.scores(st)
+    sc = ENGINE.scores(st)
     assert [r["seat"] for r in sc] == [0, 1, 2] and all("detail" in r for r in sc)
     # Ann exits first (+2); Dragon Skull: Fossil 5 -> +4, Ben also 5s... check winner flags consistent
     assert [r["won"] for r in sc] == [r["rank"] == 1 for r in sc]
@@ -586,36 +585,36 @@ def test_final_view_awards_in_order_and_reveals_everything():
 
 def test_private_view_shows_only_own_secret():
     st = make(3, tower={(5, 0): "Ruby Slippers"}, secrets={0: "Eye of Vala", 1: "Dragon Skull", 2: "Book of Spells"})
-    v0 = E.view(st, 0)
+    v0 = ENGINE.view(st, 0)
     assert v0["private"]["secret"]["name"] == "Eye of Vala"
     dump = json.dumps(v0)
     assert "Dragon Skull" not in dump and "Book of Spells" not in dump
-    assert "Eye of Vala" in E.private_text(v0)
-    assert "private" not in E.view(st, None)
-    assert E.view(st, None)["hauls"][1]["secret"] == "back"
+    assert "Eye of Vala" in ENGINE.private_text(v0)
+    assert "private" not in ENGINE.view(st, None)
+    assert ENGINE.view(st, None)["hauls"][1]["secret"] == "back"
 
 
 def test_pending_choice_rejects_other_moves_with_explanation():
     st = make(3, tower={(3, 2): "Amulet of Nae", (5, 0): "Wings of Fae", (5, 1): "Unicorn Horn"})
     act(st, 0, claim(3, 2))
-    msg = assert_rejects(E, st, 0, {"type": "exit"})
+    msg = assert_rejects(ENGINE, st, 0, {"type": "exit"})
     assert msg.startswith("First finish the current choice")
-    assert E.view(st, None)["pending"]["seat"] == 0
+    assert ENGINE.view(st, None)["pending"]["seat"] == 0
 
 
 def test_bot_only_uses_its_own_view():
     import random
     st = make(3, tower={(7, 4): "Unicorn Horn", (6, 0): "Ruby Slippers"}, secrets={1: "Dragon Skull"})
-    a = E.bot_action(st, 0, random.Random(1))
-    assert a in E.legal_actions(st, 0)
+    a = ENGINE.bot_action(st, 0, random.Random(1))
+    assert a in ENGINE.legal_actions(st, 0)
 
 
 def test_amulet_and_crown_reach_players_on_the_bridge():
     st = TowerTable(3).tower({(3, 2): "Amulet of Nae"}).on_bridge(1).state
     act(st, 0, claim(3, 2))  # tower now empty: the discard is skipped
-    assert E.legal_actions(st, 0) == [{"type": "give", "to": 1}, {"type": "give", "to": 2}]
+    assert ENGINE.legal_actions(st, 0) == [{"type": "give", "to": 1}, {"type": "give", "to": 2}]
     act(st, 0, {"type": "give", "to": 1})
-    assert ID["Amulet of Nae"] in st["hauls"][1] and E.to_act(st) == [2]
+    assert ID["Amulet of Nae"] in st["hauls"][1] and ENGINE.to_act(st) == [2]
     st = TowerTable(3, {"special_set": "B"}).tower({(3, 0): "Bone Crown"}).holds(1, "Ruby Slippers").on_bridge(1).state
     act(st, 0, claim(3, 0))
     assert ID["Ruby Slippers"] in st["box"]
@@ -625,16 +624,16 @@ def test_single_forced_choices_resolve_automatically_but_vampire_always_asks():
     st = make(3, {"special_set": "B"}, tower={(3, 0): "Vampire's Blood", (1, 2): "Book of Spells"},
               hauls={0: ["Wings of Fae"]})
     act(st, 0, claim(3, 0))
-    assert E.legal_actions(st, 0) == [{"type": "skip"}, {"type": "swap", "card": ID["Wings of Fae"]}]
+    assert ENGINE.legal_actions(st, 0) == [{"type": "skip"}, {"type": "swap", "card": ID["Wings of Fae"]}]
 
 
 def test_private_render_and_text_during_draft_and_after_peek():
-    from rendering import tower as R
-    st = E.setup(NAMES[:3], E.meta.resolve_options({"master_thief": True}), 3)
-    v = E.view(st, 2)
-    assert "Choose your secret card" in E.private_text(v)
-    assert R.render_private(v) is not None
-    assert R.render_private(E.view(st, None)) is None
+    from rendering import tower as tower_renderer
+    st = ENGINE.setup(NAMES[:3], ENGINE.meta.resolve_options({"master_thief": True}), 3)
+    v = ENGINE.view(st, 2)
+    assert "Choose your secret card" in ENGINE.private_text(v)
+    assert tower_renderer.render_private(v) is not None
+    assert tower_renderer.render_private(ENGINE.view(st, None)) is None
 
 
 def test_board_alt_text_names_whose_turn_and_never_a_face_down_card():

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.tower import ENGINE as E
-from bot.games.tower import cards as C
+from bot.games.tower import ENGINE, cards
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
 BRIDGE = [8, -1]
@@ -20,23 +19,23 @@ class TowerTable:
     """One game's state with set-up verbs; every verb returns the table, so they chain."""
 
     def __init__(self, players: int = 3, options: dict[str, Any] | None = None, seed: int = 1) -> None:
-        self.state = E.setup(NAMES[:players], E.meta.resolve_options(options or {}), seed)
+        self.state = ENGINE.setup(NAMES[:players], ENGINE.meta.resolve_options(options or {}), seed)
 
-    def tower(self, cards: dict[tuple[int, int], str]) -> TowerTable:
+    def tower(self, layout: dict[tuple[int, int], str]) -> TowerTable:
         """The tower holds exactly ``{(floor, slot): card name}``; every other space is empty."""
         self.state["tower"] = [[None] * 5 for _ in range(8)]
-        for (f, s), name in cards.items():
-            self.state["tower"][f][s] = C.BY_NAME[name]
+        for (f, s), name in layout.items():
+            self.state["tower"][f][s] = cards.BY_NAME[name]
         return self
 
     def holds(self, seat: int, *names: str) -> TowerTable:
         """Player ``seat``'s face-up haul is exactly these cards."""
-        self.state["hauls"][seat] = [C.BY_NAME[name] for name in names]
+        self.state["hauls"][seat] = [cards.BY_NAME[name] for name in names]
         return self
 
     def secret(self, seat: int, name: str | None) -> TowerTable:
         """Player ``seat``'s face-down card (None: they have none)."""
-        self.state["secret"][seat] = C.BY_NAME[name] if name else None
+        self.state["secret"][seat] = cards.BY_NAME[name] if name else None
         return self
 
     def pawn(self, seat: int, floor: int, slot: int) -> TowerTable:
@@ -51,7 +50,7 @@ class TowerTable:
 
     def sand_under(self, name: str) -> TowerTable:
         """The Sand of Illusion lies under this card of its owner's haul."""
-        self.state["sand_target"] = C.BY_NAME[name]
+        self.state["sand_target"] = cards.BY_NAME[name]
         return self
 
     def turn(self, seat: int) -> TowerTable:

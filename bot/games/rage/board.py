@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.rng import Rng
 
-from . import cards as C
+from . import cards
 from .constants import DIRS, TRAP_SAVE
 
 
@@ -74,34 +74,34 @@ class BoardMixin:
     def heroes_on(self, state: dict, i: int) -> list[int]:
         return [s for s in self.living(state) if state["heroes"][s]["pos"] == i]
 
-    def wdef(self, state: dict, cid: int) -> dict:
-        return C.WIZARD_DEFS[state["wcards"][cid]]
+    def wizard_card(self, state: dict, cid: int) -> dict:
+        return cards.WIZARD_DEFS[state["wcards"][cid]]
 
-    def ldef(self, state: dict, cid: int) -> dict:
-        return C.LOOT_DEFS[state["lcards"][cid]]
+    def loot_card(self, state: dict, cid: int) -> dict:
+        return cards.LOOT_DEFS[state["lcards"][cid]]
 
-    def tdef(self, state: dict, i: int) -> dict:
-        return C.TILE_DEFS[state["tiles"][i]["id"]]
+    def room_tile(self, state: dict, i: int) -> dict:
+        return cards.TILE_DEFS[state["tiles"][i]["id"]]
 
-    def tok(self, state: dict, tid: int) -> dict:
+    def token(self, state: dict, tid: int) -> dict:
         return state["tokens"][str(tid)]
 
     def face_up_monsters(self, state: dict, i: int) -> list[int]:
-        return [tid for tid in state["tiles"][i]["tokens"] if self.tok(state, tid)["up"]
-                and self.tok(state, tid)["kind"] == "monster"]
+        return [tid for tid in state["tiles"][i]["tokens"] if self.token(state, tid)["up"]
+                and self.token(state, tid)["kind"] == "monster"]
 
     def monster_power(self, state: dict, mons: list[int]) -> tuple[int, int]:
         """(total level, damage on a win) of monster tokens: a gang token counts each of its monsters."""
-        toks = [self.tok(state, m) for m in mons]
-        return (sum(t["level"] * t.get("count", 1) for t in toks),
-                sum(t.get("damage", 1) * t.get("count", 1) for t in toks))
+        toks = [self.token(state, m) for m in mons]
+        return (sum(token["level"] * token.get("count", 1) for token in toks),
+                sum(token.get("damage", 1) * token.get("count", 1) for token in toks))
 
     def hidden_tokens(self, state: dict, i: int) -> list[int]:
-        return [tid for tid in state["tiles"][i]["tokens"] if not self.tok(state, tid)["up"]]
+        return [tid for tid in state["tiles"][i]["tokens"] if not self.token(state, tid)["up"]]
 
     def attack(self, state: dict, seat: int) -> int:
-        h = state["heroes"][seat]
-        return sum(self.ldef(state, c)["attack"] for c in h["equip"]) + h["strength"]
+        hero = state["heroes"][seat]
+        return sum(self.loot_card(state, c)["attack"] for c in hero["equip"]) + hero["strength"]
 
     def _save(self, state: dict, seat: int, rng: Rng) -> tuple[int, int, bool]:
         """A save against a trap or a blast: d20 + the hero's save bonus, TRAP_SAVE or more is safe."""
@@ -109,22 +109,22 @@ class BoardMixin:
         return roll, bonus, roll + bonus >= TRAP_SAVE
 
     def save_bonus(self, state: dict, seat: int) -> int:
-        h = state["heroes"][seat]
-        return sum(self.ldef(state, c)["save"] for c in h["equip"])
+        hero = state["heroes"][seat]
+        return sum(self.loot_card(state, c)["save"] for c in hero["equip"])
 
     def slot_count(self, state: dict, seat: int, slot: str) -> int:
-        return sum(1 for c in state["heroes"][seat]["equip"] if self.ldef(state, c)["slot"] == slot)
+        return sum(1 for c in state["heroes"][seat]["equip"] if self.loot_card(state, c)["slot"] == slot)
 
     def mana_left(self, state: dict) -> int:
-        w = state["wizard"]
-        return w["mana"] - w["spent"]
+        wizard = state["wizard"]
+        return wizard["mana"] - wizard["spent"]
 
     def cap(self, state: dict) -> int:
         return state["n"]
 
     def can_place(self, state: dict, i: int, trap_card: bool) -> bool:
-        t = state["tiles"][i]
-        if t["removed"] or len(t["tokens"]) >= self.cap(state) or self.heroes_on(state, i):
+        tile = state["tiles"][i]
+        if tile["removed"] or len(tile["tokens"]) >= self.cap(state) or self.heroes_on(state, i):
             return False
         if i == state["tower"]:
             return state["keys_found"] and not trap_card
@@ -134,7 +134,7 @@ class BoardMixin:
         return sum(state["heroes"][s]["keys"] for s in self.heroes_on(state, i))
 
     @staticmethod
-    def _e(typ: str, text: str, to: int | None = None) -> dict:
+    def _event(typ: str, text: str, to: int | None = None) -> dict:
         e: dict[str, Any] = {"type": typ, "text": text}
         if to is not None:
             e["to"] = to
@@ -161,18 +161,18 @@ class BoardMixin:
                                                           for s in self.living(state))), default=0)
 
     def _token_name(self, state: dict, tid: int) -> str:
-        t = self.tok(state, tid)
-        if t["kind"] == "blank":
+        token = self.token(state, tid)
+        if token["kind"] == "blank":
             return "a decoy"
-        if t["kind"] == "trap":
+        if token["kind"] == "trap":
             return "a trap"
-        if t.get("count", 1) > 1:
-            return f"{self._monster_name(t)} ({t['count']} x level {t['level']})"
-        return f"{self._monster_name(t)} (level {t['level']})"
+        if token.get("count", 1) > 1:
+            return f"{self._monster_name(token)} ({token['count']} x level {token['level']})"
+        return f"{self._monster_name(token)} (level {token['level']})"
 
     @staticmethod
     def _monster_name(t: dict) -> str:
         if t["card"] == "ambush":
             return "Ambusher"
-        return C.WIZARD_DEFS[t["card"]]["name"]
+        return cards.WIZARD_DEFS[t["card"]]["name"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 import random
 
-from . import cards as C
+from . import cards
 
 
 def choose(engine, state: dict, seat: int, rng: random.Random) -> dict:
@@ -168,9 +168,9 @@ def _wizard_place(view: dict, legal: list[dict], rng: random.Random, hero_pos: l
     def nearest_hero(i):
         return min((_manhattan(view, i, p) for p in hero_pos), default=9)
 
-    def score(a):
-        i = a["tile"]
-        t = view["tiles"][i]
+    def score(action):
+        i = action["tile"]
+        tile = view["tiles"][i]
         s = 0.0
         if not trap:
             if i == tower:
@@ -181,15 +181,15 @@ def _wizard_place(view: dict, legal: list[dict], rng: random.Random, hero_pos: l
                 s += 15
         d = nearest_hero(i)
         s += 10 - 2 * abs(d - 1.5)
-        s -= 3 * len(t["monsters"]) if trap else 0
+        s -= 3 * len(tile["monsters"]) if trap else 0
         return s + rng.random() * 3
     return max(legal, key=score)
 
 
 def _wizard_target(view: dict, legal: list[dict], rng: random.Random) -> dict:
     eff = view["pending"]["effect"]
-    def score(a):
-        i = a["tile"]
+    def score(action):
+        i = action["tile"]
         hs = [h for h in view["heroes"] if h["alive"] and h["pos"] == i]
         if eff == "fireball":
             return sum(3 if h["hp"] <= 2 else 1 for h in hs) + rng.random() * 0.1
@@ -260,7 +260,7 @@ def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         other = next(h for h in mates if h["seat"] == a["to"])
         if c["kind"] == "equipment":
             used = sum(1 for e in other["equip"] if e["slot"] == c["slot"])
-            if used < C.SLOTS[c["slot"]]:
+            if used < cards.SLOTS[c["slot"]]:
                 return a
     stuck_or_frozen = not by_type.get("move") and not by_type.get("march")
     if stuck_or_frozen and not (me["frozen"] and by_type.get("sprint")):
@@ -285,19 +285,19 @@ def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
     if not path:
         return {"type": "stay"}
     first = path[0]
-    t = view["tiles"][first]
+    tile = view["tiles"][first]
     # Boosts before a known fight or a suspicious room.
-    if t["monsters"]:
-        level = sum(m["level"] for m in t["monsters"])
+    if tile["monsters"]:
+        level = sum(m["level"] for m in tile["monsters"])
         allies = [h for h in view["heroes"] if h["alive"] and (
             h["pos"] == first or _manhattan(view, h["pos"], first) == 1)]
         bonus = sum(h["attack"] for h in allies) + (5 if any(
             c["name"] == "Strength Draught" for c in hand.values()) else 0)
         lone = view["options"].get("lone_hero") and len([h for h in view["heroes"] if h["alive"]]) == 1
-        p = win_prob(len(allies), bonus, level, bool(lone))
+        chance = win_prob(len(allies), bonus, level, bool(lone))
         late = view["round"] >= view["round_limit"] - 4
         others_coming = len([h for h in view["heroes"] if h["alive"]]) > len(allies)
-        if p < 0.4 and not late and (others_coming or me["hp"] <= sum(m.get("damage", 1) for m in t["monsters"]) + 1):
+        if chance < 0.4 and not late and (others_coming or me["hp"] <= sum(m.get("damage", 1) for m in tile["monsters"]) + 1):
             for a in by_type.get("use", []):
                 if hand[a["card"]]["name"] in ("Healing Potion", "Greater Healing", "Healing Spring") \
                         and me["hp"] < 10:
@@ -309,7 +309,7 @@ def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         for a in by_type.get("use", []):
             if hand[a["card"]]["name"] == "Strength Draught":
                 return a
-    if t["hidden_tokens"] and me["hp"] <= 6:
+    if tile["hidden_tokens"] and me["hp"] <= 6:
         for a in by_type.get("use", []):
             if hand[a["card"]]["name"] == "Ward Charm":
                 return a
@@ -321,7 +321,7 @@ def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         return max(sprints, key=lambda a: len(a["path"]))  # a Sprint runs further than a march (or breaks the frost)
     if me["frozen"]:
         return {"type": "stay"}
-    if marches and not t["monsters"]:
+    if marches and not tile["monsters"]:
         return max(marches, key=lambda a: len(a["path"]))
     return {"type": "move", "to": first}
 
@@ -407,12 +407,12 @@ def _vault_odds(view: dict) -> dict[int, float]:
 def _path(view: dict, start: int, goal: int, me: dict) -> list[int]:
     """Cheapest path by a danger-weighted Dijkstra; returns tiles after ``start``."""
     def cost(j: int) -> float:
-        t = view["tiles"][j]
+        tile = view["tiles"][j]
         c = 1.0
-        if t["monsters"]:
-            level = sum(m["level"] for m in t["monsters"])
+        if tile["monsters"]:
+            level = sum(m["level"] for m in tile["monsters"])
             c += max(0.0, (level - me["attack"]) / 2) + 2
-        c += 0.3 * t["hidden_tokens"] * (2 if me["hp"] <= 4 else 1)
+        c += 0.3 * tile["hidden_tokens"] * (2 if me["hp"] <= 4 else 1)
         return c
     best = {start: 0.0}
     prev: dict[int, int] = {}

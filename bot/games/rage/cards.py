@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+
 from bot.paths import DATA_DIR
 
 DATA = DATA_DIR / "rage"

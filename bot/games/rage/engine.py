@@ -30,10 +30,23 @@ from typing import Any, Callable, NamedTuple
 
 from bot.engine import Engine, GameMeta, Option
 
-from . import cards as C
+from . import cards
 from .board import BoardMixin
-from .constants import (AMBUSH_LEVEL, AUTO_ROUNDS, DIR_NAMES, DIRS, FREE_LIMIT, GRID, HERO_HP, SCOUT_RANGE,
-                        SPRINT_STEPS, START_MANA_BONUS, TRAP_DAMAGE, TRAP_SAVE, new_tile)
+from .constants import (
+    AMBUSH_LEVEL,
+    AUTO_ROUNDS,
+    DIR_NAMES,
+    DIRS,
+    FREE_LIMIT,
+    GRID,
+    HERO_HP,
+    SCOUT_RANGE,
+    SPRINT_STEPS,
+    START_MANA_BONUS,
+    TRAP_DAMAGE,
+    TRAP_SAVE,
+    new_tile,
+)
 from .heroes import HeroTurnMixin
 from .opening import OpeningMixin
 from .resolution import ResolutionMixin
@@ -84,25 +97,25 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
 
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         phase = PHASES.get(state["phase"])
-        ev: list[dict] = phase.apply(self, state, seat, action) if phase else []
-        ev.extend(self._wizard_autoplay(state))
-        public = [e["text"] for e in ev if "to" not in e]
+        events: list[dict] = phase.apply(self, state, seat, action) if phase else []
+        events.extend(self._wizard_autoplay(state))
+        public = [e["text"] for e in events if "to" not in e]
         if public:  # what just happened, for the board and its description
             state["recent"] = [t if len(t) <= 240 else t[:239] + "…" for t in public[-4:]]
-        return ev
+        return events
 
     def _wizard_autoplay(self, state: dict) -> list[dict]:
         """Decisions the wizard doesn't have to make: a spell with one possible target is cast on it, and
         a turn with nothing left to play or discard ends by itself (no empty decision for the wizard)."""
-        ev: list[dict] = []
-        p = state["pending"]
-        if state["phase"] == "wizard" and p and p["kind"] == "target" and len(self._wizard_actions(state)) == 1:
-            ev.extend(self._apply_wizard(state, self._wizard_actions(state)[0]))
+        events: list[dict] = []
+        pending = state["pending"]
+        if state["phase"] == "wizard" and pending and pending["kind"] == "target" and len(self._wizard_actions(state)) == 1:
+            events.extend(self._apply_wizard(state, self._wizard_actions(state)[0]))
         if state["phase"] == "wizard" and not state["pending"] and \
                 self._wizard_actions(state) == [{"type": "end_turn"}]:
-            ev.append(self._e("end", "The wizard ends the turn. Heroes, commit your moves!"))
-            ev.extend(self._start_hero_phase(state))
-        return ev
+            events.append(self._event("end", "The wizard ends the turn. Heroes, commit your moves!"))
+            events.extend(self._start_hero_phase(state))
+        return events
 
     def scores(self, state: dict) -> list[dict]:
         winner = state["winner"]
@@ -112,9 +125,9 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
                 won = winner == "wizard"
                 detail = f"Wizard - Mana Wheel {state['wizard']['mana']}"
             else:
-                h = state["heroes"][s]
+                hero = state["heroes"][s]
                 won = winner == "heroes"
-                detail = f"Hero - {'alive, ' + str(h['hp']) + ' HP' if h['alive'] else 'fallen'}"
+                detail = f"Hero - {'alive, ' + str(hero['hp']) + ' HP' if hero['alive'] else 'fallen'}"
             out.append({"seat": s, "score": 1 if won else 0, "rank": 1 if won else 2, "won": won, "detail": detail})
         return out
 
@@ -123,8 +136,8 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
         """Roles, how the game ended, and which cards and mechanics were available / used.
         A card is available once it reached a hand; Wizard's Rage has no secret goals."""
         held = state.get("held", {"w": [], "l": []})
-        available = {C.WIZARD_DEFS[k]["name"] for k in held["w"]}
-        available |= {C.LOOT_DEFS[k]["name"] for k in held["l"] if C.LOOT_DEFS[k]["kind"] == "consumable"}
+        available = {cards.WIZARD_DEFS[k]["name"] for k in held["w"]}
+        available |= {cards.LOOT_DEFS[k]["name"] for k in held["l"] if cards.LOOT_DEFS[k]["kind"] == "consumable"}
         available.add("quick march")
         if SCOUT_RANGE[state["n"]]:
             available.add("scouting")
@@ -137,9 +150,9 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
             a = step["action"]
             typ = a.get("type")
             if typ == "play":
-                used.add(C.WIZARD_DEFS[state["wcards"][a["card"]]]["name"])
+                used.add(cards.WIZARD_DEFS[state["wcards"][a["card"]]]["name"])
             elif typ in ("use", "banish", "sprint"):
-                used.add(C.LOOT_DEFS[state["lcards"][a["card"]]]["name"])
+                used.add(cards.LOOT_DEFS[state["lcards"][a["card"]]]["name"])
             if typ == "march":
                 used.add("quick march")
             elif typ == "remove":
@@ -148,7 +161,7 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
                 used.add("give")
         if state.get("scouted"):
             used.add("scouting")
-        used |= {C.WIZARD_DEFS[k]["name"] for k in state.get("acted", [])}  # instants act when drawn
+        used |= {cards.WIZARD_DEFS[k]["name"] for k in state.get("acted", [])}  # instants act when drawn
         return {"end": state.get("end") or "unfinished", "roles": ["wizard"] + ["hero"] * (state["n"] - 1),
                 "available": sorted(available), "used": sorted(used & available), "goals": {}}
 

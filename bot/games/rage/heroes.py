@@ -6,7 +6,7 @@ from typing import Any, Callable
 from bot.engine import RuleError
 from bot.rng import Rng
 
-from . import cards as C
+from . import cards
 from .constants import FREE_LIMIT, HERO_HP, SPRINT_STEPS
 
 
@@ -15,17 +15,17 @@ class HeroTurnMixin:
 
     # ------------------------------------------------------------------ hero actions
     def stuck(self, state: dict, seat: int) -> bool:
-        h = state["heroes"][seat]
-        return bool(state["tiles"][h["pos"]]["tokens"])
+        hero = state["heroes"][seat]
+        return bool(state["tiles"][hero["pos"]]["tokens"])
 
     def move_targets(self, state: dict, seat: int) -> list[int]:
-        h = state["heroes"][seat]
+        hero = state["heroes"][seat]
         out = []
-        for j in self.adjacent(state, h["pos"]):
+        for j in self.adjacent(state, hero["pos"]):
             if j == state["tower"]:
-                if h["pos"] != self.entrance_tile(state):
+                if hero["pos"] != self.entrance_tile(state):
                     continue
-                if not state["tower_open"] and self.keys_on_tile(state, h["pos"]) < 3:
+                if not state["tower_open"] and self.keys_on_tile(state, hero["pos"]) < 3:
                     continue
             out.append(j)
         return out
@@ -33,7 +33,7 @@ class HeroTurnMixin:
     def sprint_paths(self, state: dict, seat: int) -> list[list[int]]:
         """A Sprint card: 2 or up to SPRINT_STEPS tiles through anything but a room with known monsters
         (the run may end on one) and the tower."""
-        h = state["heroes"][seat]
+        hero = state["heroes"][seat]
         tower = state["tower"]
         paths: list[list[int]] = []
 
@@ -43,10 +43,10 @@ class HeroTurnMixin:
             if len(path) == SPRINT_STEPS or self.face_up_monsters(state, path[-1]):
                 return
             for nxt in self.adjacent(state, path[-1]):
-                if nxt != tower and nxt != h["pos"] and nxt not in path:
+                if nxt != tower and nxt != hero["pos"] and nxt not in path:
                     extend(path + [nxt])
 
-        for a in self.adjacent(state, h["pos"]):
+        for a in self.adjacent(state, hero["pos"]):
             if a != tower and not self.face_up_monsters(state, a):
                 extend([a])
         return paths
@@ -54,7 +54,7 @@ class HeroTurnMixin:
     def march_paths(self, state: dict, seat: int) -> list[list[int]]:
         """Quick march: two steps when the first room has no tokens (face up or down); three steps
         when the first two rooms are both face up with no tokens (known safe ground)."""
-        h = state["heroes"][seat]
+        hero = state["heroes"][seat]
         tower = state["tower"]
         paths = []
         for a in self.move_targets(state, seat):
@@ -62,81 +62,81 @@ class HeroTurnMixin:
             if a == tower or ta["tokens"]:
                 continue
             for b in self.adjacent(state, a):
-                if b == h["pos"] or b == tower:
+                if b == hero["pos"] or b == tower:
                     continue
                 paths.append([a, b])
                 tb = state["tiles"][b]
                 if not (ta["up"] and tb["up"]) or tb["tokens"]:
                     continue
                 for c in self.adjacent(state, b):
-                    if c not in (h["pos"], a, tower):
+                    if c not in (hero["pos"], a, tower):
                         paths.append([a, b, c])
         return paths
 
     def _hero_actions(self, state: dict, seat: int) -> list[dict]:
-        h = state["heroes"][seat]
+        hero = state["heroes"][seat]
         out: list[dict] = []
         stuck = self.stuck(state, seat)
-        if h["frozen"]:  # no move; items still work ("consumables can be played at any time"): a Sprint breaks free
+        if hero["frozen"]:  # no move; items still work ("consumables can be played at any time"): a Sprint breaks free
             out.append({"type": "stay"})
             if not stuck:
                 out.extend(self._sprints(state, seat))
-            return out + (self._free_actions(state, seat) if h["free"] < FREE_LIMIT else [])
+            return out + (self._free_actions(state, seat) if hero["free"] < FREE_LIMIT else [])
         if not stuck:
             out.extend({"type": "move", "to": j} for j in self.move_targets(state, seat))
             out.extend({"type": "march", "path": p} for p in self.march_paths(state, seat))
         out.append({"type": "stay"})
         if not stuck:
             out.extend(self._sprints(state, seat))
-        if h["free"] < FREE_LIMIT:
+        if hero["free"] < FREE_LIMIT:
             out.extend(self._free_actions(state, seat))
         return out
 
     def _sprints(self, state: dict, seat: int) -> list[dict]:
-        cid = next((c for c in sorted(state["heroes"][seat]["hand"]) if self.ldef(state, c)["kind"] == "consumable"
-                    and self.ldef(state, c)["effect"] == "sprint"), None)
+        cid = next((c for c in sorted(state["heroes"][seat]["hand"]) if self.loot_card(state, c)["kind"] == "consumable"
+                    and self.loot_card(state, c)["effect"] == "sprint"), None)
         if cid is None:
             return []
         return [{"type": "sprint", "card": cid, "path": p} for p in self.sprint_paths(state, seat)]
 
     def _free_actions(self, state: dict, seat: int) -> list[dict]:
-        h = state["heroes"][seat]
+        hero = state["heroes"][seat]
         out: list[dict] = []
-        mates = [s for s in self.heroes_on(state, h["pos"]) if s != seat]
+        mates = [s for s in self.heroes_on(state, hero["pos"]) if s != seat]
         keys_seen: set[str] = set()
-        for cid in sorted(h["hand"]):
-            d = self.ldef(state, cid)
-            key = d["key"]
+        for cid in sorted(hero["hand"]):
+            card = self.loot_card(state, cid)
+            key = card["key"]
             if key in keys_seen:
                 continue
             keys_seen.add(key)
-            if d["kind"] == "consumable":
-                eff = d["effect"]
-                if eff == "heal" and h["hp"] < HERO_HP:
+            if card["kind"] == "consumable":
+                eff = card["effect"]
+                if eff == "heal" and hero["hp"] < HERO_HP:
                     out.append({"type": "use", "card": cid})
                 elif eff == "heal_all" and any(state["heroes"][s]["hp"] < HERO_HP
-                                               for s in self.heroes_on(state, h["pos"])):
+                                               for s in self.heroes_on(state, hero["pos"])):
                     out.append({"type": "use", "card": cid})
-                elif eff == "strength" and h["strength"] == 0:
+                elif eff == "strength" and hero["strength"] == 0:
                     out.append({"type": "use", "card": cid})
-                elif eff == "ward" and not h["ward"]:
+                elif eff == "ward" and not hero["ward"]:
                     out.append({"type": "use", "card": cid})
                 elif eff == "banish":
-                    for j in [h["pos"]] + self.adjacent(state, h["pos"]):
+                    for j in [hero["pos"]] + self.adjacent(state, hero["pos"]):
                         if j != state["tower"] and state["tiles"][j]["tokens"]:
                             out.append({"type": "banish", "card": cid, "tile": j})
             else:
-                slot = d["slot"]
-                if self.slot_count(state, seat, slot) < C.SLOTS[slot]:
+                slot = card["slot"]
+                if self.slot_count(state, seat, slot) < cards.SLOTS[slot]:
                     out.append({"type": "equip", "card": cid})
                 else:
-                    for eid in h["equip"]:
-                        if self.ldef(state, eid)["slot"] == slot:
+                    for eid in hero["equip"]:
+                        if self.loot_card(state, eid)["slot"] == slot:
                             out.append({"type": "equip", "card": cid, "replace": eid})
         for m in mates:
-            for cid in sorted(h["hand"]):
+            for cid in sorted(hero["hand"]):
                 out.append({"type": "give", "card": cid, "to": m})
-            if h["keys"]:
+            if hero["keys"]:
                 out.append({"type": "give_key", "to": m})
         return out
 
@@ -146,8 +146,8 @@ class HeroTurnMixin:
         state["phase"] = "heroes"
         state["commits"] = {}
         for s in self.living(state):
-            h = state["heroes"][s]
-            h["free"] = 0
+            hero = state["heroes"][s]
+            hero["free"] = 0
         return []
 
     def _apply_hero(self, state: dict, seat: int, action: dict) -> list[dict]:
@@ -163,66 +163,66 @@ class HeroTurnMixin:
     def _commit_move(self, state: dict, seat: int, action: dict) -> list[dict]:
         """A hero's secret move; once every living hero has committed, the round resolves."""
         state["commits"][str(seat)] = action
-        ev = [self._e("commit", f"{state['names'][seat]} has committed a move."),
-              self._e("commit", f"Your move: {self.describe_action(state, seat, action)}.", to=seat)]
+        events = [self._event("commit", f"{state['names'][seat]} has committed a move."),
+              self._event("commit", f"Your move: {self.describe_action(state, seat, action)}.", to=seat)]
         if not self.to_act(state):
-            ev.extend(self._resolve(state))
-        return ev
+            events.extend(self._resolve(state))
+        return events
 
     def _do_use(self, state: dict, seat: int, action: dict) -> list[dict]:
         """Drink or open a consumable (healing, strength, ward)."""
-        h = state["heroes"][seat]
+        hero = state["heroes"][seat]
         name = state["names"][seat]
         cid = action["card"]
-        d = self.ldef(state, cid)
-        h["hand"].remove(cid)
+        card = self.loot_card(state, cid)
+        hero["hand"].remove(cid)
         state["loot"]["discard"].append(cid)
-        eff = d["effect"]
-        ev: list[dict] = []
+        eff = card["effect"]
+        events: list[dict] = []
         if eff == "heal":
-            before = h["hp"]
-            h["hp"] = min(HERO_HP, h["hp"] + d["amount"])
-            ev.append(self._e("use", f"{name} drinks {d['name']}: {before} -> {h['hp']} hit points."))
+            before = hero["hp"]
+            hero["hp"] = min(HERO_HP, hero["hp"] + card["amount"])
+            events.append(self._event("use", f"{name} drinks {card['name']}: {before} -> {hero['hp']} hit points."))
         elif eff == "heal_all":
-            for s in self.heroes_on(state, h["pos"]):
+            for s in self.heroes_on(state, hero["pos"]):
                 hh = state["heroes"][s]
-                hh["hp"] = min(HERO_HP, hh["hp"] + d["amount"])
-            ev.append(self._e("use", f"{name} opens a {d['name']}: every hero on "
-                                     f"{self.label(state, h['pos'])} heals {d['amount']}."))
+                hh["hp"] = min(HERO_HP, hh["hp"] + card["amount"])
+            events.append(self._event("use", f"{name} opens a {card['name']}: every hero on "
+                                     f"{self.label(state, hero['pos'])} heals {card['amount']}."))
         elif eff == "strength":
-            h["strength"] = d["amount"]
-            ev.append(self._e("use", f"{name} drinks a {d['name']}: +{d['amount']} in combat this turn."))
+            hero["strength"] = card["amount"]
+            events.append(self._event("use", f"{name} drinks a {card['name']}: +{card['amount']} in combat this turn."))
         elif eff == "ward":
-            h["ward"] = True
-            ev.append(self._e("use", f"{name} raises a {d['name']}: traps can't hurt them this turn."))
-        return ev
+            hero["ward"] = True
+            events.append(self._event("use", f"{name} raises a {card['name']}: traps can't hurt them this turn."))
+        return events
 
     def _do_banish(self, state: dict, seat: int, action: dict) -> list[dict]:
-        h = state["heroes"][seat]
+        hero = state["heroes"][seat]
         cid = action["card"]
-        h["hand"].remove(cid)
+        hero["hand"].remove(cid)
         state["loot"]["discard"].append(cid)
         i = action["tile"]
-        t = state["tiles"][i]
-        shown = [self._token_name(state, tid) for tid in t["tokens"]]
-        for tid in t["tokens"]:
+        tile = state["tiles"][i]
+        shown = [self._token_name(state, tid) for tid in tile["tokens"]]
+        for tid in tile["tokens"]:
             state["tokens"].pop(str(tid))
-        t["tokens"] = []
-        return [self._e("use", f"{state['names'][seat]} reads a Banish Scroll on {self.label(state, i)}: "
+        tile["tokens"] = []
+        return [self._event("use", f"{state['names'][seat]} reads a Banish Scroll on {self.label(state, i)}: "
                                f"{', '.join(shown)} vanish.")]
 
     def _do_equip(self, state: dict, seat: int, action: dict) -> list[dict]:
-        h = state["heroes"][seat]
+        hero = state["heroes"][seat]
         cid = action["card"]
-        h["hand"].remove(cid)
+        hero["hand"].remove(cid)
         rep = action.get("replace")
         if rep is not None:
-            h["equip"].remove(rep)
-            h["hand"].append(rep)
-        h["equip"].append(cid)
-        d = self.ldef(state, cid)
-        extra = f" instead of {self.ldef(state, rep)['name']}" if rep is not None else ""
-        return [self._e("equip", f"{state['names'][seat]} equips {d['name']}{extra}.")]
+            hero["equip"].remove(rep)
+            hero["hand"].append(rep)
+        hero["equip"].append(cid)
+        card = self.loot_card(state, cid)
+        extra = f" instead of {self.loot_card(state, rep)['name']}" if rep is not None else ""
+        return [self._event("equip", f"{state['names'][seat]} equips {card['name']}{extra}.")]
 
     def _do_give(self, state: dict, seat: int, action: dict) -> list[dict]:
         name = state["names"][seat]
@@ -230,88 +230,88 @@ class HeroTurnMixin:
         to = action["to"]
         state["heroes"][seat]["hand"].remove(cid)
         self._gain_card(state, to, cid)
-        card = self.ldef(state, cid)["name"]
-        return [self._e("give", f"{name} gives a card to {state['names'][to]}."),
-                self._e("give", f"You give {card} to {state['names'][to]}.", to=seat),
-                self._e("give", f"{name} gives you {card}.", to=to)]
+        card = self.loot_card(state, cid)["name"]
+        return [self._event("give", f"{name} gives a card to {state['names'][to]}."),
+                self._event("give", f"You give {card} to {state['names'][to]}.", to=seat),
+                self._event("give", f"{name} gives you {card}.", to=to)]
 
     def _do_give_key(self, state: dict, seat: int, action: dict) -> list[dict]:
         to = action["to"]
         state["heroes"][seat]["keys"] -= 1
         state["heroes"][to]["keys"] += 1
-        return [self._e("give", f"{state['names'][seat]} gives a key to {state['names'][to]}.")]
+        return [self._event("give", f"{state['names'][seat]} gives a key to {state['names'][to]}.")]
 
     def _gain_card(self, state: dict, seat: int, cid: int) -> str:
         """A hero receives a loot card; equipment goes straight on when its slot is free."""
-        h = state["heroes"][seat]
-        d = self.ldef(state, cid)
-        self._note_held(state, "l", d["key"])
-        if d["kind"] == "equipment" and self.slot_count(state, seat, d["slot"]) < C.SLOTS[d["slot"]]:
-            h["equip"].append(cid)
+        hero = state["heroes"][seat]
+        card = self.loot_card(state, cid)
+        self._note_held(state, "l", card["key"])
+        if card["kind"] == "equipment" and self.slot_count(state, seat, card["slot"]) < cards.SLOTS[card["slot"]]:
+            hero["equip"].append(cid)
             return "equipped"
-        h["hand"].append(cid)
+        hero["hand"].append(cid)
         return "hand"
 
     def _draw_loot(self, state: dict) -> int | None:
-        L = state["loot"]
-        if not L["deck"]:
-            if not L["discard"]:
+        loot = state["loot"]
+        if not loot["deck"]:
+            if not loot["discard"]:
                 return None
-            L["deck"] = L["discard"]
-            L["discard"] = []
-            Rng(state).shuffle(L["deck"])
-        return L["deck"].pop()
+            loot["deck"] = loot["discard"]
+            loot["discard"] = []
+            Rng(state).shuffle(loot["deck"])
+        return loot["deck"].pop()
 
     def _loot_order(self, state: dict, seats: list[int]) -> list[int]:
         """Who gets the next loot card among heroes sharing a room: fewest cards, then lowest HP, then seat."""
         def key(s: int) -> tuple:
-            h = state["heroes"][s]
-            return (len(h["hand"]) + len(h["equip"]), h["hp"], s)
+            hero = state["heroes"][s]
+            return (len(hero["hand"]) + len(hero["equip"]), hero["hp"], s)
         return sorted(seats, key=key)
 
     def _give_loot(self, state: dict, seats: list[int], count: int, where: str) -> list[dict]:
-        ev = []
+        events = []
         for _ in range(count):
             seats_alive = [s for s in seats if state["heroes"][s]["alive"]]
             if not seats_alive:
                 break
             cid = self._draw_loot(state)
             if cid is None:
-                ev.append(self._e("loot", "The loot deck is empty."))
+                events.append(self._event("loot", "The loot deck is empty."))
                 break
             s = self._loot_order(state, seats_alive)[0]
             how = self._gain_card(state, s, cid)
-            d = self.ldef(state, cid)
-            if d["kind"] == "equipment":
-                ev.append(self._e("loot", f"{state['names'][s]} loots {d['name']} in {where}"
+            card = self.loot_card(state, cid)
+            if card["kind"] == "equipment":
+                events.append(self._event("loot", f"{state['names'][s]} loots {card['name']} in {where}"
                                           f"{' and equips it' if how == 'equipped' else ''}."))
             else:
-                ev.append(self._e("loot", f"{state['names'][s]} loots a card in {where}."))
-                ev.append(self._e("loot", f"You loot {d['name']}: {d['text']}", to=s))
-        return ev
+                events.append(self._event("loot", f"{state['names'][s]} loots a card in {where}."))
+                events.append(self._event("loot", f"You loot {card['name']}: {card['text']}", to=s))
+        return events
 
     def _damage(self, state: dict, seat: int, amount: int) -> list[dict]:
-        h = state["heroes"][seat]
-        if not h["alive"]:
+        hero = state["heroes"][seat]
+        if not hero["alive"]:
             return []
-        h["hp"] -= amount
-        if h["hp"] > 0:
+        hero["hp"] -= amount
+        if hero["hp"] > 0:
             return []
-        h["hp"] = 0
-        h["alive"] = False
-        t = state["tiles"][h["pos"]]
-        dropped = len(h["hand"]) + len(h["equip"])
-        t["drop"]["cards"].extend(h["hand"] + h["equip"])
-        t["drop"]["keys"] += h["keys"]
-        keys = h["keys"]
-        h["hand"], h["equip"], h["keys"] = [], [], 0
-        h["frozen"] = False
-        text = f"{state['names'][seat]} falls on {self.label(state, h['pos'])}"
+        hero["hp"] = 0
+        hero["alive"] = False
+        tile = state["tiles"][hero["pos"]]
+        dropped = len(hero["hand"]) + len(hero["equip"])
+        tile["drop"]["cards"].extend(hero["hand"] + hero["equip"])
+        tile["drop"]["keys"] += hero["keys"]
+        keys = hero["keys"]
+        hero["hand"], hero["equip"], hero["keys"] = [], [], 0
+        hero["frozen"] = False
+        text = f"{state['names'][seat]} falls on {self.label(state, hero['pos'])}"
         if dropped or keys:
             text += f", dropping {dropped} card{'s' if dropped != 1 else ''}"
             if keys:
                 text += f" and {keys} key{'s' if keys != 1 else ''}"
-        return [self._e("death", text + ".")]
+        return [self._event("death", text + ".")]
 
 
 HERO_FREE_ACTIONS: dict[str, Callable[[Any, dict, int, dict], list[dict]]] = {

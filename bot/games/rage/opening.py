@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.rng import Rng
 
-from . import cards as C
+from . import cards
 from .constants import AUTO_ROUNDS, DIR_NAMES, GRID, HERO_HP, START_MANA_BONUS, new_tile
 
 
@@ -32,41 +32,41 @@ class OpeningMixin:
         heroes: list[Any] = [None]
         for seat in range(1, n):
             pos = corners[seat - 1]
-            t = tiles[pos]
-            t.update(id=C.CAMP_KEY, up=True, camp=True, searched=True)
+            tile = tiles[pos]
+            tile.update(id=cards.CAMP_KEY, up=True, camp=True, searched=True)
             heroes.append({"pos": pos, "prev": pos, "hp": HERO_HP, "alive": True, "hand": [], "equip": [],
                            "keys": 0, "frozen": False, "thawed": False, "strength": 0, "ward": False, "free": 0})
         state["heroes"] = heroes
-        bag = list(C.TILE_BAG)
+        bag = list(cards.TILE_BAG)
         rng.shuffle(bag)
-        for i, t in enumerate(tiles):
-            if t["id"] is None:
-                t["id"] = bag.pop()
+        for i, tile in enumerate(tiles):
+            if tile["id"] is None:
+                tile["id"] = bag.pop()
         state["unused_tiles"] = bag  # room tiles not on this smaller grid
-        wdeck = list(C.WIZARD_DECK)
+        wdeck = list(cards.WIZARD_DECK)
         state["wcards"] = wdeck
         ids = list(range(len(wdeck)))
         rng.shuffle(ids)
-        ldeck = list(C.LOOT_DECK)
+        ldeck = list(cards.LOOT_DECK)
         state["lcards"] = ldeck
         lids = list(range(len(ldeck)))
         rng.shuffle(lids)
         state["wizard"] = {"deck": ids, "hand": [], "discard": [], "opening": [],
-                           "mana": C.MANA_START + START_MANA_BONUS[n],
+                           "mana": cards.MANA_START + START_MANA_BONUS[n],
                            "spent": 0, "pending_card": None}
         state["loot"] = {"deck": lids, "discard": []}
         # The wizard's opening draw (5, keep 3) is drawn now and chosen after the keys are hidden.
-        w = state["wizard"]
-        w["opening"] = [w["deck"].pop() for _ in range(5)]
+        wizard = state["wizard"]
+        wizard["opening"] = [wizard["deck"].pop() for _ in range(5)]
         if size % 2 == 1:
             self._place_tower(state, (size // 2) * size + size // 2)
             state["phase"] = "entrance"
         return state
 
     def _place_tower(self, state: dict, idx: int) -> None:
-        t = state["tiles"][idx]
-        state["unused_tiles"].append(t["id"])
-        t.update(id=C.TOWER_KEY, up=True, searched=True)
+        tile = state["tiles"][idx]
+        state["unused_tiles"].append(tile["id"])
+        tile.update(id=cards.TOWER_KEY, up=True, searched=True)
         state["tower"] = idx
 
     def _keep_options(self, state: dict) -> list[dict]:
@@ -93,8 +93,8 @@ class OpeningMixin:
         return [{"type": "entrance", "dir": d} for d in "NESW"]
 
     def _key_options(self, state: dict, seat: int) -> list[dict]:
-        return [{"type": "hide_key", "tile": i} for i, t in enumerate(state["tiles"])
-                if i != state["tower"] and not t["camp"] and not t["key_tile"]]
+        return [{"type": "hide_key", "tile": i} for i, tile in enumerate(state["tiles"])
+                if i != state["tower"] and not tile["camp"] and not tile["key_tile"]]
 
     def _keep_phase_options(self, state: dict, seat: int) -> list[dict]:
         return self._keep_options(state)
@@ -103,38 +103,38 @@ class OpeningMixin:
     def _apply_tower(self, state: dict, seat: int, action: dict) -> list[dict]:
         self._place_tower(state, action["tile"])
         state["phase"] = "entrance"
-        return [self._e("setup", f"The wizard raises the tower on {self.label(state, action['tile'])}.")]
+        return [self._event("setup", f"The wizard raises the tower on {self.label(state, action['tile'])}.")]
 
     def _apply_entrance(self, state: dict, seat: int, action: dict) -> list[dict]:
         state["entrance"] = action["dir"]
         state["phase"] = "keys"
-        return [self._e("setup", f"The tower door faces {DIR_NAMES[action['dir']]} "
+        return [self._event("setup", f"The tower door faces {DIR_NAMES[action['dir']]} "
                                  f"({self.label(state, self.entrance_tile(state))}).")]
 
     def _apply_hide_key(self, state: dict, seat: int, action: dict) -> list[dict]:
         i = action["tile"]
-        t = state["tiles"][i]
-        state["unused_tiles"].append(t["id"])
-        t.update(id=C.VAULT_KEY, key_tile=True, key=True)
+        tile = state["tiles"][i]
+        state["unused_tiles"].append(tile["id"])
+        tile.update(id=cards.VAULT_KEY, key_tile=True, key=True)
         state["keys_hidden"] += 1
-        ev = [self._e("setup", f"The heroes close their eyes: the wizard hides key {state['keys_hidden']}."),
-              self._e("setup", f"Key {state['keys_hidden']} is hidden on {self.label(state, i)}.", to=0)]
+        events = [self._event("setup", f"The heroes close their eyes: the wizard hides key {state['keys_hidden']}."),
+              self._event("setup", f"Key {state['keys_hidden']} is hidden on {self.label(state, i)}.", to=0)]
         if state["keys_hidden"] == 3:
             state["phase"] = "keep"
-        return ev
+        return events
 
     def _apply_keep(self, state: dict, seat: int, action: dict) -> list[dict]:
-        w = state["wizard"]
+        wizard = state["wizard"]
         keep = action["cards"]
-        back = [c for c in w["opening"] if c not in keep]
-        w["hand"] = list(keep)
+        back = [c for c in wizard["opening"] if c not in keep]
+        wizard["hand"] = list(keep)
         for c in keep:
             self._note_held(state, "w", state["wcards"][c])
-        w["deck"].extend(back)
-        w["opening"] = []
-        Rng(state).shuffle(w["deck"])
-        ev = [self._e("setup", "The wizard keeps 3 of 5 opening cards and shuffles 2 back."),
-              self._e("setup", "You keep " + ", ".join(self.wdef(state, c)["name"] for c in keep) + ".", to=0)]
+        wizard["deck"].extend(back)
+        wizard["opening"] = []
+        Rng(state).shuffle(wizard["deck"])
+        events = [self._event("setup", "The wizard keeps 3 of 5 opening cards and shuffles 2 back."),
+              self._event("setup", "You keep " + ", ".join(self.wizard_card(state, c)["name"] for c in keep) + ".", to=0)]
         state["round"] = 1
-        ev.extend(self._start_wizard_turn(state))
-        return ev
+        events.extend(self._start_wizard_turn(state))
+        return events

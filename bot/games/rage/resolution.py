@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from bot.rng import Rng
 
-from . import cards as C
+from . import cards
 from .constants import SCOUT_RANGE, TRAP_DAMAGE
 
 
@@ -12,162 +12,162 @@ class ResolutionMixin:
 
     def _flip(self, state: dict, i: int) -> list[dict]:
         """A hero reaches tile i: flip the tile (wizard draw/mana) and every face-down token on it."""
-        ev: list[dict] = []
+        events: list[dict] = []
         if not state["tiles"][i]["up"]:
-            ev.extend(self._reveal_room(state, i))
-        ev.extend(self._flip_tokens(state, i))
-        return ev
+            events.extend(self._reveal_room(state, i))
+        events.extend(self._flip_tokens(state, i))
+        return events
 
     def _reveal_room(self, state: dict, i: int) -> list[dict]:
         """The room turns face up: its card-draw and mana values apply to the wizard, then scouting."""
         state["tiles"][i]["up"] = True
-        d = self.tdef(state, i)
-        ev = [self._e("flip", f"{self.label(state, i)} is revealed: **{d['name']}** (cards {d['draw']:+d}, "
-                              f"mana {d['mana']:+d}).")]
-        w = state["wizard"]
-        if d["draw"] > 0:
-            drawn = self._draw_wizard(state, d["draw"], ev)
-            ev.append(self._e("draw", f"The wizard draws {len(drawn)}."))
+        room = self.room_tile(state, i)
+        events = [self._event("flip", f"{self.label(state, i)} is revealed: **{room['name']}** (cards {room['draw']:+d}, "
+                              f"mana {room['mana']:+d}).")]
+        wizard = state["wizard"]
+        if room["draw"] > 0:
+            drawn = self._draw_wizard(state, room["draw"], events)
+            events.append(self._event("draw", f"The wizard draws {len(drawn)}."))
             if drawn:
-                ev.append(self._e("draw", "You draw " + ", ".join(self.wdef(state, c)["name"] for c in drawn)
+                events.append(self._event("draw", "You draw " + ", ".join(self.wizard_card(state, c)["name"] for c in drawn)
                                   + ".", to=0))
-        elif d["draw"] < 0:
-            ev.extend(self._room_discard(state, min(-d["draw"], len(w["hand"]))))
-        if d["mana"] > 0 and w["mana"] >= C.MANA_MAX:
-            ev.append(self._e("mana", "The Mana Wheel is already full."))
-        elif d["mana"]:
-            ev.extend(self._spin(state, d["mana"]))
-        ev.extend(self._scout(state, i))
-        return ev
+        elif room["draw"] < 0:
+            events.extend(self._room_discard(state, min(-room["draw"], len(wizard["hand"]))))
+        if room["mana"] > 0 and wizard["mana"] >= cards.MANA_MAX:
+            events.append(self._event("mana", "The Mana Wheel is already full."))
+        elif room["mana"]:
+            events.extend(self._spin(state, room["mana"]))
+        events.extend(self._scout(state, i))
+        return events
 
     def _room_discard(self, state: dict, k: int) -> list[dict]:
         """A room with a negative card value: the wizard discards k cards at random."""
-        w = state["wizard"]
+        wizard = state["wizard"]
         rng = Rng(state)
         lost = []
         for _ in range(k):
-            cid = w["hand"].pop(rng.below(len(w["hand"])))
-            w["discard"].append(cid)
+            cid = wizard["hand"].pop(rng.below(len(wizard["hand"])))
+            wizard["discard"].append(cid)
             lost.append(cid)
-        ev = [self._e("draw", f"The wizard discards {k} card{'s' if k != 1 else ''} at random.")]
+        events = [self._event("draw", f"The wizard discards {k} card{'s' if k != 1 else ''} at random.")]
         if lost:
-            ev.append(self._e("draw", "You lose " + ", ".join(self.wdef(state, c)["name"] for c in lost)
+            events.append(self._event("draw", "You lose " + ", ".join(self.wizard_card(state, c)["name"] for c in lost)
                               + ".", to=0))
-        return ev
+        return events
 
     def _flip_tokens(self, state: dict, i: int) -> list[dict]:
         """Face-down tokens on tile i flip: decoys vanish, traps spring on the heroes there, monsters stay."""
         hidden = self.hidden_tokens(state, i)
         if not hidden:
             return []
-        t = state["tiles"][i]
+        tile = state["tiles"][i]
         names = [self._token_name(state, tid) for tid in hidden]
-        ev = [self._e("tokens", f"Tokens flip on {self.label(state, i)}: {', '.join(names)}.")]
+        events = [self._event("tokens", f"Tokens flip on {self.label(state, i)}: {', '.join(names)}.")]
         here = self.heroes_on(state, i)
         rng = Rng(state)
         for tid in hidden:
-            tk = self.tok(state, tid)
-            tk["up"] = True
-            if tk["kind"] == "monster":
+            token = self.token(state, tid)
+            token["up"] = True
+            if token["kind"] == "monster":
                 continue
-            if tk["kind"] == "trap":
-                ev.extend(self._spring_trap(state, here, rng))
-            t["tokens"].remove(tid)
+            if token["kind"] == "trap":
+                events.extend(self._spring_trap(state, here, rng))
+            tile["tokens"].remove(tid)
             state["tokens"].pop(str(tid))
-        return ev
+        return events
 
     def _spring_trap(self, state: dict, here: list[int], rng: Rng) -> list[dict]:
-        ev: list[dict] = []
-        for s in here:
-            hh = state["heroes"][s]
-            if not hh["alive"]:
+        events: list[dict] = []
+        for seat in here:
+            hero = state["heroes"][seat]
+            if not hero["alive"]:
                 continue
-            if hh["ward"]:
-                ev.append(self._e("save", f"{state['names'][s]}'s ward charm turns the trap aside."))
+            if hero["ward"]:
+                events.append(self._event("save", f"{state['names'][seat]}'s ward charm turns the trap aside."))
                 continue
-            roll, bonus, safe = self._save(state, s, rng)
+            roll, bonus, safe = self._save(state, seat, rng)
             if safe:
-                ev.append(self._e("save", f"Trap! {state['names'][s]} rolls {roll}+{bonus}: safe."))
+                events.append(self._event("save", f"Trap! {state['names'][seat]} rolls {roll}+{bonus}: safe."))
             else:
-                ev.append(self._e("save", f"Trap! {state['names'][s]} rolls {roll}+{bonus}: "
+                events.append(self._event("save", f"Trap! {state['names'][seat]} rolls {roll}+{bonus}: "
                                           f"{TRAP_DAMAGE} damage."))
-                ev.extend(self._damage(state, s, TRAP_DAMAGE))
-        return ev
+                events.extend(self._damage(state, seat, TRAP_DAMAGE))
+        return events
 
     def _scout(self, state: dict, i: int) -> list[dict]:
         """Scouting (house rule): a revealed room senses how many key vaults (found or not) lie within
         SCOUT_RANGE steps of it. The number is public and stays on the room; which tiles they are is not."""
-        t = state["tiles"][i]
+        tile = state["tiles"][i]
         rng_ = SCOUT_RANGE[state["n"]]
-        if not rng_ or t["key_tile"]:
+        if not rng_ or tile["key_tile"]:
             return []
         r0, c0 = self.rc(state, i)
         near = len([j for j, u in enumerate(state["tiles"]) if u["key_tile"] and j != i
                     and abs(self.rc(state, j)[0] - r0) + abs(self.rc(state, j)[1] - c0) <= rng_])
-        t["sense"] = near
+        tile["sense"] = near
         if not near:
-            return [self._e("flip", f"Scouting from {self.label(state, i)}: no key vault within {rng_} steps.")]
+            return [self._event("flip", f"Scouting from {self.label(state, i)}: no key vault within {rng_} steps.")]
         state["scouted"] = state.get("scouted", 0) + 1
-        return [self._e("flip", f"Scouting from {self.label(state, i)}: {near} key vault{'s' if near > 1 else ''} "
+        return [self._event("flip", f"Scouting from {self.label(state, i)}: {near} key vault{'s' if near > 1 else ''} "
                                 f"within {rng_} steps!")]
 
     def _collect(self, state: dict, i: int, visitors: list[int]) -> list[dict]:
         """Visitors of a monster-free tile: first search loot, a hidden key, dropped items."""
-        ev: list[dict] = []
-        t = state["tiles"][i]
+        events: list[dict] = []
+        tile = state["tiles"][i]
         seats = [s for s in visitors if state["heroes"][s]["alive"]]
         if not seats or self.face_up_monsters(state, i) or i == state["tower"]:
-            return ev
+            return events
         lab = self.label(state, i)
-        if not t["searched"]:
-            t["searched"] = True
-            ev.extend(self._give_loot(state, seats, 1, lab))
-        ev.extend(self._pickup(state, i, seats))
-        return ev
+        if not tile["searched"]:
+            tile["searched"] = True
+            events.extend(self._give_loot(state, seats, 1, lab))
+        events.extend(self._pickup(state, i, seats))
+        return events
 
     def _pickup(self, state: dict, i: int, seats: list[int]) -> list[dict]:
-        ev: list[dict] = []
-        t = state["tiles"][i]
+        events: list[dict] = []
+        tile = state["tiles"][i]
         lab = self.label(state, i)
         seats = [s for s in seats if state["heroes"][s]["alive"]]
         if not seats:
-            return ev
+            return events
         keeper = sorted(seats, key=lambda s: (-state["heroes"][s]["keys"], s))[0]
-        if t["key"]:
-            t["key"] = False
+        if tile["key"]:
+            tile["key"] = False
             state["heroes"][keeper]["keys"] += 1
             state["keys_taken"] += 1
-            ev.append(self._e("key", f"{state['names'][keeper]} takes the key from {lab}! "
+            events.append(self._event("key", f"{state['names'][keeper]} takes the key from {lab}! "
                                      f"({state['keys_taken']}/3 found)"))
             if state["keys_taken"] == 3 and not state["keys_found"]:
                 state["keys_found"] = True
-                ev.append(self._e("rage", "All three keys are found! The wizard's rage begins: "
+                events.append(self._event("rage", "All three keys are found! The wizard's rage begins: "
                                           "from now on the world crumbles every wizard turn."))
-        if t["drop"]["keys"]:
-            state["heroes"][keeper]["keys"] += t["drop"]["keys"]
-            ev.append(self._e("key", f"{state['names'][keeper]} picks up {t['drop']['keys']} dropped key(s) on {lab}."))
-            t["drop"]["keys"] = 0
-        if t["drop"]["cards"]:
-            cards = t["drop"]["cards"]
-            t["drop"]["cards"] = []
-            for cid in cards:
+        if tile["drop"]["keys"]:
+            state["heroes"][keeper]["keys"] += tile["drop"]["keys"]
+            events.append(self._event("key", f"{state['names'][keeper]} picks up {tile['drop']['keys']} dropped key(s) on {lab}."))
+            tile["drop"]["keys"] = 0
+        if tile["drop"]["cards"]:
+            dropped = tile["drop"]["cards"]
+            tile["drop"]["cards"] = []
+            for cid in dropped:
                 s = self._loot_order(state, seats)[0]
                 self._gain_card(state, s, cid)
-                ev.append(self._e("loot", f"{state['names'][s]} picks up {self.ldef(state, cid)['name']} on {lab}."))
-        return ev
+                events.append(self._event("loot", f"{state['names'][s]} picks up {self.loot_card(state, cid)['name']} on {lab}."))
+        return events
 
     def _settle_drops(self, state: dict) -> list[dict]:
         """Dropped items go to the next hero who stands on their tile with no monsters -- also a hero who
         was already there when their friend fell (e.g. to a fireball), or who stays there."""
-        ev = []
-        for i, t in enumerate(state["tiles"]):
-            if (t["drop"]["cards"] or t["drop"]["keys"]) and not t["removed"] and i != state["tower"] \
+        events = []
+        for i, tile in enumerate(state["tiles"]):
+            if (tile["drop"]["cards"] or tile["drop"]["keys"]) and not tile["removed"] and i != state["tower"] \
                     and not self.face_up_monsters(state, i) and self.heroes_on(state, i):
-                ev.extend(self._pickup(state, i, self.heroes_on(state, i)))
-        return ev
+                events.extend(self._pickup(state, i, self.heroes_on(state, i)))
+        return events
 
     def _combat(self, state: dict, i: int, fighters: list[int], movers: dict[int, int]) -> list[dict]:
-        ev = []
+        events = []
         rng = Rng(state)
         mons = self.face_up_monsters(state, i)
         level, hits = self.monster_power(state, mons)
@@ -184,39 +184,39 @@ class ResolutionMixin:
             hroll = max(rolls_list)
             rolls = "/".join(str(r) for r in rolls_list)
         names = ", ".join(state["names"][s] for s in fighters)
-        mnames = ", ".join(self._monster_name(self.tok(state, m)) for m in mons)
+        mnames = ", ".join(self._monster_name(self.token(state, m)) for m in mons)
         hero_total = hroll + bonus
         wiz_total = wroll + level
         heroes_win = hero_total >= wiz_total
-        ev.append(self._e("combat", f"Combat in {lab}: {names} roll {rolls} +{bonus} = {hero_total} against "
+        events.append(self._event("combat", f"Combat in {lab}: {names} roll {rolls} +{bonus} = {hero_total} against "
                                     f"{mnames} {wroll}+{level} = {wiz_total}: "
                                     f"{'the heroes win' if heroes_win else 'the monsters win'}!"))
-        t = state["tiles"][i]
+        tile = state["tiles"][i]
         if heroes_win:
             for m in mons:
-                t["tokens"].remove(m)
+                tile["tokens"].remove(m)
                 state["tokens"].pop(str(m))
             if i == state["tower"]:
                 state["phase"] = "over"
                 state["winner"] = "heroes"
                 state["end"] = "heroes stormed the tower"
                 state["end_reason"] = "The heroes defeat the tower's guardians and cut down the wizard!"
-                ev.append(self._e("win", state["end_reason"]))
-                return ev
-            count = 1 if t["conquered"] else 2
-            t["conquered"] = True
-            t["searched"] = True
-            ev.extend(self._give_loot(state, fighters, count, lab))
-            ev.extend(self._pickup(state, i, fighters))
+                events.append(self._event("win", state["end_reason"]))
+                return events
+            count = 1 if tile["conquered"] else 2
+            tile["conquered"] = True
+            tile["searched"] = True
+            events.extend(self._give_loot(state, fighters, count, lab))
+            events.extend(self._pickup(state, i, fighters))
         else:
             for s in fighters:
                 if s in movers:
                     state["heroes"][s]["pos"] = movers[s]
-                ev.append(self._e("damage", f"{state['names'][s]} is driven back to "
+                events.append(self._event("damage", f"{state['names'][s]} is driven back to "
                                             f"{self.label(state, state['heroes'][s]['pos'])} and takes {hits} "
                                             f"damage."))
-                ev.extend(self._damage(state, s, hits))
-        return ev
+                events.extend(self._damage(state, s, hits))
+        return events
 
     def _resolve(self, state: dict) -> list[dict]:
         """Every living hero has committed: reveal the moves, open the tower door, move (flipping rooms and
@@ -225,26 +225,26 @@ class ResolutionMixin:
         state["commits"] = {}
         order = sorted(commits)
         parts = [f"{state['names'][s]}: {self._public_move(state, s, commits[s])}" for s in order]
-        ev = [self._e("reveal", "Moves revealed - " + "; ".join(parts) + ".")]
-        ev.extend(self._open_door(state, commits))
+        events = [self._event("reveal", "Moves revealed - " + "; ".join(parts) + ".")]
+        events.extend(self._open_door(state, commits))
         came_from: dict[int, int] = {}
         visited: dict[int, list[int]] = {}
-        ev.extend(self._move_heroes(state, commits, came_from, visited))
+        events.extend(self._move_heroes(state, commits, came_from, visited))
         for i in sorted(visited):  # looting empty rooms, keys and dropped items
             here = [s for s in visited[i] if state["heroes"][s]["alive"] and state["heroes"][s]["pos"] == i]
-            ev.extend(self._collect(state, i, here))
-        ev.extend(self._fights(state, came_from))
+            events.extend(self._collect(state, i, here))
+        events.extend(self._fights(state, came_from))
         if state["phase"] == "over":
-            return ev
-        ev.extend(self._settle_drops(state))
-        ev.extend(self._storm_empty_tower(state))
+            return events
+        events.extend(self._settle_drops(state))
+        events.extend(self._storm_empty_tower(state))
         if state["phase"] == "over":
-            return ev
-        ev.extend(self._check_wizard_win(state))
+            return events
+        events.extend(self._check_wizard_win(state))
         if state["phase"] == "over":
-            return ev
-        ev.extend(self._end_round(state, commits))
-        return ev
+            return events
+        events.extend(self._end_round(state, commits))
+        return events
 
     def _open_door(self, state: dict, commits: dict[int, dict]) -> list[dict]:
         """A hero moving into the closed tower: the keys held on the entrance tile open it for good."""
@@ -254,7 +254,7 @@ class ResolutionMixin:
             state["keys_used"] += state["heroes"][s]["keys"]
             state["heroes"][s]["keys"] = 0
         state["tower_open"] = True
-        return [self._e("tower", "The three keys turn in the lock: the tower door swings open!")]
+        return [self._event("tower", "The three keys turn in the lock: the tower door swings open!")]
 
     def _move_heroes(self, state: dict, commits: dict[int, dict], came_from: dict[int, int],
                      visited: dict[int, list[int]]) -> list[dict]:
@@ -274,12 +274,12 @@ class ResolutionMixin:
                     touched.append(paths[s][0])
             elif state["tiles"][start[s]]["tokens"] and start[s] not in touched:
                 touched.append(start[s])
-        ev: list[dict] = []
+        events: list[dict] = []
         for i in touched:
-            ev.extend(self._flip(state, i))
+            events.extend(self._flip(state, i))
         for k in (1, 2):
-            ev.extend(self._further_step(state, order, paths, k, came_from, visited))
-        return ev
+            events.extend(self._further_step(state, order, paths, k, came_from, visited))
+        return events
 
     def _committed_paths(self, state: dict, commits: dict[int, dict]) -> dict[int, list[int]]:
         """seat -> the tiles its move goes through (no entry for a hero who stays); a Sprint card is spent."""
@@ -299,7 +299,7 @@ class ResolutionMixin:
     def _further_step(self, state: dict, order: list[int], paths: dict[int, list[int]], k: int,
                       came_from: dict[int, int], visited: dict[int, list[int]]) -> list[dict]:
         """Step ``k`` (1 or 2) of the marches and sprints: leave tile k-1 (collecting there) for tile k."""
-        ev: list[dict] = []
+        events: list[dict] = []
         step: list[int] = []
         for s in order:
             if s in paths and len(paths[s]) > k and state["heroes"][s]["alive"]:
@@ -307,28 +307,28 @@ class ResolutionMixin:
                 if state["heroes"][s]["pos"] != a:
                     continue
                 if self.face_up_monsters(state, a):
-                    ev.append(self._e("move", f"{state['names'][s]} is stopped by monsters on {self.label(state, a)}."))
+                    events.append(self._event("move", f"{state['names'][s]} is stopped by monsters on {self.label(state, a)}."))
                     continue
-                ev.extend(self._collect(state, a, [s]))
+                events.extend(self._collect(state, a, [s]))
                 state["heroes"][s]["pos"] = b
                 came_from[s] = a
                 visited.setdefault(b, []).append(s)
                 if b not in step:
                     step.append(b)
         for i in step:
-            ev.extend(self._flip(state, i))
-        return ev
+            events.extend(self._flip(state, i))
+        return events
 
     def _fights(self, state: dict, came_from: dict[int, int]) -> list[dict]:
         """Combat on every tile where living heroes stand with face-up monsters (stops if the game ends)."""
-        ev: list[dict] = []
+        events: list[dict] = []
         for i in sorted({state["heroes"][s]["pos"] for s in self.living(state)}):
             if self.face_up_monsters(state, i):
                 fighters = self.heroes_on(state, i)
-                ev.extend(self._combat(state, i, fighters, {s: came_from[s] for s in fighters if s in came_from}))
+                events.extend(self._combat(state, i, fighters, {s: came_from[s] for s in fighters if s in came_from}))
                 if state["phase"] == "over":
-                    return ev
-        return ev
+                    return events
+        return events
 
     def _storm_empty_tower(self, state: dict) -> list[dict]:
         """Heroes inside a tower with no monster left win."""
@@ -338,24 +338,24 @@ class ResolutionMixin:
         state["winner"] = "heroes"
         state["end"] = "heroes stormed the tower"
         state["end_reason"] = "The heroes storm the empty tower and cut down the wizard!"
-        return [self._e("win", state["end_reason"])]
+        return [self._event("win", state["end_reason"])]
 
     def _end_round(self, state: dict, commits: dict[int, dict]) -> list[dict]:
         """Potions wear off, frozen heroes who committed thaw; the round limit, or the next wizard turn."""
         for s in range(1, state["n"]):
-            h = state["heroes"][s]
-            h["strength"] = 0
-            h["ward"] = False
-            h["thawed"] = h["frozen"] and s in commits
+            hero = state["heroes"][s]
+            hero["strength"] = 0
+            hero["ward"] = False
+            hero["thawed"] = hero["frozen"] and s in commits
             if s in commits:
-                h["frozen"] = False
+                hero["frozen"] = False
         if state["round"] >= state["round_limit"]:
             state["phase"] = "over"
             state["winner"] = "wizard"
             state["end"] = "round limit"
             state["end_reason"] = (f"Round {state['round']} ends and the world collapses: "
                                    "the heroes ran out of time and the wizard wins.")
-            return [self._e("win", state["end_reason"])]
+            return [self._event("win", state["end_reason"])]
         state["round"] += 1
         return self._start_wizard_turn(state)
 
@@ -366,11 +366,11 @@ class ResolutionMixin:
             state["end"] = "all heroes dead"
             state["end_reason"] = "Every hero has fallen: the wizard wins!"
             state["pending"] = None
-            w = state["wizard"]
-            if w["pending_card"] is not None:
-                w["discard"].append(w["pending_card"])
-                w["pending_card"] = None
-            return [self._e("win", state["end_reason"])]
+            wizard = state["wizard"]
+            if wizard["pending_card"] is not None:
+                wizard["discard"].append(wizard["pending_card"])
+                wizard["pending_card"] = None
+            return [self._event("win", state["end_reason"])]
         return []
 
     def _public_move(self, state: dict, seat: int, a: dict) -> str:

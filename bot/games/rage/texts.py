@@ -1,7 +1,7 @@
 """Wizard's Rage: the words (rules summary, status line, move descriptions, refusals, private hand text)."""
 from __future__ import annotations
 
-from . import cards as C
+from . import cards
 from .constants import DIR_NAMES, FREE_LIMIT
 
 SUMMARY = """**Wizard's Rage** - the first seat (seat 0) is the **Wizard**, everyone else is a **hero** (10 hit points, starting in a corner camp).
@@ -39,13 +39,13 @@ class TextsMixin:
         if phase == "keep":
             return f"{wiz} (wizard) keeps 3 of 5 opening cards."
         if phase == "wizard":
-            p = state["pending"]
+            pending = state["pending"]
             base = f"Round {state['round']}/{state['round_limit']}: {wiz} (wizard)"
-            if p and p["kind"] == "rage":
-                return f"{base} rages: pick where {p['left']} tiles crumble."
-            if p and p["kind"] == "place":
-                return f"{base} places {p.get('total') or sum(p.get('left', {}).values())} face-down tokens."
-            if p:
+            if pending and pending["kind"] == "rage":
+                return f"{base} rages: pick where {pending['left']} tiles crumble."
+            if pending and pending["kind"] == "place":
+                return f"{base} places {pending.get('total') or sum(pending.get('left', {}).values())} face-down tokens."
+            if pending:
                 return f"{base} picks a target."
             return f"{base} plays cards ({self.mana_left(state)} mana left)."
         waiting = [names[s] for s in self.to_act(state)]
@@ -63,27 +63,27 @@ class TextsMixin:
         if typ == "hide_key":
             return f"Hide a key on {lab(action['tile'])}"
         if typ == "keep":
-            return "Keep " + ", ".join(self.wdef(state, c)["name"] for c in action["cards"])
+            return "Keep " + ", ".join(self.wizard_card(state, c)["name"] for c in action["cards"])
         if typ == "remove":
             return f"Crumble {lab(action['tile'])} (and the safe tiles nearest it)"
         if typ == "discard":
-            return f"Discard {self.wdef(state, action['card'])['name']}"
+            return f"Discard {self.wizard_card(state, action['card'])['name']}"
         if typ == "end_turn":
             return "End turn"
         if typ == "play":
-            d = self.wdef(state, action["card"])
+            d = self.wizard_card(state, action["card"])
             return f"Play {d['name']} ({d['cost']} mana)"[:80]
         if typ == "place":
             cid = state["wizard"]["pending_card"]
-            name = self.wdef(state, cid)["name"] if cid is not None else "the card"
+            name = self.wizard_card(state, cid)["name"] if cid is not None else "the card"
             return f"Put {name} on {lab(action['tile'])} (decoys scatter)"[:80]
         if typ == "target":
             return f"Target {lab(action['tile'])}"
         if typ == "move":
             if action["to"] == state["tower"]:
                 return "Enter the tower!"
-            h = state["heroes"][seat]
-            d = self._dir_between(state, h["pos"], action["to"])
+            hero = state["heroes"][seat]
+            d = self._dir_between(state, hero["pos"], action["to"])
             return f"Move {d} to {lab(action['to'])}"
         if typ == "stay":
             return "Stay (fight here)" if seat and self.stuck(state, seat) else "Stay where you are"
@@ -92,16 +92,16 @@ class TextsMixin:
         if typ == "march":
             return "March " + " -> ".join(lab(i) for i in action["path"])
         if typ == "use":
-            return f"Use {self.ldef(state, action['card'])['name']}"
+            return f"Use {self.loot_card(state, action['card'])['name']}"
         if typ == "banish":
             return f"Banish Scroll on {lab(action['tile'])}"
         if typ == "equip":
-            d = self.ldef(state, action["card"])
+            d = self.loot_card(state, action["card"])
             if action.get("replace") is not None:
-                return f"Equip {d['name']} instead of {self.ldef(state, action['replace'])['name']}"[:80]
+                return f"Equip {d['name']} instead of {self.loot_card(state, action['replace'])['name']}"[:80]
             return f"Equip {d['name']}"
         if typ == "give":
-            return f"Give {self.ldef(state, action['card'])['name']} to {state['names'][action['to']]}"[:80]
+            return f"Give {self.loot_card(state, action['card'])['name']} to {state['names'][action['to']]}"[:80]
         if typ == "give_key":
             return f"Give a key to {state['names'][action['to']]}"[:80]
         return typ
@@ -125,8 +125,8 @@ class TextsMixin:
         typ = action.get("type") if isinstance(action, dict) else None
         phase = state["phase"]
         if phase == "heroes" and seat:
-            h = state["heroes"][seat]
-            if h["frozen"] and typ in ("move", "march"):
+            hero = state["heroes"][seat]
+            if hero["frozen"] and typ in ("move", "march"):
                 return "You are frozen by a Frost Bolt: you can't move this turn (items, even a Sprint, still work)."
             if typ in ("move", "sprint", "march") and self.stuck(state, seat):
                 return "You can't move: there are tokens on your tile, so you fight where you stand."
@@ -137,13 +137,13 @@ class TextsMixin:
                 return "You can move one tile north, east, south or west onto a tile that still exists."
             if typ in ("give", "give_key"):
                 return "You can only give cards or keys to a living hero on your own tile."
-            if typ in ("use", "banish", "equip", "give", "give_key") and h["free"] >= FREE_LIMIT:
+            if typ in ("use", "banish", "equip", "give", "give_key") and hero["free"] >= FREE_LIMIT:
                 return f"You have used your {FREE_LIMIT} item actions this turn: commit a move."
         if phase == "wizard":
-            p = state["pending"]
+            pending = state["pending"]
             if typ == "play":
                 cid = action.get("card")
-                if cid in state["wizard"]["hand"] and self.wdef(state, cid)["cost"] > self.mana_left(state):
+                if cid in state["wizard"]["hand"] and self.wizard_card(state, cid)["cost"] > self.mana_left(state):
                     return f"Not enough mana: you have {self.mana_left(state)} left this turn."
                 return "You can't play that card now (no legal place or target for it)."
             if typ == "place":
@@ -152,10 +152,10 @@ class TextsMixin:
             if typ == "remove":
                 return ("The rage can't remove the tower's ring, a hero's tile, a tile with dropped items, "
                         "or a tile that would cut a hero off from the tower or a dropped key.")
-            if typ == "end_turn" and p:
+            if typ == "end_turn" and pending:
                 return "Finish the current card first."
             if typ == "end_turn":
-                return f"Discard down to {C.HAND_LIMIT} cards before ending your turn."
+                return f"Discard down to {cards.HAND_LIMIT} cards before ending your turn."
         return "That move isn't allowed right now."
 
     def private_text(self, view: dict) -> str:

@@ -1,11 +1,19 @@
 """Wizard's Rage: what each seat may see (the public view, and the wizard's or a hero's private part)."""
 from __future__ import annotations
 
-
-from . import cards as C
+from . import cards
 from .constants import SCOUT_RANGE
-from .viewtypes import (HeroPrivate, HeroView, LootCardView, PendingPublic, RageView, TileView, TokenPrivate,
-                        WizardCardView, WizardPrivate)
+from .viewtypes import (
+    HeroPrivate,
+    HeroView,
+    LootCardView,
+    PendingPublic,
+    RageView,
+    TileView,
+    TokenPrivate,
+    WizardCardView,
+    WizardPrivate,
+)
 
 
 class ViewsMixin:
@@ -14,7 +22,7 @@ class ViewsMixin:
     # ------------------------------------------------------------------ views
     def view(self, state: dict, viewer: int | None) -> RageView:
         """The public board (``viewer`` None), plus ``private`` for the wizard (0) or a hero."""
-        w = state["wizard"]
+        wizard = state["wizard"]
         out: RageView = {
             "game": "rage", "names": list(state["names"]), "n": state["n"], "size": state["size"],
             "phase": state["phase"], "round": state["round"], "round_limit": state["round_limit"],
@@ -25,10 +33,10 @@ class ViewsMixin:
             "tiles": [self._tile_view(state, i) for i in range(len(state["tiles"]))],
             "heroes": [self._hero_public(state, s) for s in range(1, state["n"])],
             "token_cap": self.cap(state), "scout_range": SCOUT_RANGE[state["n"]],
-            "wizard": {"seat": 0, "name": state["names"][0], "mana": w["mana"], "mana_max": C.MANA_MAX,
+            "wizard": {"seat": 0, "name": state["names"][0], "mana": wizard["mana"], "mana_max": cards.MANA_MAX,
                        "mana_left": self.mana_left(state) if state["phase"] == "wizard" else None,
-                       "hand_count": len(w["hand"]), "deck_count": len(w["deck"]),
-                       "discard_count": len(w["discard"])},
+                       "hand_count": len(wizard["hand"]), "deck_count": len(wizard["deck"]),
+                       "discard_count": len(wizard["discard"])},
             "loot": {"deck_count": len(state["loot"]["deck"]), "discard_count": len(state["loot"]["discard"])},
             "pending": self._pending_public(state["pending"]), "winner": state["winner"],
             "end_reason": state["end_reason"],
@@ -42,32 +50,32 @@ class ViewsMixin:
 
     def _tile_view(self, state: dict, i: int) -> TileView:
         """One square as everyone sees it (a face-down room shows no name or values)."""
-        t = state["tiles"][i]
-        v: TileView = {"i": i, "label": self.label(state, i), "removed": t["removed"], "up": t["up"],
-                             "tower": i == state["tower"], "camp": t["camp"],
+        tile = state["tiles"][i]
+        v: TileView = {"i": i, "label": self.label(state, i), "removed": tile["removed"], "up": tile["up"],
+                             "tower": i == state["tower"], "camp": tile["camp"],
                              "hidden_tokens": len(self.hidden_tokens(state, i)),
-                             "monsters": [{"name": self._monster_name(self.tok(state, m)),
-                                           "level": self.tok(state, m)["level"],
-                                           "damage": self.tok(state, m).get("damage", 1)}
+                             "monsters": [{"name": self._monster_name(self.token(state, m)),
+                                           "level": self.token(state, m)["level"],
+                                           "damage": self.token(state, m).get("damage", 1)}
                                           for m in self.face_up_monsters(state, i)
-                                          for _ in range(self.tok(state, m).get("count", 1))],
-                             "searched": t["searched"], "conquered": t["conquered"],
-                             "drop": {"cards": [self.ldef(state, c)["name"] for c in t["drop"]["cards"]],
-                                      "keys": t["drop"]["keys"]}}
-        if t["up"] and not t["removed"]:
-            d = self.tdef(state, i)
-            v["name"], v["draw"], v["mana"] = d["name"], d["draw"], d["mana"]
-            v["key_tile"], v["key"], v["sense"] = t["key_tile"], t["key"], t.get("sense")
+                                          for _ in range(self.token(state, m).get("count", 1))],
+                             "searched": tile["searched"], "conquered": tile["conquered"],
+                             "drop": {"cards": [self.loot_card(state, c)["name"] for c in tile["drop"]["cards"]],
+                                      "keys": tile["drop"]["keys"]}}
+        if tile["up"] and not tile["removed"]:
+            room = self.room_tile(state, i)
+            v["name"], v["draw"], v["mana"] = room["name"], room["draw"], room["mana"]
+            v["key_tile"], v["key"], v["sense"] = tile["key_tile"], tile["key"], tile.get("sense")
         return v
 
     def _hero_public(self, state: dict, s: int) -> HeroView:
-        h = state["heroes"][s]
-        return {"seat": s, "name": state["names"][s], "hp": h["hp"], "alive": h["alive"],
-                "pos": h["pos"], "pos_label": self.label(state, h["pos"]),
-                "keys": h["keys"], "frozen": h["frozen"], "hand_count": len(h["hand"]),
-                "equip": [self._card_view(state, c) for c in h["equip"]],
+        hero = state["heroes"][s]
+        return {"seat": s, "name": state["names"][s], "hp": hero["hp"], "alive": hero["alive"],
+                "pos": hero["pos"], "pos_label": self.label(state, hero["pos"]),
+                "keys": hero["keys"], "frozen": hero["frozen"], "hand_count": len(hero["hand"]),
+                "equip": [self._card_view(state, c) for c in hero["equip"]],
                 "attack": self.attack(state, s), "save": self.save_bonus(state, s),
-                "committed": str(s) in state["commits"], "strength": h["strength"], "ward": h["ward"]}
+                "committed": str(s) in state["commits"], "strength": hero["strength"], "ward": hero["ward"]}
 
     @staticmethod
     def _pending_public(p: dict | None) -> PendingPublic | None:
@@ -83,49 +91,49 @@ class ViewsMixin:
         return {"kind": p["kind"]}
 
     def _wizard_private(self, state: dict) -> WizardPrivate:
-        w = state["wizard"]
-        p = state["pending"]
+        wizard = state["wizard"]
+        pending = state["pending"]
         tok_map: dict[str, list[TokenPrivate]] = {}
-        for i, t in enumerate(state["tiles"]):
+        for i, tile in enumerate(state["tiles"]):
             hid = self.hidden_tokens(state, i)
             if hid:
                 tok_map[str(i)] = [self._token_private(state, tid) for tid in hid]
         return {
             "role": "wizard",
-            "hand": [self._wcard_view(state, c) for c in sorted(w["hand"], key=lambda c: state["wcards"][c])],
-            "opening": [self._wcard_view(state, c) for c in w["opening"]],
+            "hand": [self._wcard_view(state, c) for c in sorted(wizard["hand"], key=lambda c: state["wcards"][c])],
+            "opening": [self._wcard_view(state, c) for c in wizard["opening"]],
             "tokens": tok_map,
-            "keys": [i for i, t in enumerate(state["tiles"]) if t["key"]],
+            "keys": [i for i, tile in enumerate(state["tiles"]) if tile["key"]],
             "mana_left": self.mana_left(state),
-            "pending": dict(p) if p else None,
-            "playing": self._wcard_view(state, w["pending_card"]) if w["pending_card"] is not None else None,
+            "pending": dict(pending) if pending else None,
+            "playing": self._wcard_view(state, wizard["pending_card"]) if wizard["pending_card"] is not None else None,
         }
 
     def _hero_private(self, state: dict, viewer: int) -> HeroPrivate:
-        h = state["heroes"][viewer]
+        hero = state["heroes"][viewer]
         c = state["commits"].get(str(viewer))
         return {
-            "role": "hero", "seat": viewer, "hp": h["hp"], "keys": h["keys"],
-            "hand": [self._card_view(state, cid) for cid in sorted(h["hand"])],
-            "equip": [self._card_view(state, cid) for cid in h["equip"]],
+            "role": "hero", "seat": viewer, "hp": hero["hp"], "keys": hero["keys"],
+            "hand": [self._card_view(state, cid) for cid in sorted(hero["hand"])],
+            "equip": [self._card_view(state, cid) for cid in hero["equip"]],
             "commit": c, "commit_text": self.describe_action(state, viewer, c) if c else None,
         }
 
     def _card_view(self, state: dict, cid: int) -> LootCardView:
-        d = self.ldef(state, cid)
-        v: LootCardView = {"id": cid, "name": d["name"], "kind": d["kind"], "text": d["text"]}
-        if d["kind"] == "equipment":
-            v["slot"], v["attack"], v["save"] = d["slot"], d["attack"], d["save"]
+        card = self.loot_card(state, cid)
+        v: LootCardView = {"id": cid, "name": card["name"], "kind": card["kind"], "text": card["text"]}
+        if card["kind"] == "equipment":
+            v["slot"], v["attack"], v["save"] = card["slot"], card["attack"], card["save"]
         return v
 
     def _wcard_view(self, state: dict, cid: int) -> WizardCardView:
-        d = self.wdef(state, cid)
-        return {"id": cid, "name": d["name"], "kind": d["kind"], "cost": d["cost"], "text": d["text"],
-                "level": d.get("level")}
+        card = self.wizard_card(state, cid)
+        return {"id": cid, "name": card["name"], "kind": card["kind"], "cost": card["cost"], "text": card["text"],
+                "level": card.get("level")}
 
     def _token_private(self, state: dict, tid: int) -> TokenPrivate:
-        t = self.tok(state, tid)
-        if t["kind"] == "monster":
-            return {"kind": "monster", "name": self._monster_name(t), "level": t["level"], "count": t.get("count", 1)}
-        return {"kind": t["kind"]}
+        token = self.token(state, tid)
+        if token["kind"] == "monster":
+            return {"kind": "monster", "name": self._monster_name(token), "level": token["level"], "count": token.get("count", 1)}
+        return {"kind": token["kind"]}
 

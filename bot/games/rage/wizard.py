@@ -6,7 +6,7 @@ from typing import Any, Callable
 from bot.engine import RuleError
 from bot.rng import Rng
 
-from . import cards as C
+from . import cards
 from .constants import AMBUSH_LEVEL, DIR_NAMES, TRAP_DAMAGE
 
 
@@ -15,32 +15,32 @@ class WizardTurnMixin:
 
     # ------------------------------------------------------------------ wizard actions
     def _wizard_actions(self, state: dict) -> list[dict]:
-        p = state["pending"]
-        if p:
-            kind = p["kind"]
+        pending = state["pending"]
+        if pending:
+            kind = pending["kind"]
             if kind == "rage":
                 return [{"type": "remove", "tile": i} for i in self.safe_removals(state)]
             if kind == "place":
                 return [{"type": "place", "tile": i} for i in range(len(state["tiles"]))
-                        if self.can_place(state, i, p["trap"])]
+                        if self.can_place(state, i, pending["trap"])]
             if kind == "target":
-                return [{"type": "target", "tile": i} for i in self.spell_targets(state, p["effect"])]
+                return [{"type": "target", "tile": i} for i in self.spell_targets(state, pending["effect"])]
             if kind == "turn_tower":
                 return [{"type": "entrance", "dir": d} for d in "NESW" if d != state["entrance"]]
             return []
-        w = state["wizard"]
+        wizard = state["wizard"]
         out = []
         seen = set()
-        for cid in sorted(w["hand"]):
+        for cid in sorted(wizard["hand"]):
             key = state["wcards"][cid]
             if key in seen:
                 continue
             seen.add(key)
             if self.playable(state, cid):
                 out.append({"type": "play", "card": cid})
-        if len(w["hand"]) > C.HAND_LIMIT:
+        if len(wizard["hand"]) > cards.HAND_LIMIT:
             seen = set()
-            for cid in sorted(w["hand"]):
+            for cid in sorted(wizard["hand"]):
                 key = state["wcards"][cid]
                 if key not in seen:
                     seen.add(key)
@@ -50,15 +50,15 @@ class WizardTurnMixin:
         return out
 
     def playable(self, state: dict, cid: int) -> bool:
-        d = self.wdef(state, cid)
-        if d["cost"] > self.mana_left(state):
+        card = self.wizard_card(state, cid)
+        if card["cost"] > self.mana_left(state):
             return False
-        if d["kind"] in ("monster", "trap"):
-            trap = d["kind"] == "trap"
-            room = sum(self.cap(state) - len(t["tokens"]) for i, t in enumerate(state["tiles"])
+        if card["kind"] in ("monster", "trap"):
+            trap = card["kind"] == "trap"
+            room = sum(self.cap(state) - len(tile["tokens"]) for i, tile in enumerate(state["tiles"])
                        if self.can_place(state, i, trap))
-            return room >= 1 + d["decoys"]
-        eff = d["effect"]
+            return room >= 1 + card["decoys"]
+        eff = card["effect"]
         if eff in ("frost", "fireball", "ambush"):
             return bool(self.spell_targets(state, eff))
         return True
@@ -78,12 +78,12 @@ class WizardTurnMixin:
         ent = self.entrance_tile(state)
         ring = self.ring(state)
         heroes = [state["heroes"][s]["pos"] for s in self.living(state)]
-        key_drops = [i for i, t in enumerate(state["tiles"]) if t["drop"]["keys"] and not t["removed"]]
+        key_drops = [i for i, tile in enumerate(state["tiles"]) if tile["drop"]["keys"] and not tile["removed"]]
         out = []
-        for i, t in enumerate(state["tiles"]):
-            if t["removed"] or i == state["tower"] or i in ring or i in heroes:
+        for i, tile in enumerate(state["tiles"]):
+            if tile["removed"] or i == state["tower"] or i in ring or i in heroes:
                 continue
-            if t["drop"]["cards"] or t["drop"]["keys"]:
+            if tile["drop"]["cards"] or tile["drop"]["keys"]:
                 continue
             comp = self.component(state, ent, without=i)
             if all(h in comp for h in heroes) and all(k in comp for k in key_drops):
@@ -95,76 +95,76 @@ class WizardTurnMixin:
     def _start_wizard_turn(self, state: dict) -> list[dict]:
         state["phase"] = "wizard"
         state["wizard"]["spent"] = -state["wizard"].pop("bonus", 0)  # a Dark Surge drawn on the heroes' turn
-        ev = [self._e("turn", f"Round {state['round']}: {state['names'][0]}, the wizard, takes a turn.")]
+        events = [self._event("turn", f"Round {state['round']}: {state['names'][0]}, the wizard, takes a turn.")]
         if state["keys_found"]:
             left = state["n"]
             if self.safe_removals(state):
                 state["pending"] = {"kind": "rage", "left": left}
-                ev.append(self._e("rage", f"The wizard rages: the world shakes and {left} tiles will crumble."))
-                return ev
-            ev.append(self._e("rage", "The wizard rages, but no tile can crumble."))
-        ev.extend(self._wizard_draw(state))
-        return ev
+                events.append(self._event("rage", f"The wizard rages: the world shakes and {left} tiles will crumble."))
+                return events
+            events.append(self._event("rage", "The wizard rages, but no tile can crumble."))
+        events.extend(self._wizard_draw(state))
+        return events
 
     def _wizard_draw(self, state: dict) -> list[dict]:
-        w = state["wizard"]
-        k = 2 if w["mana"] >= C.MANA_MAX else 1
-        ev: list[dict] = []
-        drawn = self._draw_wizard(state, k, ev)
+        wizard = state["wizard"]
+        k = 2 if wizard["mana"] >= cards.MANA_MAX else 1
+        events: list[dict] = []
+        drawn = self._draw_wizard(state, k, events)
         extra = " (the Mana Wheel is full: +1)" if k == 2 else ""
-        ev.insert(0, self._e("draw", f"The wizard draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}{extra}."))
+        events.insert(0, self._event("draw", f"The wizard draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}{extra}."))
         if drawn:
-            ev.append(self._e("draw", "You draw " + ", ".join(self.wdef(state, c)["name"] for c in drawn) + ".",
+            events.append(self._event("draw", "You draw " + ", ".join(self.wizard_card(state, c)["name"] for c in drawn) + ".",
                               to=0))
-        return ev
+        return events
 
-    def _draw_wizard(self, state: dict, k: int, ev: list[dict] | None = None) -> list[int]:
+    def _draw_wizard(self, state: dict, k: int, events: list[dict] | None = None) -> list[int]:
         """Draw k cards into the wizard's hand; returns those that stay there. An *instant* card (Ley
-        Tap, Dark Surge) acts at once when drawn and is discarded -- its events go to ``ev``."""
-        w = state["wizard"]
+        Tap, Dark Surge) acts at once when drawn and is discarded -- its events go to ``events``."""
+        wizard = state["wizard"]
         drawn = []
         instants = []
         for _ in range(k):
-            if not w["deck"]:
-                if not w["discard"]:
+            if not wizard["deck"]:
+                if not wizard["discard"]:
                     break
-                w["deck"] = w["discard"]
-                w["discard"] = []
-                Rng(state).shuffle(w["deck"])
-            cid = w["deck"].pop()
+                wizard["deck"] = wizard["discard"]
+                wizard["discard"] = []
+                Rng(state).shuffle(wizard["deck"])
+            cid = wizard["deck"].pop()
             self._note_held(state, "w", state["wcards"][cid])
-            if self.wdef(state, cid).get("instant") and ev is not None:
-                w["discard"].append(cid)
+            if self.wizard_card(state, cid).get("instant") and events is not None:
+                wizard["discard"].append(cid)
                 instants.append(cid)
                 continue
-            w["hand"].append(cid)
+            wizard["hand"].append(cid)
             drawn.append(cid)
-        for cid in instants:  # set aside only when there is an ``ev`` to report them in
-            assert ev is not None
-            ev.extend(self._instant(state, cid))
+        for cid in instants:  # set aside only when there is an ``events`` to report them in
+            assert events is not None
+            events.extend(self._instant(state, cid))
         return drawn
 
     def _instant(self, state: dict, cid: int) -> list[dict]:
-        d = self.wdef(state, cid)
-        w = state["wizard"]
+        card = self.wizard_card(state, cid)
+        wizard = state["wizard"]
         acted = state.setdefault("acted", [])
-        if d["key"] not in acted:
-            acted.append(d["key"])
-        ev = [self._e("spell", f"The wizard draws **{d['name']}**, which acts at once: {d['text']}")]
-        if d["effect"] == "wheel":
-            ev.extend(self._spin(state, d["amount"]))
-        elif d["effect"] == "surge":
+        if card["key"] not in acted:
+            acted.append(card["key"])
+        events = [self._event("spell", f"The wizard draws **{card['name']}**, which acts at once: {card['text']}")]
+        if card["effect"] == "wheel":
+            events.extend(self._spin(state, card["amount"]))
+        elif card["effect"] == "surge":
             if state["phase"] == "wizard":
-                w["spent"] -= d["amount"]
-                ev.append(self._e("spell", f"The wizard has {self.mana_left(state)} mana left this turn."))
+                wizard["spent"] -= card["amount"]
+                events.append(self._event("spell", f"The wizard has {self.mana_left(state)} mana left this turn."))
             else:
-                w["bonus"] = w.get("bonus", 0) + d["amount"]
-        elif d["effect"] == "scry":
-            drawn = self._draw_wizard(state, d["amount"], ev)
+                wizard["bonus"] = wizard.get("bonus", 0) + card["amount"]
+        elif card["effect"] == "scry":
+            drawn = self._draw_wizard(state, card["amount"], events)
             if drawn:
-                ev.append(self._e("draw", "You draw " + ", ".join(self.wdef(state, c)["name"] for c in drawn) + ".",
+                events.append(self._event("draw", "You draw " + ", ".join(self.wizard_card(state, c)["name"] for c in drawn) + ".",
                                   to=0))
-        return ev
+        return events
 
     def _wizard_phase_options(self, state: dict, seat: int) -> list[dict]:
         return self._wizard_actions(state)
@@ -182,7 +182,7 @@ class WizardTurnMixin:
         """The rage, one decision: the wizard picks where the world breaks; the crack spreads to the safe
         tiles nearest to it (ties by the game's dice) until as many tiles as players are gone."""
         i = action["tile"]
-        ev = self._remove_tile(state, i)
+        events = self._remove_tile(state, i)
         rng = Rng(state)
         r0, c0 = self.rc(state, i)
         for _ in range(state["pending"]["left"] - 1):
@@ -191,87 +191,87 @@ class WizardTurnMixin:
                 break
             dist = {j: abs(self.rc(state, j)[0] - r0) + abs(self.rc(state, j)[1] - c0) for j in safe}
             near = [j for j in safe if dist[j] == min(dist.values())]
-            ev.extend(self._remove_tile(state, near[rng.below(len(near))]))
+            events.extend(self._remove_tile(state, near[rng.below(len(near))]))
         state["pending"] = None
-        ev.extend(self._wizard_draw(state))
-        return ev
+        events.extend(self._wizard_draw(state))
+        return events
 
     def _do_discard(self, state: dict, action: dict) -> list[dict]:
-        w = state["wizard"]
+        wizard = state["wizard"]
         cid = action["card"]
-        w["hand"].remove(cid)
-        w["discard"].append(cid)
-        return [self._e("discard", "The wizard discards a card down to the hand limit."),
-                self._e("discard", f"You discard {self.wdef(state, cid)['name']}.", to=0)]
+        wizard["hand"].remove(cid)
+        wizard["discard"].append(cid)
+        return [self._event("discard", "The wizard discards a card down to the hand limit."),
+                self._event("discard", f"You discard {self.wizard_card(state, cid)['name']}.", to=0)]
 
     def _do_end_turn(self, state: dict, action: dict) -> list[dict]:
-        ev = [self._e("end", "The wizard ends the turn. Heroes, commit your moves!")]
-        ev.extend(self._start_hero_phase(state))
-        return ev
+        events = [self._event("end", "The wizard ends the turn. Heroes, commit your moves!")]
+        events.extend(self._start_hero_phase(state))
+        return events
 
     def _do_play(self, state: dict, action: dict) -> list[dict]:
-        w = state["wizard"]
+        wizard = state["wizard"]
         cid = action["card"]
-        d = self.wdef(state, cid)
-        w["hand"].remove(cid)
-        w["spent"] += d["cost"]
-        w["pending_card"] = cid
-        if d["kind"] in ("monster", "trap"):
-            total = 1 + d["decoys"]
-            state["pending"] = {"kind": "place", "trap": d["kind"] == "trap", "total": total}
-            return [self._e("play", f"The wizard plays a card ({d['cost']} mana): {total} face-down "
+        card = self.wizard_card(state, cid)
+        wizard["hand"].remove(cid)
+        wizard["spent"] += card["cost"]
+        wizard["pending_card"] = cid
+        if card["kind"] in ("monster", "trap"):
+            total = 1 + card["decoys"]
+            state["pending"] = {"kind": "place", "trap": card["kind"] == "trap", "total": total}
+            return [self._event("play", f"The wizard plays a card ({card['cost']} mana): {total} face-down "
                                     "tokens will appear."),
-                    self._e("play", f"You play {d['name']}: pick the tile for the {self._real_word(d)}; "
-                                    f"its {d['decoys']} decoy{'s' if d['decoys'] != 1 else ''} land on "
+                    self._event("play", f"You play {card['name']}: pick the tile for the {self._real_word(card)}; "
+                                    f"its {card['decoys']} decoy{'s' if card['decoys'] != 1 else ''} land on "
                                     "random tiles just as far from the nearest hero.", to=0)]
-        ev = [self._e("spell", f"The wizard casts **{d['name']}** ({d['cost']} mana): {d['text']}")]
-        eff = d["effect"]
+        events = [self._event("spell", f"The wizard casts **{card['name']}** ({card['cost']} mana): {card['text']}")]
+        eff = card["effect"]
         if eff in ("frost", "fireball", "ambush"):
             state["pending"] = {"kind": "target", "effect": eff}
-            return ev
+            return events
         if eff == "turn_tower":
             state["pending"] = {"kind": "turn_tower"}
-            return ev
-        ev.extend(self._play_at_once(state, d))
+            return events
+        events.extend(self._play_at_once(state, card))
         self._finish_card(state)
-        return ev
+        return events
 
     def _play_at_once(self, state: dict, d: dict) -> list[dict]:
         """A played spell without a target: Dark Surge, Ley Tap, Scrying Pool."""
         eff = d["effect"]
-        ev: list[dict] = []
+        events: list[dict] = []
         if eff == "surge":
             state["wizard"]["spent"] -= d["amount"]
-            ev.append(self._e("spell", f"The wizard has {self.mana_left(state)} mana left this turn."))
+            events.append(self._event("spell", f"The wizard has {self.mana_left(state)} mana left this turn."))
         elif eff == "wheel":
-            ev.extend(self._spin(state, d["amount"]))
+            events.extend(self._spin(state, d["amount"]))
         elif eff == "scry":
-            drawn = self._draw_wizard(state, d["amount"], ev)
-            ev.append(self._e("draw", f"The wizard draws {len(drawn)} cards."))
+            drawn = self._draw_wizard(state, d["amount"], events)
+            events.append(self._event("draw", f"The wizard draws {len(drawn)} cards."))
             if drawn:
-                ev.append(self._e("draw", "You draw " + ", ".join(self.wdef(state, c)["name"] for c in drawn)
+                events.append(self._event("draw", "You draw " + ", ".join(self.wizard_card(state, c)["name"] for c in drawn)
                                   + ".", to=0))
-        return ev
+        return events
 
     def _do_place(self, state: dict, action: dict) -> list[dict]:
-        ev = self._place_card(state, action["tile"])
+        events = self._place_card(state, action["tile"])
         self._finish_card(state)
-        return ev
+        return events
 
     def _do_target(self, state: dict, action: dict) -> list[dict]:
-        ev = self._cast(state, state["pending"]["effect"], action["tile"])
+        events = self._cast(state, state["pending"]["effect"], action["tile"])
         self._finish_card(state)
-        ev.extend(self._check_wizard_win(state))
+        events.extend(self._check_wizard_win(state))
         if state["phase"] != "over":
-            ev.extend(self._settle_drops(state))
-        return ev
+            events.extend(self._settle_drops(state))
+        return events
 
     def _do_turn_tower(self, state: dict, action: dict) -> list[dict]:
         state["entrance"] = action["dir"]
-        ev = [self._e("spell", f"The tower turns: its door now faces {DIR_NAMES[action['dir']]} "
+        events = [self._event("spell", f"The tower turns: its door now faces {DIR_NAMES[action['dir']]} "
                                f"({self.label(state, self.entrance_tile(state))}).")]
         self._finish_card(state)
-        return ev
+        return events
 
     @staticmethod
     def _real_word(d: dict) -> str:
@@ -285,7 +285,7 @@ class WizardTurnMixin:
         different tiles while there are enough. So the set of tiles says nothing about which one is real."""
         rng = Rng(state)
         want = self.hero_distance(state, real)
-        room = {i: self.cap(state) - len(t["tokens"]) for i, t in enumerate(state["tiles"])
+        room = {i: self.cap(state) - len(tile["tokens"]) for i, tile in enumerate(state["tiles"])
                 if self.can_place(state, i, trap)}
         room[real] = room.get(real, 1) - 1
         out: list[int] = []
@@ -305,14 +305,14 @@ class WizardTurnMixin:
     def _place_card(self, state: dict, real: int) -> list[dict]:
         """One decision: the card's real token (a monster gang or a trap) on ``real``, its decoys scattered.
         The public learns only the set of tiles, listed in board order."""
-        d = self.wdef(state, state["wizard"]["pending_card"])
-        trap = d["kind"] == "trap"
+        card = self.wizard_card(state, state["wizard"]["pending_card"])
+        trap = card["kind"] == "trap"
         if trap:
-            token = {"kind": "trap", "up": False, "card": d["key"], "level": 0}
+            token = {"kind": "trap", "up": False, "card": card["key"], "level": 0}
         else:
-            token = {"kind": "monster", "up": False, "card": d["key"], "level": d["level"],
-                     "count": d.get("monsters", 1), "damage": d.get("damage", 1)}
-        decoys = self.decoy_tiles(state, real, d["decoys"], trap)
+            token = {"kind": "monster", "up": False, "card": card["key"], "level": card["level"],
+                     "count": card.get("monsters", 1), "damage": card.get("damage", 1)}
+        decoys = self.decoy_tiles(state, real, card["decoys"], trap)
         self._new_token(state, real, token)
         for i in decoys:
             self._new_token(state, i, {"kind": "blank", "up": False, "card": "blank", "level": 0})
@@ -322,69 +322,69 @@ class WizardTurnMixin:
             k = spots.count(i)
             counted.append(self.label(state, i) + (f" (x{k})" if k > 1 else ""))
         where = ", ".join(counted[:-1]) + " and " + counted[-1] if len(counted) > 1 else counted[0]
-        ev = [self._e("place", f"The wizard places {len(spots)} face-down token{'s' if len(spots) != 1 else ''}"
+        events = [self._event("place", f"The wizard places {len(spots)} face-down token{'s' if len(spots) != 1 else ''}"
                                f" on {where}.")]
         decoy_text = ", ".join(self.label(state, i) for i in decoys) or "nowhere (no room)"
-        ev.append(self._e("place", f"You place {d['name']} on {self.label(state, real)}; decoys on "
+        events.append(self._event("place", f"You place {card['name']} on {self.label(state, real)}; decoys on "
                                    f"{decoy_text}.", to=0))
-        return ev
+        return events
 
     def _finish_card(self, state: dict) -> None:
-        w = state["wizard"]
-        if w["pending_card"] is not None:
-            w["discard"].append(w["pending_card"])
-            w["pending_card"] = None
+        wizard = state["wizard"]
+        if wizard["pending_card"] is not None:
+            wizard["discard"].append(wizard["pending_card"])
+            wizard["pending_card"] = None
         state["pending"] = None
 
     def _spin(self, state: dict, amount: int) -> list[dict]:
-        w = state["wizard"]
-        before = w["mana"]
-        if amount > 0 and before >= C.MANA_MAX:
-            ev = [self._e("mana", "The Mana Wheel is already full: the wizard draws a card instead.")]
-            drawn = self._draw_wizard(state, 1, ev)
+        wizard = state["wizard"]
+        before = wizard["mana"]
+        if amount > 0 and before >= cards.MANA_MAX:
+            events = [self._event("mana", "The Mana Wheel is already full: the wizard draws a card instead.")]
+            drawn = self._draw_wizard(state, 1, events)
             if drawn:
-                ev.append(self._e("draw", f"You draw {self.wdef(state, drawn[0])['name']}.", to=0))
-            return ev
-        w["mana"] = max(0, min(C.MANA_MAX, before + amount))
-        return [self._e("mana", f"The Mana Wheel turns to {w['mana']}.")]
+                events.append(self._event("draw", f"You draw {self.wizard_card(state, drawn[0])['name']}.", to=0))
+            return events
+        wizard["mana"] = max(0, min(cards.MANA_MAX, before + amount))
+        return [self._event("mana", f"The Mana Wheel turns to {wizard['mana']}.")]
 
     def _cast(self, state: dict, eff: str, i: int) -> list[dict]:
-        ev = []
+        events = []
         lab = self.label(state, i)
         victims = self.heroes_on(state, i)
-        names = ", ".join(state["names"][s] for s in victims)
+        names = ", ".join(state["names"][seat] for seat in victims)
         if eff == "frost":
-            victims = [s for s in victims if not state["heroes"][s]["thawed"]]
-            names = ", ".join(state["names"][s] for s in victims)
-            for s in victims:
-                state["heroes"][s]["frozen"] = True
-            ev.append(self._e("spell", f"Frost bolt on {lab}: {names} will skip their next move."))
+            victims = [seat for seat in victims if not state["heroes"][seat]["thawed"]]
+            names = ", ".join(state["names"][seat] for seat in victims)
+            for seat in victims:
+                state["heroes"][seat]["frozen"] = True
+            events.append(self._event("spell", f"Frost bolt on {lab}: {names} will skip their next move."))
         elif eff == "fireball":
             rng = Rng(state)
-            for s in victims:
-                roll, bonus, safe = self._save(state, s, rng)
+            for seat in victims:
+                roll, bonus, safe = self._save(state, seat, rng)
                 if safe:
-                    ev.append(self._e("save", f"Fireball on {lab}: {state['names'][s]} rolls {roll}+{bonus} and dodges."))
+                    events.append(self._event("save", f"Fireball on {lab}: {state['names'][seat]} rolls {roll}+{bonus} and dodges."))
                 else:
-                    ev.append(self._e("save", f"Fireball on {lab}: {state['names'][s]} rolls {roll}+{bonus} "
+                    events.append(self._event("save", f"Fireball on {lab}: {state['names'][seat]} rolls {roll}+{bonus} "
                                               f"and takes {TRAP_DAMAGE} damage."))
-                    ev.extend(self._damage(state, s, TRAP_DAMAGE))
+                    events.extend(self._damage(state, seat, TRAP_DAMAGE))
         elif eff == "ambush":
             self._new_token(state, i, {"kind": "monster", "up": True, "card": "ambush", "level": AMBUSH_LEVEL})
-            ev.append(self._e("spell", f"Ambush! A level {AMBUSH_LEVEL} monster leaps onto {lab}: "
+            events.append(self._event("spell", f"Ambush! A level {AMBUSH_LEVEL} monster leaps onto {lab}: "
                                        f"{names} can't move and must fight."))
-        return ev
+        return events
 
     def _remove_tile(self, state: dict, i: int) -> list[dict]:
-        t = state["tiles"][i]
-        t["removed"] = True
-        for tid in t["tokens"]:
+        tile = state["tiles"][i]
+        tile["removed"] = True
+        for tid in tile["tokens"]:
             state["tokens"].pop(str(tid))
-        n_tok = len(t["tokens"])
-        t["tokens"] = []
-        t["key"] = False
+        n_tok = len(tile["tokens"])
+        tile["tokens"] = []
+        tile["key"] = False
         extra = f" taking {n_tok} token{'s' if n_tok != 1 else ''} with it" if n_tok else ""
-        return [self._e("rage", f"{self.label(state, i)} crumbles into the void{extra}.")]
+        return [self._event("rage", f"{self.label(state, i)} crumbles into the void{extra}.")]
 
 
 WIZARD_ACTIONS: dict[str, Callable[[Any, dict, dict], list[dict]]] = {

@@ -11,7 +11,7 @@ import math
 import random
 from typing import Any
 
-from . import cards as C
+from . import cards
 from .cards import CARDS
 
 SCALE = {"suit": 2.5, "number": 0.8, "curses": 0.8}
@@ -41,11 +41,11 @@ class Model:
                 self.hauls[s["seat"]].append(s["card"]["id"])
         sand = [h["sand_under"] for h in view["hauls"] if h["sand_under"] is not None]
         self.sand = sand[0] if sand else None
-        self.tiles = [t for t in C.tiles_in_play(self.n) if t["kind"] != "exit"]
+        self.tiles = [t for t in cards.tiles_in_play(self.n) if t["kind"] != "exit"]
         self.active = [p["where"] != "bridge" for p in view["pawns"]]
 
     def stats(self, hauls: list[list[int]], sand: int | None) -> list[dict]:
-        return [C.haul_stats(h, sand) for h in hauls]
+        return [cards.haul_stats(h, sand) for h in hauls]
 
     def value(self, hauls: list[list[int]] | None = None, sand: int | None = -1, who: int | None = None) -> float:
         hauls = self.hauls if hauls is None else hauls
@@ -54,7 +54,7 @@ class Model:
         st = self.stats(hauls, sand)
         total = float(st[who]["card_prestige"])
         for tile in self.tiles:
-            vals = [C.tile_metric(tile, x) for x in st]
+            vals = [cards.tile_metric(tile, x) for x in st]
             mine = vals[who]
             rivals = [v for i, v in enumerate(vals) if i != who]
             if tile["kind"] == "most":
@@ -63,8 +63,8 @@ class Model:
                 margin = min(rivals) - mine
             if tile["metric"] == "suit" and mine == 0 and margin <= 0:
                 continue
-            p = _sig((margin - 0.5) / SCALE[tile["metric"]])
-            total += tile["prestige"] * p
+            chance = _sig((margin - 0.5) / SCALE[tile["metric"]])
+            total += tile["prestige"] * chance
         return total
 
     def with_card(self, seat: int, cid: int, remove: int | None = None) -> list[list[int]]:
@@ -77,7 +77,7 @@ class Model:
 
 def _unknown_dark(view: dict, model: Model) -> list[int]:
     """Dark cards of the set in play this seat has not seen anywhere (candidates for the face-down card)."""
-    used = C.SET_A if view["options"]["special_set"] == "A" else C.SET_B
+    used = cards.SET_A if view["options"]["special_set"] == "A" else cards.SET_B
     seen = set()
     for row in view["tower"]:
         for cell in row:
@@ -86,7 +86,7 @@ def _unknown_dark(view: dict, model: Model) -> list[int]:
     for h in model.hauls:
         seen.update(h)
     seen.update(c["id"] for c in view["box"])
-    return [c for c in list(C.DARK_PLAIN) + list(used) if c not in seen]
+    return [c for c in list(cards.DARK_PLAIN) + list(used) if c not in seen]
 
 
 def _claim_value(model: Model, view: dict, cid: int | None, unknown: list[int]) -> float:
@@ -106,11 +106,11 @@ def _claim_value(model: Model, view: dict, cid: int | None, unknown: list[int]) 
         return best
     if power == "sand":
         hauls = model.with_card(me, cid)
-        targets = [c for c in hauls[me] if C.sand_target_ok(c)]
+        targets = [c for c in hauls[me] if cards.sand_target_ok(c)]
         return max((model.value(hauls, t) for t in targets), default=model.value(hauls))
     if power == "tales":
         hauls = model.with_card(me, cid)
-        return max((model.value(model.with_card(me, cid, remove=c)) for c in hauls[me] if C.curse_free(c)),
+        return max((model.value(model.with_card(me, cid, remove=c)) for c in hauls[me] if cards.curse_free(c)),
                    default=model.value(hauls))
     if power == "cloak":
         hauls = model.with_card(me, cid)
@@ -156,12 +156,12 @@ def _turn(view: dict, model: Model, legal: list[dict], rng: random.Random) -> di
     for a in legal:
         if a["type"] != "claim":
             continue
-        f = a["floor"]
-        cell = view["tower"][f][a["slot"]]
+        floor = a["floor"]
+        cell = view["tower"][floor][a["slot"]]
         cid = cell["card"]["id"] if "card" in cell else None
         gain = _claim_value(model, view, cid, unknown) - base
-        forgone = sum(counts[max(pf, 0):f])
-        remaining = sum(counts[f:]) - 1
+        forgone = sum(counts[max(pf, 0):floor])
+        remaining = sum(counts[floor:]) - 1
         score = gain - FORGONE * forgone + (STAY_BONUS if remaining > 0 else 0.0) * min(1.0, remaining / 6)
         score += rng.random() * 1e-6
         if score > best_score:
@@ -180,13 +180,13 @@ def _turn(view: dict, model: Model, legal: list[dict], rng: random.Random) -> di
 
 def _decide(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
     me = model.seat
-    k = pending["kind"]
+    kind = pending["kind"]
 
     def tower_card(a):
         cell = view["tower"][a["floor"]][a["slot"]]
         return cell["card"]["id"] if cell and "card" in cell else None
 
-    if k in ("amulet_discard", "row_discard"):
+    if kind in ("amulet_discard", "row_discard"):
         # Deny the card a rival would gain most from (unknown face-down card: a middling guess).
         def denial(a):
             cid = tower_card(a)
@@ -199,8 +199,8 @@ def _decide(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
             mine = model.value(model.with_card(me, cid)) - model.value() if model.active[me] else 0.0
             return best - 0.5 * mine
         return max(legal, key=denial)
-    if k == "amulet_give":
-        cid = C.AMULET
+    if kind == "amulet_give":
+        cid = cards.AMULET
         hauls_wo = [list(h) for h in model.hauls]
         if cid in hauls_wo[me]:
             hauls_wo[me].remove(cid)
@@ -210,20 +210,20 @@ def _decide(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
             h[a["to"]].append(cid)
             return model.value(h)
         return max(legal, key=after_give)
-    if k == "sand":
+    if kind == "sand":
         return max(legal, key=lambda a: model.value(None, a["card"]))
-    if k in ("tales", "crown"):
+    if kind in ("tales", "crown"):
         return max(legal, key=lambda a: _without(model, me, a["card"]))
-    if k == "cloak":
+    if kind == "cloak":
         unknown = _unknown_dark(view, model)
         return max(legal, key=lambda a: _claim_value(model, view, tower_card(a), unknown))
-    if k == "distill":
+    if kind == "distill":
         return legal[0]
-    if k == "vamp":
+    if kind == "vamp":
         base = model.value()
         best, best_gain = {"type": "skip"}, 0.05
         takes = [(f, s, cell["card"]["id"]) for f, row in enumerate(view["tower"]) for s, cell in enumerate(row)
-                 if cell and "card" in cell and C.curse_free(cell["card"]["id"])]
+                 if cell and "card" in cell and cards.curse_free(cell["card"]["id"])]
         for a in legal:
             if a["type"] != "swap":
                 continue
@@ -235,7 +235,7 @@ def _decide(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
                 if gain > best_gain:
                     best, best_gain = a, gain
         return best
-    if k == "vamp_take":
+    if kind == "vamp_take":
         give = pending.get("give")
 
         def swap_val(a):
@@ -249,7 +249,7 @@ def _decide(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
 
 
 def _without(model: Model, seat: int, cid: int) -> float:
-    h = [list(x) for x in model.hauls]
-    h[seat].remove(cid)
+    hauls = [list(x) for x in model.hauls]
+    hauls[seat].remove(cid)
     sand = model.sand if model.sand != cid else None
-    return model.value(h, sand, who=seat)
+    return model.value(hauls, sand, who=seat)

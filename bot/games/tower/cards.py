@@ -3,10 +3,10 @@ scoring rules. Cards are referred to by their integer ``id`` (index in CARDS).""
 from __future__ import annotations
 
 import json
-from bot.paths import DATA_DIR
 from typing import Any, Iterable
 
 from bot.engine import competition_ranks
+from bot.paths import DATA_DIR
 
 _DATA = json.loads((DATA_DIR / "tower" / "cards.json").read_text("utf-8"))
 

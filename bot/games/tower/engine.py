@@ -16,10 +16,19 @@ from typing import Any
 from bot.engine import Engine, GameMeta, Option
 from bot.rng import Rng
 
-from . import cards as C
+from . import cards
 from .cards import CARDS, name
-from .viewtypes import (CardView, CellView, DraftView, HaulView, PawnView, PendingView, ScoringTileView,
-                        TowerPrivate, TowerView)
+from .viewtypes import (
+    CardView,
+    CellView,
+    DraftView,
+    HaulView,
+    PawnView,
+    PendingView,
+    ScoringTileView,
+    TowerPrivate,
+    TowerView,
+)
 
 FLOORS, SLOTS = 8, 5
 BALCONY, BRIDGE = -1, 8
@@ -46,10 +55,10 @@ Add card prestige. Ties: fewest curses, then most tiles, else shared win.
 **Two players:** no 2nd/Last to Exit or Fewest Curses tiles; after each claim you must discard a card from the floor your pawn is on (the face-down card goes unseen)."""
 
 
-def _cv(cid: int) -> CardView:
-    c = CARDS[cid]
-    return {"id": cid, "name": c["name"], "suits": c["suits"], "values": c["values"], "curses": c["curses"],
-            "prestige": c["prestige"], "power": c["power"], "set": c["set"], "deck": c["deck"]}
+def _card_view(cid: int) -> CardView:
+    card = CARDS[cid]
+    return {"id": cid, "name": card["name"], "suits": card["suits"], "values": card["values"], "curses": card["curses"],
+            "prestige": card["prestige"], "power": card["power"], "set": card["set"], "deck": card["deck"]}
 
 
 def _floor_label(f: int) -> str:
@@ -74,45 +83,45 @@ class TowerEngine(Engine):
 
     # ------------------------------------------------------------------ setup
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> dict:
-        n = len(names)
-        self.meta.check_players(n)
+        players = len(names)
+        self.meta.check_players(players)
         opts = self.meta.resolve_options(options)
         state: dict[str, Any] = {
-            "names": list(names), "rng": Rng.seed_state(seed), "n": n,
+            "names": list(names), "rng": Rng.seed_state(seed), "n": players,
             "options": {"special_set": opts["special_set"], "master_thief": bool(opts["master_thief"])},
             "phase": "play", "tower": [[None] * SLOTS for _ in range(FLOORS)],
-            "pawns": [[BALCONY, -1] for _ in range(n)], "hauls": [[] for _ in range(n)],
-            "secret": [None] * n, "revealed": [None] * n, "sand_target": None,
-            "box": [], "box_unseen": [], "out_of_play": [], "draft": None, "offered": [[] for _ in range(n)],
-            "seen": [[] for _ in range(n)], "turn": 0, "exits": [], "queue": [], "extra": False,
+            "pawns": [[BALCONY, -1] for _ in range(players)], "hauls": [[] for _ in range(players)],
+            "secret": [None] * players, "revealed": [None] * players, "sand_target": None,
+            "box": [], "box_unseen": [], "out_of_play": [], "draft": None, "offered": [[] for _ in range(players)],
+            "seen": [[] for _ in range(players)], "turn": 0, "exits": [], "queue": [], "extra": False,
             "recent": [], "bonus": False,
         }
         rng = Rng(state)
-        light = list(C.LIGHT)
+        light = list(cards.LIGHT)
         rng.shuffle(light)
         if state["options"]["master_thief"]:
-            remove = {2: 3, 3: 2}.get(n, 1)
+            remove = {2: 3, 3: 2}.get(players, 1)
             state["box_unseen"] += light[:remove]
             light = light[remove:]
-        for f in range(2):
-            state["tower"][f] = light[:SLOTS]
+        for floor in range(2):
+            state["tower"][floor] = light[:SLOTS]
             light = light[SLOTS:]
-        used, unused = (C.SET_A, C.SET_B) if opts["special_set"] == "A" else (C.SET_B, C.SET_A)
+        used, unused = (cards.SET_A, cards.SET_B) if opts["special_set"] == "A" else (cards.SET_B, cards.SET_A)
         state["out_of_play"] = list(unused)
         if not state["options"]["master_thief"]:
-            for seat in range(n):
+            for seat in range(players):
                 state["secret"][seat] = light.pop(0)
             state["box_unseen"] += light
             light = []
-        dark = list(C.DARK_PLAIN) + list(used)
+        dark = list(cards.DARK_PLAIN) + list(used)
         rng.shuffle(dark)
-        for f in range(2, FLOORS):
-            state["tower"][f] = dark[:SLOTS]
+        for floor in range(2, FLOORS):
+            state["tower"][floor] = dark[:SLOTS]
             dark = dark[SLOTS:]
         state["box_unseen"] += dark
         if state["options"]["master_thief"]:
             state["phase"] = "draft"
-            state["draft"] = {"order": list(range(n - 1, -1, -1)), "pos": 0, "hand": light}
+            state["draft"] = {"order": list(range(players - 1, -1, -1)), "pos": 0, "hand": light}
         return state
 
     # ------------------------------------------------------------------ helpers
@@ -128,11 +137,11 @@ class TowerEngine(Engine):
         return (f, slot) == HIDDEN
 
     def _tower_cards(self, state):
-        for f in range(FLOORS):
-            row = state["tower"][f]
+        for floor in range(FLOORS):
+            row = state["tower"][floor]
             for slot in range(SLOTS):
                 if row[slot] is not None:
-                    yield f, slot, row[slot]
+                    yield floor, slot, row[slot]
 
     def _card_label(self, state, f: int, slot: int) -> str:
         if self._is_hidden(f, slot):
@@ -143,9 +152,9 @@ class TowerEngine(Engine):
         """Can ``seat`` complete the power of ``cid`` if it claimed it now (from tower space ``at``)?"""
         power = CARDS[cid]["power"]
         if power == "sand":
-            return any(C.sand_target_ok(c) for c in state["hauls"][seat])
+            return any(cards.sand_target_ok(c) for c in state["hauls"][seat])
         if power == "tales":
-            return any(C.curse_free(c) for c in state["hauls"][seat])
+            return any(cards.curse_free(c) for c in state["hauls"][seat])
         if power == "distill":
             return any(state["secret"][o] is not None for o in range(state["n"]) if o != seat)
         if power == "cloak":
@@ -178,8 +187,8 @@ class TowerEngine(Engine):
         if state["phase"] == "over":
             return []
         if state["phase"] == "draft":
-            d = state["draft"]
-            return [d["order"][d["pos"]]]
+            draft = state["draft"]
+            return [draft["order"][draft["pos"]]]
         if state["queue"]:
             return [state["queue"][0]["seat"]]
         return [state["turn"]]
@@ -196,10 +205,10 @@ class TowerEngine(Engine):
             return self._step_options(state, state["queue"][0])
         actions = []
         low = max(0, state["pawns"][seat][0])
-        for f in range(low, FLOORS):
+        for floor in range(low, FLOORS):
             for slot in range(SLOTS):
-                if self._claimable(state, seat, f, slot):
-                    actions.append({"type": "claim", "floor": f, "slot": slot})
+                if self._claimable(state, seat, floor, slot):
+                    actions.append({"type": "claim", "floor": floor, "slot": slot})
         actions.append({"type": "exit"})
         return actions
 
@@ -215,9 +224,9 @@ class TowerEngine(Engine):
         if k == "amulet_give":
             return [{"type": "give", "to": o} for o in range(state["n"]) if o != seat]
         if k == "sand":
-            return [{"type": "sand", "card": c} for c in hauls if C.sand_target_ok(c)]
+            return [{"type": "sand", "card": c} for c in hauls if cards.sand_target_ok(c)]
         if k in ("tales", "crown"):
-            return [{"type": "discard_haul", "card": c} for c in hauls if C.curse_free(c)]
+            return [{"type": "discard_haul", "card": c} for c in hauls if cards.curse_free(c)]
         if k == "cloak":
             return [{"type": "take", "floor": f, "slot": slot} for f, slot, _ in self._tower_cards(state)
                     if self._claimable(state, seat, f, slot)]
@@ -225,7 +234,7 @@ class TowerEngine(Engine):
             return [{"type": "peek", "seat": o} for o in range(state["n"])
                     if o != seat and state["secret"][o] is not None]
         if k == "vamp":
-            mine = [c for c in hauls if C.curse_free(c)]
+            mine = [c for c in hauls if cards.curse_free(c)]
             theirs = self._vamp_tower(state)
             if not mine or not theirs:
                 return []
@@ -235,19 +244,19 @@ class TowerEngine(Engine):
         raise AssertionError(k)
 
     def _vamp_tower(self, state) -> list[tuple[int, int]]:
-        return [(f, slot) for f, slot, c in self._tower_cards(state) if not self._is_hidden(f, slot) and C.curse_free(c)]
+        return [(f, slot) for f, slot, c in self._tower_cards(state) if not self._is_hidden(f, slot) and cards.curse_free(c)]
 
     # ------------------------------------------------------------------ apply
     def _apply(self, state, seat: int, action: dict) -> list[dict]:
         events: list[dict] = []
-        t = action["type"]
+        kind = action["type"]
         if state["phase"] == "draft":
             self._draft(state, seat, action["card"], events)
         elif state["queue"]:
             step = state["queue"].pop(0)
             self._resolve_step(state, step, action, events)
             self._run_queue(state, events)
-        elif t == "exit":
+        elif kind == "exit":
             self._exit(state, seat, events)
             self._end_turn(state, events)
         else:  # claim
@@ -260,19 +269,19 @@ class TowerEngine(Engine):
         return events
 
     def _draft(self, state, seat: int, cid: int, events: list) -> None:
-        d = state["draft"]
-        state["offered"][seat] = sorted(d["hand"])
-        d["hand"].remove(cid)
+        draft = state["draft"]
+        state["offered"][seat] = sorted(draft["hand"])
+        draft["hand"].remove(cid)
         state["secret"][seat] = cid
-        d["pos"] += 1
+        draft["pos"] += 1
         events.append({"type": "draft", "to": seat, "text": f"You keep **{name(cid)}** as your secret card."})
-        if d["pos"] < len(d["order"]):
-            nxt = d["order"][d["pos"]]
+        if draft["pos"] < len(draft["order"]):
+            nxt = draft["order"][draft["pos"]]
             events.append({"type": "draft", "text": f"{self._name(state, seat)} keeps a secret card and passes "
-                                                    f"{len(d['hand'])} cards to {self._name(state, nxt)}."})
+                                                    f"{len(draft['hand'])} cards to {self._name(state, nxt)}."})
         else:
-            left = len(d["hand"])
-            state["box_unseen"] += d["hand"]
+            left = len(draft["hand"])
+            state["box_unseen"] += draft["hand"]
             state["draft"] = None
             state["phase"] = "play"
             state["turn"] = 0
@@ -307,8 +316,8 @@ class TowerEngine(Engine):
         elif power == "vampire":
             steps = [{"k": "vamp", "seat": seat}]
         elif power == "crown":
-            n = state["n"]
-            steps = [{"k": "crown", "seat": (seat + i) % n, "by": seat} for i in range(1, n)]
+            players = state["n"]
+            steps = [{"k": "crown", "seat": (seat + i) % players, "by": seat} for i in range(1, players)]
         elif power == "hourglass":
             state["extra"] = True
             events.append({"type": "power", "text": f"Serpent's Hourglass: {who} will take another turn."})
@@ -342,7 +351,7 @@ class TowerEngine(Engine):
 
     def _skip_note(self, state, step: dict, events: list) -> None:
         who = self._name(state, step["seat"])
-        k = step["k"]
+        power = step["k"]
         text = {
             "amulet_discard": "Amulet of Nae: the tower is empty, nothing to discard.",
             "sand": f"Sand of Illusion: {who} has no face-up 3, 4 or 5 card, so the Sand stays loose.",
@@ -352,7 +361,7 @@ class TowerEngine(Engine):
             "crown": f"Bone Crown: {who} has no face-up curse-free card to discard.",
             "row_discard": f"No card is left on {_floor_label(step.get('floor', 0))} to discard.",
             "vamp": f"Vampire's Blood: no swap is possible for {who}.",
-        }.get(k)
+        }.get(power)
         if text:
             events.append({"type": "power", "text": text})
 
@@ -433,8 +442,8 @@ class TowerEngine(Engine):
         events.append({"type": "exit", "text": text})
 
     def _end_turn(self, state, events: list) -> None:
-        n = state["n"]
-        if all(self._on_bridge(state, seat) for seat in range(n)):
+        players = state["n"]
+        if all(self._on_bridge(state, seat) for seat in range(players)):
             self._finish(state, events)
             return
         seat = state["turn"]
@@ -445,8 +454,8 @@ class TowerEngine(Engine):
             events.append({"type": "turn", "text": f"{self._name(state, seat)} takes another turn (Hourglass)."})
             return
         state["extra"] = False
-        for i in range(1, n + 1):
-            nxt = (seat + i) % n
+        for i in range(1, players + 1):
+            nxt = (seat + i) % players
             if not self._on_bridge(state, nxt):
                 state["turn"] = nxt
                 return
@@ -473,12 +482,12 @@ class TowerEngine(Engine):
     def _final(self, state) -> dict:
         hauls = [list(state["hauls"][seat]) + ([state["secret"][seat]] if state["secret"][seat] is not None else [])
                  for seat in range(state["n"])]
-        return C.final_scores(hauls, state["sand_target"], state["exits"])
+        return cards.final_scores(hauls, state["sand_target"], state["exits"])
 
     # ------------------------------------------------------------------ views
     def view(self, state, viewer: int | None) -> TowerView:  # type: ignore[override]
         """The public table (``viewer`` None), plus ``private`` for a seat."""
-        n = state["n"]
+        players = state["n"]
         over = state["phase"] == "over"
         draft: DraftView | None = None
         if state["phase"] == "draft":
@@ -486,21 +495,21 @@ class TowerEngine(Engine):
             draft = {"seat": d["order"][d["pos"]], "order": d["order"], "hand_size": len(d["hand"])}
         exits = list(state["exits"])
         v: TowerView = {
-            "game": "tower", "names": list(state["names"]), "n": n, "phase": state["phase"],
+            "game": "tower", "names": list(state["names"]), "n": players, "phase": state["phase"],
             "status": self.status_line(state), "turn": state["turn"], "to_act": self.to_act(state),
-            "options": {**state["options"], "two_player": n == 2},
-            "tower": self._tower_view(state, over), "pawns": [self._pawn_view(state, seat) for seat in range(n)],
-            "hauls": [self._haul_view(state, seat, over) for seat in range(n)], "exits": exits,
-            "tiles": self._scoring_tiles_view(n, exits), "pending": self._pending_view(state, over),
-            "draft": draft, "box": [_cv(c) for c in state["box"]], "box_unseen_count": len(state["box_unseen"]),
+            "options": {**state["options"], "two_player": players == 2},
+            "tower": self._tower_view(state, over), "pawns": [self._pawn_view(state, seat) for seat in range(players)],
+            "hauls": [self._haul_view(state, seat, over) for seat in range(players)], "exits": exits,
+            "tiles": self._scoring_tiles_view(players, exits), "pending": self._pending_view(state, over),
+            "draft": draft, "box": [_card_view(c) for c in state["box"]], "box_unseen_count": len(state["box_unseen"]),
             "extra_turn": state["extra"], "recent": list(state["recent"]),
         }
         if over:
             final = self._final(state)
             v["final"] = {"awards": final["awards"], "totals": final["totals"], "ranks": final["ranks"],
                           "tiles": final["tiles"], "stats": final["stats"],
-                          "winners": [seat for seat in range(n) if final["ranks"][seat] == 1],
-                          "bottom_card": _cv(state["tower"][HIDDEN[0]][HIDDEN[1]]) if self._hidden_there(state)
+                          "winners": [seat for seat in range(players) if final["ranks"][seat] == 1],
+                          "bottom_card": _card_view(state["tower"][HIDDEN[0]][HIDDEN[1]]) if self._hidden_there(state)
                           else None}
         if viewer is not None:
             v["private"] = self._private_view(state, viewer, draft)
@@ -509,17 +518,17 @@ class TowerEngine(Engine):
     def _tower_view(self, state, over: bool) -> list[list[CellView | None]]:
         """Floor by floor: empty spaces, the face-down bottom card's back, face-up cards."""
         tower: list[list[CellView | None]] = []
-        for f in range(FLOORS):
+        for floor in range(FLOORS):
             row: list[CellView | None] = []
             for slot in range(SLOTS):
-                cid = state["tower"][f][slot]
+                cid = state["tower"][floor][slot]
                 if cid is None:
                     row.append(None)
-                elif self._is_hidden(f, slot) and not over:
+                elif self._is_hidden(floor, slot) and not over:
                     row.append({"back": "dark"})
                 else:
-                    cell: CellView = {"card": _cv(cid)}
-                    if self._is_hidden(f, slot):
+                    cell: CellView = {"card": _card_view(cid)}
+                    if self._is_hidden(floor, slot):
                         cell["was_face_down"] = True
                     row.append(cell)
             tower.append(row)
@@ -535,23 +544,23 @@ class TowerEngine(Engine):
     @staticmethod
     def _haul_view(state, seat: int, over: bool) -> HaulView:
         face_up = state["hauls"][seat]
-        st = C.haul_stats(face_up, state["sand_target"])
+        st = cards.haul_stats(face_up, state["sand_target"])
         entry: HaulView = {
-            "seat": seat, "name": state["names"][seat], "cards": [_cv(c) for c in face_up],
-            "sand_under": state["sand_target"] if C.SAND in face_up and state["sand_target"] in face_up else None,
+            "seat": seat, "name": state["names"][seat], "cards": [_card_view(c) for c in face_up],
+            "sand_under": state["sand_target"] if cards.SAND in face_up and state["sand_target"] in face_up else None,
             "secret": None, "revealed": state["revealed"][seat],
             "visible": {"suits": st["suits"], "numbers": st["numbers"], "curses": st["raw_curses"],
                         "prestige": st["card_prestige"]}}
         if state["secret"][seat] is not None:
-            entry["secret"] = _cv(state["secret"][seat]) if over else "back"
+            entry["secret"] = _card_view(state["secret"][seat]) if over else "back"
         return entry
 
     @staticmethod
     def _scoring_tiles_view(n: int, exits: list[int]) -> list[ScoringTileView]:
         """The scoring tiles, with who holds the exit tiles so far."""
         tiles: list[ScoringTileView] = []
-        for t in C.TILES:
-            in_play = not (n == 2 and t["key"] in C.TWO_PLAYER_OUT)
+        for t in cards.TILES:
+            in_play = not (n == 2 and t["key"] in cards.TWO_PLAYER_OUT)
             holder = None
             if t["key"] == "first" and exits:
                 holder = exits[0]
@@ -577,17 +586,17 @@ class TowerEngine(Engine):
     @staticmethod
     def _private_view(state, viewer: int, draft: DraftView | None) -> TowerPrivate:
         priv: TowerPrivate = {"seat": viewer,
-                              "secret": _cv(state["secret"][viewer]) if state["secret"][viewer] is not None
+                              "secret": _card_view(state["secret"][viewer]) if state["secret"][viewer] is not None
                               else None,
-                              "seen": [{"seat": t, "name": state["names"][t], "card": _cv(c)}
+                              "seen": [{"seat": t, "name": state["names"][t], "card": _card_view(c)}
                                        for t, c in state["seen"][viewer]],
-                              "draft_offered": [_cv(c) for c in state["offered"][viewer]],
+                              "draft_offered": [_card_view(c) for c in state["offered"][viewer]],
                               "draft_hand": None}
         if draft and draft["seat"] == viewer:
-            priv["draft_hand"] = [_cv(c) for c in sorted(state["draft"]["hand"])]
+            priv["draft_hand"] = [_card_view(c) for c in sorted(state["draft"]["hand"])]
         mine = list(state["hauls"][viewer]) + ([state["secret"][viewer]] if state["secret"][viewer] is not None
                                                else [])
-        priv["my_totals"] = C.haul_stats(mine, state["sand_target"])
+        priv["my_totals"] = cards.haul_stats(mine, state["sand_target"])
         return priv
 
     def _pending_text(self, state, step: dict) -> str:
@@ -612,13 +621,13 @@ class TowerEngine(Engine):
             names = " and ".join(self._name(state, seat) for seat in winners)
             return f"Game over: {names} win{'s' if len(winners) == 1 else ''} with {final['totals'][winners[0]]} prestige."
         if state["phase"] == "draft":
-            d = state["draft"]
-            return f"Master Thief draft: {self._name(state, d['order'][d['pos']])} is choosing a secret card."
+            draft = state["draft"]
+            return f"Master Thief draft: {self._name(state, draft['order'][draft['pos']])} is choosing a secret card."
         if state["queue"]:
             return self._pending_text(state, state["queue"][0]) + "."
         seat = state["turn"]
-        f = state["pawns"][seat][0]
-        where = "on the balcony" if f == BALCONY else f"on {_floor_label(f)}"
+        floor = state["pawns"][seat][0]
+        where = "on the balcony" if floor == BALCONY else f"on {_floor_label(floor)}"
         extra = " (extra turn from the Hourglass)" if state.get("bonus") else ""
         return f"{self._name(state, seat)}'s turn: thief {where}{extra}."
 
@@ -627,7 +636,7 @@ class TowerEngine(Engine):
         final = self._final(state)
         out = []
         for seat in range(state["n"]):
-            tiles = [C.TILE_BY_KEY[k] for k in final["tiles"][seat]]
+            tiles = [cards.TILE_BY_KEY[k] for k in final["tiles"][seat]]
             tile_txt = ", ".join(f"{t['label']} {t['prestige']:+d}" for t in tiles) or "no tiles"
             cp = final["stats"][seat]["card_prestige"]
             detail = f"{tile_txt}; cards {cp:+d}; curses {final['stats'][seat]['curses']}"
@@ -637,78 +646,78 @@ class TowerEngine(Engine):
 
     # ------------------------------------------------------------------ text
     def describe_action(self, state, seat: int, action: dict) -> str:
-        t = action["type"]
-        if t == "claim":
+        kind = action["type"]
+        if kind == "claim":
             return f"Claim {self._card_label(state, action['floor'], action['slot'])}"[:80]
-        if t == "take":
+        if kind == "take":
             return f"Take {self._card_label(state, action['floor'], action['slot'])}"[:80]
-        if t == "discard_tower":
+        if kind == "discard_tower":
             return f"Discard {self._card_label(state, action['floor'], action['slot'])}"[:80]
-        if t == "swap_take":
+        if kind == "swap_take":
             return f"Swap for {self._card_label(state, action['floor'], action['slot'])}"[:80]
-        if t == "exit":
-            k = len(state["exits"])
-            n = state["n"]
-            left = n - k
-            if k == 0:
+        if kind == "exit":
+            exited = len(state["exits"])
+            players = state["n"]
+            left = players - exited
+            if exited == 0:
                 tile = " (1st to Exit, +2)"
-            elif k == 1 and n > 2 and left > 1:
+            elif exited == 1 and players > 2 and left > 1:
                 tile = " (2nd to Exit, +1)"
-            elif left == 1 and n > 2:
+            elif left == 1 and players > 2:
                 tile = " (Last to Exit, -1)"
             else:
                 tile = ""
             return f"Exit to the bridge{tile}"
-        if t == "draft":
+        if kind == "draft":
             return f"Keep {name(action['card'])} {self._card_brief(action['card'])}"[:80]
-        if t == "give":
+        if kind == "give":
             return f"Give the Amulet to {self._name(state, action['to'])}"[:80]
-        if t == "sand":
+        if kind == "sand":
             return f"Put the Sand under {name(action['card'])}"[:80]
-        if t == "discard_haul":
+        if kind == "discard_haul":
             return f"Discard {name(action['card'])} from your haul"[:80]
-        if t == "peek":
+        if kind == "peek":
             return f"Look at {self._name(state, action['seat'])}'s face-down card"[:80]
-        if t == "swap":
+        if kind == "swap":
             return f"Swap away {name(action['card'])}"[:80]
-        if t == "skip":
+        if kind == "skip":
             return "Don't swap"
-        return t
+        return kind
 
     @staticmethod
     def _card_brief(cid: int) -> str:
-        c = CARDS[cid]
-        suits = "Wild" if "Wild" in c["suits"] else "+".join(c["suits"]) or "no suit"
-        vals = "/".join(str(v) for v in c["values"]) or "0"
+        card = CARDS[cid]
+        suits = "Wild" if "Wild" in card["suits"] else "+".join(card["suits"]) or "no suit"
+        vals = "/".join(str(v) for v in card["values"]) or "0"
         extra = ""
-        if c["curses"]:
-            extra += f", {c['curses']} curse" + ("s" if abs(c["curses"]) != 1 else "")
+        if card["curses"]:
+            extra += f", {card['curses']} curse" + ("s" if abs(card["curses"]) != 1 else "")
         return f"({suits} {vals}{extra})"
 
     def action_group(self, state, seat: int, action: dict) -> str:
-        t = action["type"]
-        if t in ("claim", "take", "discard_tower", "swap_take"):
+        kind = action["type"]
+        if kind in ("claim", "take", "discard_tower", "swap_take"):
             return f"Floor {action['floor'] + 1}"
         return {"exit": "Exit", "draft": "Secret card", "give": "Amulet", "sand": "Sand of Illusion",
                 "discard_haul": "Discard from haul", "peek": "Distillation", "swap": "Vampire's Blood",
-                "skip": "Vampire's Blood"}.get(t, t.capitalize())
+                "skip": "Vampire's Blood"}.get(kind, kind.capitalize())
 
     def private_text(self, view: dict) -> str:
-        p = view.get("private") or {}
+        private = view.get("private") or {}
         lines = []
-        if p.get("secret"):
-            c = p["secret"]
+        if private.get("secret"):
+            c = private["secret"]
             lines.append(f"Your face-down card: **{c['name']}** {self._card_brief(c['id'])}")
         else:
             lines.append("You have no face-down card.")
-        if p.get("draft_hand"):
+        if private.get("draft_hand"):
             lines.append("Choose your secret card from: " + ", ".join(
-                f"**{c['name']}** {self._card_brief(c['id'])}" for c in p["draft_hand"]))
-        elif p.get("draft_offered"):
-            lines.append("Cards you saw in the draft: " + ", ".join(c["name"] for c in p["draft_offered"]))
-        for peeked in p.get("seen", []):
+                f"**{c['name']}** {self._card_brief(c['id'])}" for c in private["draft_hand"]))
+        elif private.get("draft_offered"):
+            lines.append("Cards you saw in the draft: " + ", ".join(c["name"] for c in private["draft_offered"]))
+        for peeked in private.get("seen", []):
             lines.append(f"You looked at {peeked['name']}'s face-down card: **{peeked['card']['name']}**")
-        t = p.get("my_totals")
+        t = private.get("my_totals")
         if t:
             suits = ", ".join(f"{k} {v}" for k, v in t["suits"].items())
             nums = ", ".join(f"{k}s: {v}" for k, v in t["numbers"].items())
@@ -717,12 +726,12 @@ class TowerEngine(Engine):
         return "\n".join(lines)
 
     def illegal_message(self, state, seat: int, action: dict) -> str:
-        t = action.get("type") if isinstance(action, dict) else None
+        kind = action.get("type") if isinstance(action, dict) else None
         if state["phase"] == "draft":
             return "Choose one of the secret cards in the draft hand."
         if state["queue"]:
             return "First finish the current choice: " + self._pending_text(state, state["queue"][0]) + "."
-        if t == "claim":
+        if kind == "claim":
             try:
                 f, slot = int(action["floor"]), int(action["slot"])
             except (KeyError, TypeError, ValueError):
