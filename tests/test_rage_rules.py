@@ -340,6 +340,34 @@ def test_trap_save_and_damage(monkeypatch):
     assert st["heroes"][1]["pos"] == a2  # traps don't push back
 
 
+def test_trap_and_fireball_saves_roll_and_read_alike(monkeypatch):
+    """Both saving throws are one rule (d20 + save bonus, 10 or more is safe, else 2 damage) with their own words."""
+    st = ready()
+    to_heroes(st)
+    a2, e4 = idx(st, "A2"), idx(st, "E4")
+    token(st, a2, "trap")
+    token(st, e4, "trap")
+    give_card(st, 2, "leather_boots")  # +3 save
+    dice(monkeypatch, [9, 7])
+    one, two = st["names"][1], st["names"][2]
+    events = ENGINE.apply(st, 1, {"type": "move", "to": a2}) + ENGINE.apply(st, 2, {"type": "move", "to": e4})
+    assert [e["text"] for e in events if e["type"] == "save"] == [f"Trap! {one} rolls 9+0: 2 damage.",
+                                                                   f"Trap! {two} rolls 7+3: safe."]
+
+    st = ready()
+    a1 = idx(st, "A1")
+    st["heroes"][2]["pos"] = a1
+    st["heroes"][1]["pos"] = a1
+    give_card(st, 2, "leather_boots")
+    cid = wizard_card(st, "fireball")
+    st["wizard"]["mana"] = 5
+    dice(monkeypatch, [9, 7])
+    events = ENGINE.apply(st, 0, {"type": "play", "card": cid})  # one tile with heroes: no target to choose
+    assert [e["text"] for e in events if e["type"] == "save"] == [f"Fireball on A1: {one} rolls 9+0 and takes 2 damage.",
+                                                                   f"Fireball on A1: {two} rolls 7+3 and dodges."]
+    assert st["heroes"][1]["hp"] == 8 and st["heroes"][2]["hp"] == 10
+
+
 def test_ward_charm_cancels_traps(monkeypatch):
     st = ready()
     to_heroes(st)

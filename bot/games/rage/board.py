@@ -7,7 +7,7 @@ from typing import Any
 from bot.rng import Rng
 
 from . import cards
-from .constants import DIRS, TRAP_SAVE
+from .constants import DIRS, TRAP_DAMAGE, TRAP_SAVE
 
 
 class BoardMixin:
@@ -103,10 +103,14 @@ class BoardMixin:
         hero = state["heroes"][seat]
         return sum(self.loot_card(state, c)["attack"] for c in hero["equip"]) + hero["strength"]
 
-    def _save(self, state: dict, seat: int, rng: Rng) -> tuple[int, int, bool]:
-        """A save against a trap or a blast: d20 + the hero's save bonus, TRAP_SAVE or more is safe."""
+    def _saving_throw(self, state: dict, seat: int, rng: Rng, cause: str, safe: str, hurt: str) -> list[dict]:
+        """A hero's save against a trap or a fireball: d20 + their save bonus, TRAP_SAVE or more is safe, less
+        costs TRAP_DAMAGE. The event reads ``{cause}{name} rolls {roll}+{bonus}`` and then ``safe`` or ``hurt``."""
         roll, bonus = rng.die(20), self.save_bonus(state, seat)
-        return roll, bonus, roll + bonus >= TRAP_SAVE
+        said = f"{cause}{state['names'][seat]} rolls {roll}+{bonus}"
+        if roll + bonus >= TRAP_SAVE:
+            return [self._event("save", said + safe)]
+        return [self._event("save", said + hurt), *self._damage(state, seat, TRAP_DAMAGE)]
 
     def save_bonus(self, state: dict, seat: int) -> int:
         hero = state["heroes"][seat]

@@ -85,13 +85,7 @@ class ResolutionMixin:
             if hero["ward"]:
                 events.append(self._event("save", f"{state['names'][seat]}'s ward charm turns the trap aside."))
                 continue
-            roll, bonus, safe = self._save(state, seat, rng)
-            if safe:
-                events.append(self._event("save", f"Trap! {state['names'][seat]} rolls {roll}+{bonus}: safe."))
-            else:
-                events.append(self._event("save", f"Trap! {state['names'][seat]} rolls {roll}+{bonus}: "
-                                          f"{TRAP_DAMAGE} damage."))
-                events.extend(self._damage(state, seat, TRAP_DAMAGE))
+            events.extend(self._saving_throw(state, seat, rng, "Trap! ", ": safe.", f": {TRAP_DAMAGE} damage."))
         return events
 
     def _scout(self, state: dict, i: int) -> list[dict]:

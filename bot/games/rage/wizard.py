@@ -362,13 +362,8 @@ class WizardTurnMixin:
         elif eff == "fireball":
             rng = Rng(state)
             for seat in victims:
-                roll, bonus, safe = self._save(state, seat, rng)
-                if safe:
-                    events.append(self._event("save", f"Fireball on {lab}: {state['names'][seat]} rolls {roll}+{bonus} and dodges."))
-                else:
-                    events.append(self._event("save", f"Fireball on {lab}: {state['names'][seat]} rolls {roll}+{bonus} "
-                                              f"and takes {TRAP_DAMAGE} damage."))
-                    events.extend(self._damage(state, seat, TRAP_DAMAGE))
+                events.extend(self._saving_throw(state, seat, rng, f"Fireball on {lab}: ", " and dodges.",
+                                                 f" and takes {TRAP_DAMAGE} damage."))
         elif eff == "ambush":
             self._new_token(state, i, {"kind": "monster", "up": True, "card": "ambush", "level": AMBUSH_LEVEL})
             events.append(self._event("spell", f"Ambush! A level {AMBUSH_LEVEL} monster leaps onto {lab}: "
