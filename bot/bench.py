@@ -149,6 +149,7 @@ async def bench_load(tables: int, guilds: int, seconds: float, with_render: bool
                     finished += 1
                     return
                 engine = service.engine(game)
+                assert game.state is not None  # running
                 seat = rng.choice(engine.to_act(game.state))
                 action = engine.bot_action(game.state, seat, bot_rng(game, game.version))
                 start = time.perf_counter()
@@ -178,6 +179,7 @@ async def bench_load(tables: int, guilds: int, seconds: float, with_render: bool
         mismatches = 0
         for game_id in games:
             live = await storage.get_game(game_id)
+            assert live is not None and live.state is not None  # the benchmark's own games, kept
             _, replayed, _ = await service.replay(game_id)
             if json.dumps(replayed, sort_keys=True) != json.dumps(live.state, sort_keys=True):
                 mismatches += 1
@@ -210,6 +212,7 @@ async def bench_restart(count: int) -> None:
         active = await storage.count_active()
         start = time.perf_counter()
         game = await fresh.in_channel(50_000 + count // 2)
+        assert game is not None and game.state is not None  # one of the running games created above
         engine = fresh.engine(game)
         seat = engine.to_act(game.state)[0]
         await fresh.act(game.id, game.seats[seat]["user_id"],

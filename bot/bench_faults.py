@@ -33,7 +33,7 @@ import time
 from typing import Any
 
 from bot.games import registry
-from bot.storage import DatabaseInUseError, Storage
+from bot.storage import DatabaseInUseError, GameRow, Storage
 from bot.tables import TableError, TableService, bot_controlled
 
 TABLES = 12
@@ -97,11 +97,13 @@ async def child(path: str, seed: int) -> None:
             if game is None:
                 await open_table(service, channel, rng)
                 game = await service.in_channel(channel)
+                assert game is not None  # opened just above
                 print(f"ACK {game.id} {game.version}", flush=True)
                 continue
             if game.status != "running":
                 continue
             engine = service.engine(game)
+            assert game.state is not None  # running
             humans = [s for s in engine.to_act(game.state) if not bot_controlled(game.seats[s])]
             if not humans:
                 continue
@@ -180,6 +182,7 @@ async def one_move(service: TableService, game_id: int, rng: random.Random) -> t
     if game.status != "running":
         return "over", 0.0
     engine = service.engine(game)
+    assert game.state is not None  # running
     humans = [s for s in engine.to_act(game.state) if not bot_controlled(game.seats[s])]
     if not humans:
         return "over", 0.0
@@ -280,8 +283,10 @@ async def bench_disk(moves: int = 400) -> None:
         disagree = await disagreements(service)
         storage.db = faulty._db
         lost = 0
-        for g, v in acked.items():
-            lost += (await storage.get_game(g)).version < v
+        for game_id, version in acked.items():
+            stored = await storage.get_game(game_id)
+            assert stored is not None  # games are never deleted
+            lost += stored.version < version
         after = [r for r, _ in await asyncio.gather(*(one_move(service, g, rng) for g in games))]
         print(f"{faulty.fired} writes failed: {results.count('refused')} moves told \"couldn't save, try again\","
               f" {results.count('error')} unanswered; acknowledged moves lost {lost}; cache/database disagreements"
@@ -319,7 +324,9 @@ async def stale_overwrites(tmp: str) -> int:
         await one.join(game.id, 101, "U101")
         with contextlib.suppress(TableError):
             await two.join(game.id, 102, "U102")
-        seated = [s["user_id"] for s in (await storage.get_game(game.id)).seats]
+        stored = await storage.get_game(game.id)
+        assert stored is not None  # games are never deleted
+        seated = [s["user_id"] for s in stored.seats]
         lost += 101 not in seated
         await one.start(game.id, 100)
         await two.get(game.id)
@@ -327,10 +334,13 @@ async def stale_overwrites(tmp: str) -> int:
         engine = two.engine(await two.get(game.id))
         row = await two.get(game.id)
         if row.status == "running":
+            assert row.state is not None
             seat = engine.to_act(row.state)[0]
             with contextlib.suppress(TableError):
                 await two.act(game.id, row.seats[seat]["user_id"], engine.bot_action(row.state, seat, random.Random(1)))
-        lost += (await storage.get_game(game.id)).status != "ended"
+        stored = await storage.get_game(game.id)
+        assert stored is not None  # games are never deleted
+        lost += stored.status != "ended"
     await storage.close()
     return lost
 
@@ -349,18 +359,21 @@ async def bench_timer_race(trials: int = 10) -> None:
             now[0] += 460
             due = storage.due_deadlines
 
-            async def due_then_move(at: float, game_id: int = game.id) -> list:
-                rows = await due(at)
-                g = await service.get(game_id)
-                engine = service.engine(g)
-                seat = engine.to_act(g.state)[0]
-                await service.act(game_id, g.seats[seat]["user_id"], engine.bot_action(g.state, seat, random.Random(trial)))
+            async def due_then_move(now: float, game_id: int = game.id) -> list[GameRow]:
+                rows = await due(now)
+                current = await service.get(game_id)
+                engine = service.engine(current)
+                assert current.state is not None  # running
+                seat = engine.to_act(current.state)[0]
+                await service.act(game_id, current.seats[seat]["user_id"],
+                                  engine.bot_action(current.state, seat, random.Random(trial)))
                 return rows
 
             storage.due_deadlines = due_then_move  # type: ignore[method-assign]
             await service.fire_timers()
             storage.due_deadlines = due  # type: ignore[method-assign]
             row = await storage.get_game(game.id)
+            assert row is not None  # games are never deleted
             wiped += row.status == "running" and row.reminder_at is None
             await service.end(game.id, "done")
         await storage.close()

@@ -29,7 +29,7 @@ import sqlite3
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
 import aiosqlite
 
@@ -251,7 +251,7 @@ class _Save:
     fields: dict[str, Any]
     actions: list[tuple[int, int | None, dict[str, Any]]]
     expected_version: int | None
-    results: list[tuple] | None
+    results: list[tuple[Any, ...]] | None  # rows of result_rows()
     give_up_at: float  # loop time after which it is refused, unwritten
     future: asyncio.Future
 
@@ -369,8 +369,11 @@ class Storage:
         return len(MIGRATIONS)
 
     async def schema_version(self) -> int:
+        """The version the database's schema is at (``len(MIGRATIONS)`` once migrated)."""
         async with self._db.execute("SELECT version FROM schema_version") as cur:
-            return (await cur.fetchone())["version"]
+            row = await cur.fetchone()
+        assert row is not None  # migrate() wrote it
+        return row["version"]
 
     @property
     def _db(self) -> aiosqlite.Connection:
@@ -430,6 +433,12 @@ class Storage:
             row = await cur.fetchone()
         return GameRow.from_row(row) if row else None
 
+    async def game_rev(self, game_id: int) -> int | None:
+        """The row's revision (a cheap check of a cached copy); None if there is no such game."""
+        async with self._db.execute("SELECT rev FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return row["rev"] if row else None
+
     async def active_game_in(self, channel_id: int) -> GameRow | None:
         async with self._db.execute(
             "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
@@ -448,12 +457,14 @@ class Storage:
 
     async def count_active(self) -> int:
         async with self._db.execute("SELECT COUNT(*) AS n FROM games WHERE status IN ('lobby', 'running')") as cur:
-            return (await cur.fetchone())["n"]
+            row = await cur.fetchone()
+        assert row is not None  # COUNT(*) always answers one row
+        return row["n"]
 
     async def save_game(self, game_id: int, expected_rev: int, fields: dict[str, Any], *,
                         actions: Iterable[tuple[int, int | None, dict[str, Any]]] = (),
                         expected_version: int | None = None,
-                        results: list[dict[str, Any]] | None = None) -> int:
+                        results: list[tuple[Any, ...]] | None = None) -> int:
         """The one write of a game row: a compare-and-set on ``expected_rev`` that
         stores ``fields``, appends ``actions`` to the log (numbered after
         ``expected_version``, which must still be the row's) and records ``results``,
@@ -471,7 +482,7 @@ class Storage:
 
     async def _save(self, game_id: int, expected_rev: int | None, fields: dict[str, Any],
                     actions: list[tuple[int, int | None, dict[str, Any]]], expected_version: int | None,
-                    results: list[tuple] | None) -> int:
+                    results: list[tuple[Any, ...]] | None) -> int:
         if actions and expected_version is None:
             raise ValueError("appending actions needs the expected version")
         if self._writer is None:
@@ -509,6 +520,7 @@ class Storage:
         # steps, so the busy timeout is set again only when it changes.
         wait_ms = max(1, int((min(request.give_up_at for request in live) - now) * 10) * 100)
         hook = getattr(self.db, "before_statement", None)  # the fault tests' injected failures
+        assert self._writer is not None  # open() started it
         done = self._writer.submit(self._write_batch, live, wait_ms, hook)
         done.add_done_callback(lambda f: self._answer(loop, live, f))
 
@@ -605,8 +617,9 @@ class Storage:
         if request.expected_version is not None:
             where += " AND version = ?"
             where_args.append(request.expected_version)
-        statements = [(f"UPDATE games SET {', '.join(sets)} WHERE {where}", args + where_args, False)]
+        statements: list[tuple[str, Any, bool]] = [(f"UPDATE games SET {', '.join(sets)} WHERE {where}", args + where_args, False)]
         if request.actions:
+            assert request.expected_version is not None  # _save refuses actions without it
             statements.append(("INSERT INTO actions (game_id, seq, seat, user_id, action, at) VALUES (?, ?, ?, ?, ?, ?)",
                                [(request.game_id, request.expected_version + i + 1, seat, user, _dumps(action), now)
                                 for i, (seat, user, action) in enumerate(request.actions)], True))
@@ -631,7 +644,7 @@ class Storage:
         async with self._db.execute(
             "SELECT seq, seat, user_id, action, at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         ) as cur:
-            rows = await cur.fetchall()
+            rows = cast("list[aiosqlite.Row]", await cur.fetchall())  # a list, typed as Iterable by aiosqlite
         if len(rows) > 64:  # a long log is decoded on a worker thread, not on the event loop
             return await asyncio.to_thread(_decode_actions, rows)
         return _decode_actions(rows)
@@ -666,6 +679,7 @@ class Storage:
             " (SELECT MIN(reminder_at) FROM games WHERE status = 'running' AND reminder_at IS NOT NULL) AS r"
         ) as cur:
             row = await cur.fetchone()
+        assert row is not None  # two sub-selects always answer one row
         times = [t for t in (row["d"], row["r"]) if t is not None]
         return min(times) if times else None
 
@@ -699,7 +713,7 @@ class Storage:
 
     # --- results and stats -------------------------------------------------------
     @staticmethod
-    def result_rows(game: GameRow, results: list[dict[str, Any]]) -> list[tuple]:
+    def result_rows(game: GameRow, results: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
         """Rows for the results table (without the time stamp), for ``save_game``."""
         return [(game.id, game.guild_id, game.game_key, r["seat"], game.seats[r["seat"]].get("user_id"),
                  game.seats[r["seat"]]["name"], int(bool(game.seats[r["seat"]].get("bot"))), float(r["score"]),

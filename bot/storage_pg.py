@@ -303,7 +303,7 @@ class PgStorage(Storage):
     async def save_game(self, game_id: int, expected_rev: int | None, fields: dict[str, Any], *,
                         actions: Iterable[tuple[int, int | None, dict[str, Any]]] = (),
                         expected_version: int | None = None,
-                        results: list[dict[str, Any]] | None = None) -> int:
+                        results: list[tuple[Any, ...]] | None = None) -> int:
         """As :meth:`Storage.save_game`: a compare-and-set on ``expected_rev`` storing
         ``fields``, the log entries and the results in one transaction."""
         actions = list(actions)

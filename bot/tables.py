@@ -175,8 +175,8 @@ class TableService:
         for game in self._cache.values():
             if game.channel_id == channel_id and game.status in ("lobby", "running"):
                 return game
-        game = await self.storage.active_game_in(channel_id)
-        return self._remember(game) if game else None
+        stored = await self.storage.active_game_in(channel_id)
+        return self._remember(stored) if stored else None
 
     # --- several processes on one database (storage.shared: PostgreSQL) -------------
     # Another process may have changed any game since we cached it: the cached copy is
@@ -321,6 +321,7 @@ class TableService:
             raise TableError(f"{name} is already {'open' if existing and existing.status == 'lobby' else 'running'}"
                              " in this channel. Finish it (or `/game end` it) first.") from None
         game = await self.storage.get_game(game_id)
+        assert game is not None  # created just above
         log.info("game %s opened: %s in channel %s by %s", game_id, game_key, channel_id, host_id)
         return self._remember(game)
 
@@ -440,6 +441,7 @@ class TableService:
             elif version is not None and version != game.version:
                 raise TableError(STALE_PANEL)
             draft = self._draft(game)
+            assert game.state is not None and draft.state is not None  # only a running game takes moves
             if draft.seats[seat].get("away"):
                 draft.seats[seat]["away"] = False  # acting brings a benched player back
             draft.seats[seat]["missed"] = 0
@@ -456,6 +458,7 @@ class TableService:
         ``version``). In a simultaneous phase other seats may have acted since the panel
         was drawn: the click still counts if its own choice is legal now."""
         engine = self.engine(game)
+        assert game.state is not None  # a click on a running game
         if version is None or version == game.version:
             legal = engine.legal_actions(game.state, seat)
             if index is None or not 0 <= index < len(legal):
@@ -493,6 +496,7 @@ class TableService:
         engine = self.engine(game)
         before_private = self._private_views(game.id, engine, game.state)
         state = draft.state
+        assert state is not None  # the draft of a running game
         acting = engine.turn_seats(game.state) if game.state is not None and applied else []
         passed = not applied or turn_passed(acting, engine.turn_seats(state))
         moves = [(seat, user, action) for seat, user, action, _ in applied]
@@ -642,6 +646,7 @@ class TableService:
             if game.status != "running":
                 return None
             engine = self.engine(game)
+            assert game.state is not None  # a running game has a state
             waiting = [s for s in engine.to_act(game.state) if not bot_controlled(game.seats[s])]
             draft = self._draft(game, state=False)
             if game.deadline_at is not None and game.deadline_at <= now and waiting:
@@ -650,7 +655,7 @@ class TableService:
                 # "time ran out" for its seats, no step towards being benched.
                 window = engine.window_seconds(game.state, engine_options(game)) is not None
                 outcome = Outcome(game=game, missed=[] if window else waiting)
-                applied = []
+                applied: list[tuple[int, int | None, dict[str, Any], list[dict[str, Any]]]] = []
                 for seat in waiting:
                     if seat not in engine.to_act(draft.state):
                         continue
@@ -703,6 +708,7 @@ class TableService:
             if game.status != "running":
                 return None
             engine = self.engine(game)
+            assert game.state is not None  # a running game has a state
             draft = self._draft(game, state=False)
             if engine.is_terminal(game.state) or any(bot_controlled(game.seats[s]) for s in engine.to_act(game.state)):
                 draft.state = _copy(game.state)  # the bots move on it
@@ -710,6 +716,7 @@ class TableService:
                 await self._advance(game, draft, outcome, [])
                 return outcome
             if game.deadline_at is None:
+                assert draft.state is not None  # shared with the running game's row
                 timers = await self._deadline_fields(draft, engine, draft.state)
                 if timers["deadline_at"] is not None:
                     for key, value in timers.items():
@@ -746,6 +753,7 @@ class TableService:
             engine = self.engine(game)
             name = game.seats[seat]["name"]
             draft = self._draft(game)
+            assert draft.state is not None  # checked running above
             on_leave = game.options.get("_" + LEAVE_OPTION, settings.on_leave)  # the host's choice, else the server's
             events = engine.remove_seat(draft.state, seat) if on_leave == "bot" else None
             if events is None:
