@@ -9,6 +9,7 @@ from bot.storage import DatabaseInUseError, StorageError
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``heistcord`` command: run the bot, or ``heistcord db copy`` to move a database to PostgreSQL."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:2] == ["db", "copy"]:  # heistcord db copy --from <sqlite file> --to <postgresql url>
         from bot.dbcopy import main as db_copy

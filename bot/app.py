@@ -44,6 +44,7 @@ def intents(members: bool = False) -> discord.Intents:
 
 
 def discover_cogs() -> list[str]:
+    """The cog modules to load: the core ones first, then every other module of cogs/ but the shared helpers."""
     import cogs
 
     names = list(CORE_COGS)
@@ -58,6 +59,7 @@ class HeistTree(app_commands.CommandTree):
     """One place where every slash command's failure is turned into a reply."""
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """A failed slash command: a TableError is told to the player; anything else is logged, and they retry."""
         from bot.tables import TableError
 
         original = getattr(error, "original", error)
@@ -97,6 +99,7 @@ class HeistBot(commands.AutoShardedBot):
         self.permissions = ManagerRoles(self.storage)
 
     async def setup_hook(self) -> None:
+        """Open the storage, start the table service, load the cogs and the timers before connecting."""
         await self.storage.open()
         await self.refusals.load(self.storage)
         extra = {"clock": self._clock} if self._clock else {}
@@ -117,6 +120,7 @@ class HeistBot(commands.AutoShardedBot):
         self._refusal_log_task = asyncio.create_task(self.refusals.log_forever(), name="heistcord-http-log")
 
     async def close(self) -> None:
+        """Stop the timers, let running handlers finish, then close the connection and the storage."""
         self._stopping = True
         for task in (self._timer_task, self._refusal_log_task):
             if task is not None:
@@ -157,9 +161,11 @@ class HeistBot(commands.AutoShardedBot):
         return self.permissions.is_manager(interaction)
 
     async def refresh_manager_role(self, guild_id: int) -> None:
+        """Read a guild's manager role again after its settings changed."""
         await self.permissions.refresh(guild_id)
 
     def wake_timers(self) -> None:
+        """Make the timer loop look at the deadlines now (a new one may be sooner)."""
         self._timer_wakeup.set()
 
     async def _timer_loop(self) -> None:
@@ -200,6 +206,7 @@ def create_bot(config: Config, **kwargs: Any) -> HeistBot:
 
 
 def configure_logging(level: str) -> None:
+    """Log to stderr at ``level``, with discord.py's gateway chatter turned down."""
     logging.basicConfig(level=getattr(logging, level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord.gateway").setLevel(logging.WARNING)

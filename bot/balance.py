@@ -138,6 +138,7 @@ class Cell:
 
 
 def run(key: str, games: int, player_counts: list[int], jobs: int) -> list[Cell]:
+    """Play ``games`` seeded games of ``key`` per player count (bots only, and one bot among random players)."""
     cells = {players: Cell(key, players) for players in player_counts}
     tasks: list[tuple[str, int, int, int | None]] = []
     for players in player_counts:
@@ -156,10 +157,12 @@ def run(key: str, games: int, player_counts: list[int], jobs: int) -> list[Cell]
 
 
 def pct(x: float) -> str:
+    """A share as a whole percentage ("42%")."""
     return f"{100 * x:.0f}%"
 
 
 def win_shares(records: list[GameRecord], players: int) -> list[float]:
+    """Each seat's share of the wins (a shared win split between its winners)."""
     shares = [0.0] * players
     for record in records:
         for seat in record.winners:
@@ -236,6 +239,7 @@ def report(cell: Cell) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``python -m bot.balance`` command: the balance report of the games asked for."""
     parser = argparse.ArgumentParser(prog="python -m bot.balance", description=__doc__.split("\n\n")[0])
     parser.add_argument("games_", nargs="*", metavar="game", help="game keys (default: all)")
     parser.add_argument("--games", type=int, default=200, help="games per player count and mode (default 200)")

@@ -39,6 +39,7 @@ from rendering import render, render_async
 
 
 def percentile(values: list[float], p: float) -> float:
+    """The ``p``-th percentile of ``values`` (nearest rank)."""
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
     return ordered[index]
@@ -60,6 +61,7 @@ def sample_states(engine: Engine, players: int, seed: int, every: int = 7) -> li
 
 
 def bench_render(rounds: int) -> None:
+    """Print the time and PNG size of drawing each game's public board."""
     print("\n## render: public board (median over states of a bot game)")
     print(f"{'game':<13}{'players':>8}{'median ms':>11}{'max ms':>9}{'PNG KB (median)':>17}")
     for key, engine in sorted(registry().items()):
@@ -81,6 +83,7 @@ def bench_render(rounds: int) -> None:
 
 
 def bench_bots(games: int) -> None:
+    """Print the time each game's bot player takes per decision."""
     print("\n## bot players: time per decision")
     print(f"{'game':<13}{'decisions':>10}{'median ms':>11}{'p99 ms':>9}")
     for key, engine in sorted(registry().items()):
@@ -189,6 +192,7 @@ async def bench_load(tables: int, guilds: int, seconds: float, with_render: bool
 
 
 async def bench_restart(count: int) -> None:
+    """Print how fast a restarted bot is ready with ``count`` games stored, and its first move on a cold one."""
     print(f"\n## restart with {count} stored running games")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "restart.db")
@@ -224,6 +228,7 @@ async def bench_restart(count: int) -> None:
 
 
 def main() -> None:
+    """The ``python -m bot.bench`` command: every benchmark, or the fault run."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     parser.add_argument("run", nargs="?", choices=("all", "faults"), default="all",

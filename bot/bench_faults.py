@@ -42,10 +42,12 @@ TITLES = ("heist", "masterminds", "rage", "sleeping", "tower")
 
 
 def titles() -> list[str]:
+    """The game keys the fault run plays (those installed)."""
     return [k for k in TITLES if k in registry()]
 
 
 async def open_table(service: TableService, channel: int, rng: random.Random) -> None:
+    """Open a table of a random game in ``channel`` with a random number of seats (some bots) and start it."""
     key = rng.choice(titles())
     meta = registry()[key].meta
     players = rng.randint(meta.min_players, min(meta.max_players, meta.min_players + 2))
@@ -59,6 +61,7 @@ async def open_table(service: TableService, channel: int, rng: random.Random) ->
 
 
 async def disagreements(service: TableService) -> int:
+    """How many cached games differ from their database row."""
     count = 0
     for game_id, cached in list(service._cache.items()):
         row = await service.storage.get_game(game_id)
@@ -117,6 +120,7 @@ async def child(path: str, seed: int) -> None:
 
 
 async def check_after_crash(path: str, acked: dict[int, int]) -> tuple[int, int, int]:
+    """After a crash: (acknowledged moves lost, games left stuck, cache/database disagreements)."""
     storage = await Storage(path).open()
     try:
         lost = 0
@@ -133,6 +137,7 @@ async def check_after_crash(path: str, acked: dict[int, int]) -> tuple[int, int,
 
 
 def bench_crashes(kills: int, seed: int) -> None:
+    """Print what ``kills`` kill -9 of a playing bot process cost after each restart."""
     print(f"\n## crash: kill -9 of the bot process at {kills} random points while {TABLES} tables play, then restart")
     rng = random.Random(seed)
     totals = [0, 0, 0]
@@ -167,6 +172,7 @@ def bench_crashes(kills: int, seed: int) -> None:
 
 # --- faults inside one process ------------------------------------------------------------------
 async def new_service(tmp: str, name: str, tables: int, seed: int) -> TableService:
+    """A table service on a fresh database in ``tmp`` with ``tables`` started tables."""
     storage = await Storage(os.path.join(tmp, name)).open()
     service = TableService(storage, seed_source=iter(range(seed, seed + 10**6)).__next__)
     rng = random.Random(seed)
@@ -200,6 +206,7 @@ async def one_move(service: TableService, game_id: int, rng: random.Random) -> t
 
 
 async def bench_locked(seconds: float = 6.0) -> None:
+    """Print what moves cost while another program holds the database's write lock for ``seconds``."""
     print(f"\n## locked: another program holds the write lock for {seconds:.0f} s while moves arrive")
     with tempfile.TemporaryDirectory() as tmp:
         service = await new_service(tmp, "locked.db", TABLES, 11)
@@ -263,6 +270,7 @@ class _FailingWrites:
 
 
 async def bench_disk(moves: int = 400) -> None:
+    """Print what ``moves`` moves cost while a fifth of the writes fail (disk full, I/O error)."""
     print(f"\n## disk: 20% of writes fail (disk full / I/O error) during {moves} moves")
     with tempfile.TemporaryDirectory() as tmp:
         service = await new_service(tmp, "disk.db", TABLES, 21)
@@ -295,6 +303,7 @@ async def bench_disk(moves: int = 400) -> None:
 
 
 async def bench_second_process() -> None:
+    """Print whether a second process (or open) is refused the SQLite file, and stale copies overwriting newer rows."""
     print("\n## second process on the same database file")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "one.db")
@@ -346,6 +355,7 @@ async def stale_overwrites(tmp: str) -> int:
 
 
 async def bench_timer_race(trials: int = 10) -> None:
+    """Print how often a move landing while a due reminder fires wipes the next player's reminder."""
     print(f"\n## timer race: a move lands while a due reminder fires ({trials} trials)")
     wiped = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -381,6 +391,7 @@ async def bench_timer_race(trials: int = 10) -> None:
 
 
 async def bench_drawing(clicks: int = 20) -> None:
+    """Print how players fare while the drawing worker is frozen (through the fake Discord)."""
     print(f"\n## drawing: the worker frozen (SIGSTOP) while players click {clicks} times through the fake Discord")
     try:
         from tests.faults.harness import frozen_worker_run
@@ -393,6 +404,7 @@ async def bench_drawing(clicks: int = 20) -> None:
 
 
 def main(kills: int = 10) -> None:
+    """The fault run: every fault in turn, with its figures (all must be 0)."""
     import logging
 
     logging.getLogger("heistcord").setLevel(logging.ERROR)  # the expected warnings would drown the figures

@@ -9,6 +9,7 @@ from typing import Any, Awaitable, Callable, Hashable
 
 
 class Coalescer:
+    """Runs one piece of work per key at a time, folding what arrives meanwhile into one more run."""
     def __init__(self, work: Callable[[Hashable, list[Any]], Awaitable[None]]) -> None:
         self._work = work
         self._queued: dict[Hashable, list[Any]] = {}
@@ -32,8 +33,10 @@ class Coalescer:
             self._running.discard(key)
 
     def busy(self, key: Hashable) -> bool:
+        """Whether work for ``key`` is running now."""
         return key in self._running
 
     async def idle(self) -> None:
+        """Wait until no work is running for any key."""
         while self._running:
             await asyncio.sleep(0.005)

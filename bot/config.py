@@ -83,6 +83,7 @@ PROCESS_SETTINGS = ("HEISTCORD_RENDER_WORKERS", "HEISTCORD_RENDER_TIMEOUT", "HEI
 
 @dataclass
 class Config:
+    """The bot's settings, read from the environment (and a .env file)."""
     token: str | None = None
     db_path: str = DEFAULT_DB
     dev_guild_id: int | None = None
@@ -95,6 +96,7 @@ class Config:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")) -> "Config":
+        """Settings from ``env`` (default: the process environment) over the .env file."""
         from_file: dict[str, str] = read_env_file(env_file) if env_file else {}
         merged = dict(from_file)
         merged.update(os.environ if env is None else env)

@@ -42,11 +42,13 @@ class CopyFailedError(Exception):
 
 @dataclass
 class CopyReport:
+    """What a copy moved (rows per table) and what it verified (games replayed, tables never started)."""
     rows: dict[str, int] = field(default_factory=dict)
     replayed: int = 0  # started games whose log reproduced their state
     unstarted: int = 0  # tables never started (lobbies, or closed before starting): no state to replay
 
     def summary(self, source: str, target: str) -> str:
+        """The report's text for the person who ran the copy."""
         counts = ", ".join(f"{n} {table}" for table, n in self.rows.items())
         return (f"Copied {source} to {target}: {counts}.\nVerified: every table has the same rows, and all"
                 f" {self.replayed} started games replay from their seed and action log to exactly their stored"
@@ -80,6 +82,7 @@ def _value(column: str, value):
 
 
 async def copy_database(source_path: str, target_url: str) -> CopyReport:
+    """Copy every table of a SQLite file into an empty PostgreSQL database, then verify it by replaying every game."""
     source = Storage(source_path)
     try:
         await source.open()  # claims the file (refused while a bot runs on it) and brings its schema up to date
@@ -138,6 +141,7 @@ async def _copy(source: Storage, target: PgStorage) -> CopyReport:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``heistcord db copy --from FILE --to URL`` command; returns its exit status."""
     parser = argparse.ArgumentParser(prog="heistcord db copy",
                                      description="Copy a heistcord SQLite database into an empty PostgreSQL"
                                                  " database, then verify it by replaying every game.")

@@ -104,6 +104,7 @@ class Option:
 
 @dataclass(frozen=True)
 class GameMeta:
+    """What the platform knows of a game before it starts: names, player counts, rules summary, options."""
     key: str  # tower, sleeping, masterminds, rage, heist
     name: str
     min_players: int
@@ -118,6 +119,7 @@ class GameMeta:
             raise RuleError(f"{self.name} is for {self.min_players} to {self.max_players} players, not {count}.")
 
     def option(self, key: str) -> Option:
+        """The option called ``key`` (RuleError if the game has none)."""
         for opt in self.options:
             if opt.key == key:
                 return opt
@@ -162,6 +164,7 @@ class Engine:
         raise NotImplementedError
 
     def is_terminal(self, state: State) -> bool:
+        """Whether the game is over (then ``scores`` gives the result)."""
         raise NotImplementedError
 
     def scores(self, state: State) -> list[dict[str, Any]]:
@@ -282,8 +285,10 @@ class Engine:
             return generic  # a value the explanation did not expect: the move is refused all the same
 
     def not_your_turn_message(self, state: State, seat: int) -> str:
+        """What a player who acts out of turn is told: whose turn it is."""
         line = self.status_line(state)
         return "It's not your turn." + (f" {line}." if line and not line.endswith(".") else f" {line}" if line else "")
 
     def illegal_message(self, state: State, seat: int, action: Action) -> str:
+        """Why ``action`` is refused, in a sentence a player can read (games say more than this default)."""
         return "That move isn't allowed right now."

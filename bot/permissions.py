@@ -34,4 +34,5 @@ class ManagerRoles:
         return bool(role_id and any(r.id == role_id for r in roles))
 
     async def refresh(self, guild_id: int) -> None:
+        """Read a guild's manager role from its stored settings again."""
         self._roles[guild_id] = (await self.storage.settings(guild_id)).manager_role_id

@@ -24,9 +24,11 @@ class Rng:
 
     @staticmethod
     def seed_state(seed: int) -> int:
+        """The 64-bit state a game's RNG starts from for ``seed``."""
         return seed & _MASK
 
     def next64(self) -> int:
+        """The next 64-bit draw (splitmix64), advancing the stored state."""
         x = (self.holder[self.key] + 0x9E3779B97F4A7C15) & _MASK
         self.holder[self.key] = x
         z = x
@@ -45,20 +47,25 @@ class Rng:
                 return v % n
 
     def randint(self, a: int, b: int) -> int:
+        """A uniform int in [a, b], both ends included."""
         return a + self.below(b - a + 1)
 
     def die(self, sides: int) -> int:
+        """A roll of a die with ``sides`` faces (1 to sides)."""
         return self.randint(1, sides)
 
     def choice(self, seq: Sequence[T]) -> T:
+        """A uniformly chosen element of ``seq``."""
         return seq[self.below(len(seq))]
 
     def shuffle(self, seq: MutableSequence[Any]) -> None:
+        """Shuffle ``seq`` in place (Fisher-Yates)."""
         for i in range(len(seq) - 1, 0, -1):
             j = self.below(i + 1)
             seq[i], seq[j] = seq[j], seq[i]
 
     def sample(self, seq: Sequence[T], k: int) -> list[T]:
+        """``k`` distinct elements of ``seq`` in random order."""
         pool = list(seq)
         self.shuffle(pool)
         return pool[:k]

@@ -170,6 +170,7 @@ class DatabaseInUseError(Exception):
 
 @dataclass
 class GameRow:
+    """One stored game as the table service holds it: lobby, seats, options, engine state and timers."""
     id: int
     guild_id: int
     channel_id: int
@@ -204,6 +205,7 @@ class GameRow:
 
     @classmethod
     def from_row(cls, row: aiosqlite.Row) -> "GameRow":
+        """The game of one database row, its JSON columns decoded."""
         data = dict(row)
         data["options"] = json.loads(data["options"])
         data["seats"] = json.loads(data["seats"])
@@ -225,6 +227,7 @@ class GameSummary:
 
 @dataclass
 class GuildSettings:
+    """One server's settings: who manages games, where they may be played, timers and defaults."""
     guild_id: int
     manager_role_id: int | None = None
     allowed_channels: list[int] = field(default_factory=list)
@@ -269,6 +272,7 @@ def _decode_actions(rows: Iterable[Any]) -> list[dict[str, Any]]:
 
 
 class Storage:
+    """The SQLite store of games, action logs, settings and results, written by one writer thread."""
     shared = False  # True when other processes write to the same games (PostgreSQL: bot/storage_pg.py)
 
     def __init__(self, path: str, *, write_budget: float = WRITE_BUDGET) -> None:
@@ -308,11 +312,13 @@ class Storage:
         self._lock_file = fd
 
     def release(self) -> None:
+        """Give the database file back (drop the lock that keeps a second process out)."""
         if self._lock_file is not None:
             os.close(self._lock_file)  # closing the file drops the lock
             self._lock_file = None
 
     async def open(self) -> "Storage":
+        """Claim the file, connect, migrate the schema and start the writer thread; returns self."""
         if self.path == ":memory:":
             raise ValueError("heistcord's storage needs a database file (it opens it twice: reads and writes)")
         self.claim()
@@ -339,6 +345,7 @@ class Storage:
         return conn
 
     async def close(self) -> None:
+        """Finish the writes already asked for, then close both connections and drop the lock."""
         await self._idle.wait()  # writes already asked for are finished, not dropped
         if self._writer is not None:
             if self._wconn is not None:
@@ -352,6 +359,7 @@ class Storage:
         self.release()
 
     async def migrate(self) -> int:
+        """Bring the schema up to the latest version (each missing migration in order); returns it."""
         db = self._db
         await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         async with db.execute("SELECT version FROM schema_version") as cur:
@@ -416,6 +424,7 @@ class Storage:
     # --- games ----------------------------------------------------------------
     async def create_game(self, guild_id: int, channel_id: int, game_key: str, host_id: int,
                           options: dict[str, Any], seed: int, seats: list[dict[str, Any]]) -> int:
+        """A new game in its lobby; returns its id (ChannelBusyError if the channel already has one)."""
         now = time.time()
         try:
             async with self.transaction() as db:
@@ -429,6 +438,7 @@ class Storage:
         return cur.lastrowid
 
     async def get_game(self, game_id: int) -> GameRow | None:
+        """The game with this id, or None."""
         async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
             row = await cur.fetchone()
         return GameRow.from_row(row) if row else None
@@ -440,6 +450,7 @@ class Storage:
         return row["rev"] if row else None
 
     async def active_game_in(self, channel_id: int) -> GameRow | None:
+        """The channel's game in its lobby or running, or None."""
         async with self._db.execute(
             "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
         ) as cur:
@@ -447,6 +458,7 @@ class Storage:
         return GameRow.from_row(row) if row else None
 
     async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
+        """Every game in its lobby or running (of one guild if given), oldest first."""
         sql = "SELECT * FROM games WHERE status IN ('lobby', 'running')"
         args: tuple = ()
         if guild_id is not None:
@@ -456,6 +468,7 @@ class Storage:
             return [GameRow.from_row(r) for r in await cur.fetchall()]
 
     async def count_active(self) -> int:
+        """How many games are in their lobby or running."""
         async with self._db.execute("SELECT COUNT(*) AS n FROM games WHERE status IN ('lobby', 'running')") as cur:
             row = await cur.fetchone()
         assert row is not None  # COUNT(*) always answers one row
@@ -641,6 +654,7 @@ class Storage:
         return expected_version + len(actions)
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
+        """A game's whole action log, oldest first (a long log is decoded off the event loop)."""
         async with self._db.execute(
             "SELECT seq, seat, user_id, action, at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
         ) as cur:
@@ -657,6 +671,7 @@ class Storage:
             return [{"seat": r["seat"], "action": json.loads(r["action"])} for r in await cur.fetchall()]
 
     async def seat_moved_since(self, game_id: int, seat: int, version: int) -> bool:
+        """Whether ``seat`` has a move in the log after ``version``."""
         async with self._db.execute(
             "SELECT 1 FROM actions WHERE game_id = ? AND seq > ? AND seat = ? LIMIT 1", (game_id, version, seat)
         ) as cur:
@@ -665,6 +680,7 @@ class Storage:
     # The timer loop's two queries, each term answered by a partial index on running
     # games' deadlines or reminders (migration 5), however many games are stored.
     async def due_deadlines(self, now: float) -> list[GameRow]:
+        """Running games whose turn deadline or reminder is at or before ``now``."""
         async with self._db.execute(
             "SELECT * FROM games WHERE id IN ("
             "SELECT id FROM games WHERE status = 'running' AND deadline_at IS NOT NULL AND deadline_at <= ?"
@@ -674,6 +690,7 @@ class Storage:
             return [GameRow.from_row(r) for r in await cur.fetchall()]
 
     async def next_timer(self) -> float | None:
+        """The earliest turn deadline or reminder of any running game, or None."""
         async with self._db.execute(
             "SELECT (SELECT MIN(deadline_at) FROM games WHERE status = 'running' AND deadline_at IS NOT NULL) AS d,"
             " (SELECT MIN(reminder_at) FROM games WHERE status = 'running' AND reminder_at IS NOT NULL) AS r"
@@ -705,6 +722,7 @@ class Storage:
         return cur.rowcount
 
     async def finished_games(self, guild_id: int, limit: int = 10) -> list[GameRow]:
+        """A guild's last ``limit`` finished or ended games, newest first."""
         async with self._db.execute(
             "SELECT * FROM games WHERE guild_id = ? AND status IN ('finished', 'ended') ORDER BY id DESC LIMIT ?",
             (guild_id, limit),
@@ -726,6 +744,7 @@ class Storage:
             await db.executemany(_RESULT_INSERT, [(*r, now) for r in self.result_rows(game, results)])
 
     async def user_stats(self, guild_id: int, user_id: int, game_key: str | None = None) -> list[dict[str, Any]]:
+        """A player's games, wins and scores per game (of one game if given), bots left out."""
         sql = ("SELECT game_key, COUNT(*) AS played, SUM(won) AS wins, AVG(score) AS avg_score, MAX(score) AS best"
                " FROM results WHERE guild_id = ? AND user_id = ? AND is_bot = 0")
         args: list[Any] = [guild_id, user_id]
@@ -736,6 +755,7 @@ class Storage:
             return [dict(r) for r in await cur.fetchall()]
 
     async def leaderboard(self, guild_id: int, game_key: str, limit: int = 10) -> list[dict[str, Any]]:
+        """A guild's best players of one game: most wins, then best average score."""
         async with self._db.execute(
             "SELECT user_id, COUNT(*) AS played, SUM(won) AS wins, AVG(score) AS avg_score,"
             " (SELECT r2.name FROM results r2 WHERE r2.guild_id = results.guild_id AND r2.user_id = results.user_id"
@@ -767,6 +787,7 @@ class Storage:
         return replace(cached, allowed_channels=list(cached.allowed_channels))
 
     async def save_settings(self, s: GuildSettings) -> None:
+        """Store a guild's settings (insert or replace)."""
         async with self.transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, manager_role_id, allowed_channels, maintenance, turn_minutes,"

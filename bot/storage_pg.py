@@ -162,6 +162,7 @@ _PG_RESULT_INSERT = _RESULT_INSERT.replace("?", "{}").format(*(f"${i}" for i in 
 
 
 def is_postgres_url(url: str | None) -> bool:
+    """Whether ``url`` names a PostgreSQL database (postgresql:// or postgres://)."""
     return url is not None and url.split(":", 1)[0] in ("postgresql", "postgres")
 
 
@@ -203,9 +204,10 @@ class PgStorage(Storage):
         """Nothing to claim: any number of processes share a PostgreSQL database."""
 
     def release(self) -> None:
-        pass
+        """Nothing to release: PostgreSQL lets several processes share a database."""
 
     async def open(self) -> "PgStorage":
+        """Connect a pool and migrate the schema (StorageError if the server can't be reached); returns self."""
         try:
             self.pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size,
                                                   command_timeout=60)
@@ -219,6 +221,7 @@ class PgStorage(Storage):
         return self
 
     async def close(self) -> None:
+        """Close the connection pool."""
         if self.pool is not None:
             await self.pool.close()
             self.pool = None
@@ -234,6 +237,7 @@ class PgStorage(Storage):
         raise RuntimeError("PgStorage has no SQLite connection")
 
     async def migrate(self) -> int:
+        """As on SQLite, under an advisory lock so that one process migrates at a time."""
         async with self._pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
             await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -247,6 +251,7 @@ class PgStorage(Storage):
         return len(PG_MIGRATIONS)
 
     async def schema_version(self) -> int:
+        """The version the database's schema is at."""
         return await self._pool.fetchval("SELECT version FROM schema_version")
 
     @contextlib.asynccontextmanager
@@ -268,6 +273,7 @@ class PgStorage(Storage):
     # --- games ----------------------------------------------------------------
     async def create_game(self, guild_id: int, channel_id: int, game_key: str, host_id: int,
                           options: dict[str, Any], seed: int, seats: list[dict[str, Any]]) -> int:
+        """A new game in its lobby; returns its id (ChannelBusyError if the channel already has one)."""
         now = time.time()
         try:
             async with self.transaction() as db:
@@ -279,6 +285,7 @@ class PgStorage(Storage):
             raise ChannelBusyError() from None
 
     async def get_game(self, game_id: int) -> GameRow | None:
+        """The game with this id, or None."""
         return _game(await self._pool.fetchrow("SELECT * FROM games WHERE id = $1", game_id))
 
     async def game_rev(self, game_id: int) -> int | None:
@@ -286,10 +293,12 @@ class PgStorage(Storage):
         return await self._pool.fetchval("SELECT rev FROM games WHERE id = $1", game_id)
 
     async def active_game_in(self, channel_id: int) -> GameRow | None:
+        """The channel's game in its lobby or running, or None."""
         return _game(await self._pool.fetchrow(
             "SELECT * FROM games WHERE channel_id = $1 AND status IN ('lobby', 'running')", channel_id))
 
     async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
+        """Every game in its lobby or running (of one guild if given), oldest first."""
         if guild_id is None:
             rows = await self._pool.fetch("SELECT * FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
         else:
@@ -298,6 +307,7 @@ class PgStorage(Storage):
         return [GameRow.from_row(r) for r in rows]
 
     async def count_active(self) -> int:
+        """How many games are in their lobby or running."""
         return await self._pool.fetchval("SELECT COUNT(*) FROM games WHERE status IN ('lobby', 'running')")
 
     async def save_game(self, game_id: int, expected_rev: int | None, fields: dict[str, Any], *,
@@ -355,22 +365,26 @@ class PgStorage(Storage):
         return expected_version + len(actions)
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
+        """A game's whole action log, oldest first."""
         rows = await self._pool.fetch(
             "SELECT seq, seat, user_id, action, at FROM actions WHERE game_id = $1 ORDER BY seq", game_id)
         return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"],
                  "action": json.loads(r["action"]), "at": r["at"]} for r in rows]
 
     async def actions_until(self, game_id: int, version: int) -> list[dict[str, Any]]:
+        """The first ``version`` log entries (the moves that led to that version)."""
         rows = await self._pool.fetch(
             "SELECT seat, action FROM actions WHERE game_id = $1 AND seq <= $2 ORDER BY seq", game_id, version)
         return [{"seat": r["seat"], "action": json.loads(r["action"])} for r in rows]
 
     async def seat_moved_since(self, game_id: int, seat: int, version: int) -> bool:
+        """Whether ``seat`` has a move in the log after ``version``."""
         return await self._pool.fetchval(
             "SELECT EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seq > $2 AND seat = $3)",
             game_id, version, seat)
 
     async def due_deadlines(self, now: float) -> list[GameRow]:
+        """Running games whose turn deadline or reminder is at or before ``now``."""
         # Each term is answered by a partial index on running games (migration 5).
         rows = await self._pool.fetch(
             "SELECT * FROM games WHERE id IN ("
@@ -380,11 +394,13 @@ class PgStorage(Storage):
         return [GameRow.from_row(r) for r in rows]
 
     async def next_timer(self) -> float | None:
+        """The earliest turn deadline or reminder of any running game, or None."""
         return await self._pool.fetchval(
             "SELECT LEAST((SELECT MIN(deadline_at) FROM games WHERE status = 'running' AND deadline_at IS NOT NULL),"
             " (SELECT MIN(reminder_at) FROM games WHERE status = 'running' AND reminder_at IS NOT NULL))")
 
     async def game_summaries(self, guild_id: int) -> list[GameSummary]:
+        """The guild's games in their lobby or running, oldest first, without their states."""
         rows = await self._pool.fetch(
             "SELECT id, guild_id, channel_id, game_key, status, seats, version FROM games"
             " WHERE guild_id = $1 AND status IN ('lobby', 'running') ORDER BY id", guild_id)
@@ -392,6 +408,7 @@ class PgStorage(Storage):
                             json.loads(r["seats"]), r["version"]) for r in rows]
 
     async def compact_finished(self, before: float, limit: int = 500) -> int:
+        """As on SQLite: drop the state of up to ``limit`` games finished before ``before``; returns how many."""
         async with self.transaction() as db:
             status = await db.execute(
                 "UPDATE games SET state = NULL, rev = rev + 1 WHERE id IN (SELECT id FROM games"
@@ -400,6 +417,7 @@ class PgStorage(Storage):
         return int(status.split()[-1])
 
     async def finished_games(self, guild_id: int, limit: int = 10) -> list[GameRow]:
+        """A guild's last ``limit`` finished or ended games, newest first."""
         rows = await self._pool.fetch(
             "SELECT * FROM games WHERE guild_id = $1 AND status IN ('finished', 'ended') ORDER BY id DESC LIMIT $2",
             guild_id, limit)
@@ -407,11 +425,13 @@ class PgStorage(Storage):
 
     # --- results and stats -------------------------------------------------------
     async def record_results(self, game: GameRow, results: list[dict[str, Any]]) -> None:
+        """Record a finished game's result (once: a second time is refused by the schema)."""
         now = time.time()
         async with self.transaction() as db:
             await db.executemany(_PG_RESULT_INSERT, [(*r, now) for r in self.result_rows(game, results)])
 
     async def user_stats(self, guild_id: int, user_id: int, game_key: str | None = None) -> list[dict[str, Any]]:
+        """A player's games, wins and scores per game (of one game if given), bots left out."""
         sql = ("SELECT game_key, COUNT(*) AS played, SUM(won) AS wins, AVG(score) AS avg_score, MAX(score) AS best"
                " FROM results WHERE guild_id = $1 AND user_id = $2 AND is_bot = 0")
         args: list[Any] = [guild_id, user_id]
@@ -422,6 +442,7 @@ class PgStorage(Storage):
         return [dict(r) for r in rows]
 
     async def leaderboard(self, guild_id: int, game_key: str, limit: int = 10) -> list[dict[str, Any]]:
+        """A guild's best players of one game: most wins, then best average score."""
         rows = await self._pool.fetch(
             "SELECT user_id, COUNT(*) AS played, SUM(won) AS wins, AVG(score) AS avg_score,"
             " (SELECT r2.name FROM results r2 WHERE r2.guild_id = results.guild_id AND r2.user_id = results.user_id"
@@ -433,6 +454,7 @@ class PgStorage(Storage):
 
     # --- guild settings ----------------------------------------------------------
     async def settings(self, guild_id: int) -> GuildSettings:
+        """A guild's settings (defaults when it has none stored)."""
         row = await self._pool.fetchrow("SELECT * FROM guild_settings WHERE guild_id = $1", guild_id)
         if row is None:
             return GuildSettings(guild_id)
@@ -442,6 +464,7 @@ class PgStorage(Storage):
                              on_leave=row["on_leave"], threads=bool(row["threads"]), bot_level=row["bot_level"])
 
     async def save_settings(self, s: GuildSettings) -> None:
+        """Store a guild's settings (insert or replace)."""
         async with self.transaction() as db:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, manager_role_id, allowed_channels, maintenance, turn_minutes,"
@@ -455,9 +478,11 @@ class PgStorage(Storage):
 
     # --- refused DMs ----------------------------------------------------------------
     async def dm_refusals(self) -> dict[int, float]:
+        """``{user_id: until}`` of players not to DM before ``until``."""
         return {r["user_id"]: r["until"] for r in await self._pool.fetch("SELECT user_id, until FROM dm_refusals")}
 
     async def set_dm_refusal(self, user_id: int, until: float | None) -> None:
+        """Remember (or, with ``until=None``, forget) that a player's DMs are closed."""
         async with self.transaction() as db:
             if until is None:
                 await db.execute("DELETE FROM dm_refusals WHERE user_id = $1", user_id)

@@ -54,6 +54,7 @@ class TableError(Exception):
 
 @dataclass
 class Outcome:
+    """What a change to a table did: its events, the moves made, whose private views changed, the result."""
     game: GameRow
     events: list[dict[str, Any]] = field(default_factory=list)
     moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
@@ -67,10 +68,12 @@ class Outcome:
 
     @property
     def public_events(self) -> list[dict[str, Any]]:
+        """The events everyone may see (those not addressed to one seat)."""
         return [e for e in self.events if "to" not in e]
 
 
 def seat_of(game: GameRow, user_id: int) -> int | None:
+    """The seat of ``user_id`` at this table, or None."""
     for i, seat in enumerate(game.seats):
         if seat.get("user_id") == user_id:
             return i
@@ -88,6 +91,7 @@ def engine_options(game: GameRow) -> dict[str, Any]:
 
 
 def parse_on_leave(value: Any) -> str:
+    """The table's choice when a player leaves: ``bot`` (a bot takes the seat) or ``end``."""
     text = str(value).strip().lower()
     if text not in ("bot", "end"):
         raise TableError("When a player leaves, either a bot takes the seat (`bot`) or the game ends (`end`).")
@@ -95,10 +99,12 @@ def parse_on_leave(value: Any) -> str:
 
 
 def parse_platform_option(key: str, value: Any) -> Any:
+    """A platform option's value (turn timer or leaving rule), checked."""
     return parse_turn_minutes(value) if key == TURN_OPTION else parse_on_leave(value)
 
 
 def parse_turn_minutes(value: Any) -> int:
+    """A turn timer in minutes, 0 (none) to a week."""
     try:
         minutes = int(value)
     except (TypeError, ValueError):
@@ -109,6 +115,7 @@ def parse_turn_minutes(value: Any) -> int:
 
 
 def bot_controlled(seat: dict[str, Any]) -> bool:
+    """Whether a bot plays this seat (a bot seat, or a player benched as away)."""
     return bool(seat.get("bot") or seat.get("away"))
 
 
@@ -117,10 +124,12 @@ def _copy(value: Any) -> Any:
 
 
 def bot_rng(game: GameRow, version: int) -> random.Random:
+    """The RNG a bot uses for its move at ``version`` (the same on a replay)."""
     return random.Random(game.seed * 1_000_003 + version)
 
 
 class TableService:
+    """Lobbies, seats, moves, turns and deadlines of every table, over the storage (knows nothing of Discord)."""
     def __init__(self, storage: Storage, *, seed_source: Callable[[], int] | None = None,
                  clock: Callable[[], float] = time.time, default_turn_minutes: int = 0,
                  cache_size: int = 2048) -> None:
@@ -141,6 +150,7 @@ class TableService:
 
     # --- loading ----------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
+        """The lock that lets one change at a time touch the game ``game_id``."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
@@ -158,6 +168,7 @@ class TableService:
         return game
 
     async def get(self, game_id: int) -> GameRow:
+        """The game ``game_id`` (cached, or loaded from the database); TableError if there is none."""
         game = self._cache.get(game_id)
         if game is not None and self.storage.shared:
             game = await self._check_shared(game)
@@ -169,6 +180,7 @@ class TableService:
         return game
 
     async def in_channel(self, channel_id: int) -> GameRow | None:
+        """The channel's game in its lobby or running, or None."""
         if self.storage.shared:  # another process may have ended the table or opened one here
             fresh = await self.storage.active_game_in(channel_id)
             return self._take_fresh(fresh) if fresh else None
@@ -209,6 +221,7 @@ class TableService:
         return game
 
     async def require_in_channel(self, channel_id: int) -> GameRow:
+        """The channel's game in its lobby or running; TableError telling how to open one if there is none."""
         game = await self.in_channel(channel_id)
         if game is None:
             raise TableError("There is no game in this channel. Open one with `/game new`.")
@@ -216,6 +229,7 @@ class TableService:
 
     @staticmethod
     def engine(game: GameRow) -> Engine:
+        """The rules engine of the game's kind."""
         return get_engine(game.game_key)
 
     # --- writing ------------------------------------------------------------------
@@ -293,6 +307,7 @@ class TableService:
     # --- lobby -------------------------------------------------------------------
     async def open(self, guild_id: int, channel_id: int, game_key: str, host_id: int, host_name: str,
                    raw_options: dict[str, Any] | None = None, *, is_manager: bool = False) -> GameRow:
+        """Open a lobby in a channel with its host seated, if the server's settings allow it here."""
         settings = await self.storage.settings(guild_id)
         if settings.maintenance:
             raise TableError("New games are paused on this server for maintenance. Running games carry on.")
@@ -326,6 +341,7 @@ class TableService:
         return self._remember(game)
 
     async def set_option(self, channel_id: int, user_id: int, key: str, value: Any) -> GameRow:
+        """The host changes one of the lobby's options (a game option or a platform one)."""
         game = await self.require_in_channel(channel_id)
 
         def change(draft: GameRow) -> None:
@@ -342,6 +358,7 @@ class TableService:
         return await self._change(game.id, change)
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameRow:
+        """Seat a player in the lobby, if there is room."""
         def change(draft: GameRow) -> None:
             self._require_lobby(draft)
             if seat_of(draft, user_id) is not None:
@@ -354,6 +371,7 @@ class TableService:
         return await self._change(game_id, change)
 
     async def add_bot(self, game_id: int, user_id: int, level: str = DEFAULT_LEVEL) -> GameRow:
+        """Seat a bot player of ``level`` in the lobby, if there is room."""
         try:
             level = parse_level(level)
         except ValueError as exc:
@@ -397,6 +415,7 @@ class TableService:
         return await self._change(game.id, change), None
 
     async def start(self, game_id: int, user_id: int, *, is_manager: bool = False) -> Outcome:
+        """The host (or a manager) starts the game: set up, first turn, timers; retried once on a stale copy."""
         try:
             return await self._start(game_id, user_id, is_manager)
         except TableError as exc:
@@ -573,6 +592,7 @@ class TableService:
 
     # --- deadlines -------------------------------------------------------------------
     async def turn_minutes(self, game: GameRow) -> int:
+        """The game's turn timer: the table's choice, else the server's, else the bot's default."""
         if "_" + TURN_OPTION in game.options:
             return int(game.options["_" + TURN_OPTION])
         settings = await self.storage.settings(game.guild_id)
@@ -725,6 +745,7 @@ class TableService:
             return None
 
     async def rejoin(self, channel_id: int, user_id: int) -> GameRow:
+        """A player benched as away takes their seat back from the bot."""
         game = await self.require_in_channel(channel_id)
 
         def change(draft: GameRow) -> None:
@@ -768,6 +789,7 @@ class TableService:
             return outcome
 
     async def end(self, game_id: int, reason: str) -> GameRow:
+        """End the game before its finish (``reason`` is shown); TableError if it already ended."""
         game = await self.get(game_id)
         async with self.lock(game.id):
             for attempt in range(2):
@@ -896,6 +918,7 @@ class TableService:
             raise TableError(f"Only the host (<@{game.host_id}>) can do that.")
 
     def require_seat(self, game: GameRow, user_id: int) -> int:
+        """The seat of ``user_id`` in a running game; TableError saying why they can't act."""
         if game.status == "lobby":
             raise TableError("The game hasn't started yet.")
         if game.status != "running":
@@ -906,10 +929,12 @@ class TableService:
         return seat
 
     def waiting_seats(self, game: GameRow) -> list[int]:
+        """The seats whose move the running game waits for."""
         if game.status != "running" or not game.state:
             return []
         return self.engine(game).to_act(game.state)
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """A guild's settings."""
         return await self.storage.settings(guild_id)
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 
 class AdminCog(commands.Cog):
+    """The /gameadmin commands for server managers, and the events that tell the bot a channel or role changed."""
     admin = app_commands.Group(name="gameadmin", description="Manage heistcord games on this server",
                                guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
 
@@ -32,6 +33,7 @@ class AdminCog(commands.Cog):
         self.bot = bot
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        """Let only server managers (Manage Server, or the game-manager role) use /gameadmin."""
         await self.bot.refresh_manager_role(interaction.guild_id)
         if not self.bot.is_manager(interaction):
             await self.bot.ui.error(interaction, "Only server managers (Manage Server, or the game-manager role)"
@@ -46,6 +48,7 @@ class AdminCog(commands.Cog):
 
     @admin.command(name="list", description="The games open or running on this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
+        """/gameadmin list: the server's open tables, their channels and players."""
         games = await self.bot.storage.game_summaries(interaction.guild_id)  # no game's state decoded
         if not games:
             return await interaction.response.send_message("No games are open on this server.", ephemeral=True)
@@ -62,6 +65,7 @@ class AdminCog(commands.Cog):
     @admin.command(name="end", description="Force-end a game")
     @app_commands.describe(game_id="The table number (see /gameadmin list)")
     async def end_game(self, interaction: discord.Interaction, game_id: int) -> None:
+        """/gameadmin end: end any game of this server by its number."""
         game = await self.bot.tables.get(game_id)
         if game.guild_id != interaction.guild_id:
             raise TableError(f"There is no game #{game_id} on this server.")
@@ -72,6 +76,7 @@ class AdminCog(commands.Cog):
     @admin.command(name="remove", description="Remove a player from this channel's game")
     @app_commands.describe(player="Who to remove")
     async def remove(self, interaction: discord.Interaction, player: discord.User) -> None:
+        """/gameadmin remove: take a player out of this channel's table (a bot or the end takes the seat)."""
         game = await self.bot.tables.require_in_channel(interaction.channel_id)
         if seat_of(game, player.id) is None:
             raise TableError(f"{player.display_name} isn't seated at this table.")
@@ -103,6 +108,7 @@ class AdminCog(commands.Cog):
                        on_leave: Literal["bot", "end"] | None = None, clear_role: bool = False,
                        threads: bool | None = None,
                        bot_level: Literal["easy", "normal", "hard"] | None = None) -> None:
+        """/gameadmin settings: show the server's settings, changing those given."""
         storage = self.bot.storage
         settings = await storage.settings(interaction.guild_id)
         if manager_role is not None and manager_role.is_default():
@@ -131,6 +137,7 @@ class AdminCog(commands.Cog):
 
     @admin.command(name="maintenance", description="Pause or allow opening new games (running games carry on)")
     async def maintenance(self, interaction: discord.Interaction, paused: bool) -> None:
+        """/gameadmin maintenance: pause or resume new games (running ones carry on)."""
         settings = await self.bot.storage.settings(interaction.guild_id)
         settings.maintenance = paused
         await self.bot.storage.save_settings(settings)
@@ -143,6 +150,7 @@ class AdminCog(commands.Cog):
 
     @admin.command(name="status", description="What Discord refused lately, and what the bot stopped trying")
     async def status(self, interaction: discord.Interaction) -> None:
+        """/gameadmin status: Discord's refusals so far, invalid requests, paused DMs and unusable channels."""
         refusals = self.bot.refusals
         kinds = refusals.by_kind()
         lines = ["**Discord's refusals since the bot started** (4xx answers, by kind)"]
@@ -171,10 +179,12 @@ class AdminCog(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A deleted channel's table ends; nothing more is posted there."""
         await self._channel_gone(channel.id)  # (its threads go with it: discord.py reports each as a thread delete)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A deleted thread's table ends; nothing more is posted there."""
         await self._channel_gone(payload.thread_id)
 
     async def _channel_gone(self, channel_id: int) -> None:
@@ -183,12 +193,14 @@ class AdminCog(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
+        """A channel's permissions may have changed: try posting in it (and its threads) again."""
         # Threads take their permissions from their channel.
         threads = [t.id for t in getattr(after, "threads", [])]
         self.bot.refusals.permissions_changed([after.id, *threads])
 
     @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        """A role's permissions may have changed: try posting in muted channels again."""
         self.bot.refusals.permissions_changed()
 
     @commands.Cog.listener()
@@ -212,4 +224,5 @@ class AdminCog(commands.Cog):
 
 
 async def setup(bot: "HeistBot") -> None:
+    """Load the admin cog (discord.py's extension entry point)."""
     await bot.add_cog(AdminCog(bot))

@@ -38,6 +38,7 @@ class BadInputError(TableError):
 
 @dataclass(frozen=True)
 class CustomId:
+    """A parsed custom id: its kind, game and, for a move, the state version and the move or menu number."""
     kind: str
     game_id: int
     version: int | None = None
@@ -55,6 +56,7 @@ def _bounded(text: str, high: int, message: str = DAMAGED) -> int:
 
 
 def encode(kind: str, game_id: int, version: int | None = None, n: int | None = None) -> str:
+    """The custom id of a button or select (ValueError for an unknown kind or a too long id)."""
     if kind in WITH_MOVE:
         if version is None or n is None:
             raise ValueError(f"custom id kind {kind!r} needs a version and a number")
@@ -92,6 +94,7 @@ def kind_of(custom_id: str) -> str | None:
 
 
 def encode_index(index: int) -> str:
+    """A select option's value for the move ``index``."""
     return str(int(index))
 
 

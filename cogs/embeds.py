@@ -18,6 +18,7 @@ EMBED_COLOUR = discord.Colour.from_rgb(232, 190, 80)
 
 
 def seat_label(game: GameRow, seat: int) -> str:
+    """A seat as shown in the channel: a mention, or the bot's name; "(away)" when a bot plays for them."""
     info = game.seats[seat]
     if info.get("bot"):
         return f"🤖 {info['name']}"
@@ -27,6 +28,7 @@ def seat_label(game: GameRow, seat: int) -> str:
 
 # --- lobby ---------------------------------------------------------------------------------
 def lobby_embed(game: GameRow, engine: Engine) -> discord.Embed:
+    """The lobby's card: seats, player counts and options."""
     meta = engine.meta
     embed = discord.Embed(title=f"{meta.name} — table #{game.id}", description=meta.blurb, colour=EMBED_COLOUR)
     seats = "\n".join(f"{i + 1}. {seat_label(game, i)}{' (host)' if s.get('user_id') == game.host_id else ''}"
@@ -56,6 +58,7 @@ def lobby_embed(game: GameRow, engine: Engine) -> discord.Embed:
 
 
 def lobby_view(game: GameRow) -> discord.ui.View | None:
+    """The lobby's buttons (join, leave, add a bot, start, cancel), or None once it started."""
     if game.status != "lobby":
         return None
     view = discord.ui.View(timeout=None)
@@ -72,6 +75,7 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
 
 # --- board -------------------------------------------------------------------------------------
 def board_view(game: GameRow) -> discord.ui.View | None:
+    """A running game's buttons (play, show my hand), or None once it is over."""
     if game.status != "running":
         return None
     view = discord.ui.View(timeout=None)
@@ -83,6 +87,7 @@ def board_view(game: GameRow) -> discord.ui.View | None:
 
 
 def dm_retry_view(game: GameRow) -> discord.ui.View:
+    """The button a player with closed DMs clicks to be sent their hand again."""
     view = discord.ui.View(timeout=None)
     view.add_item(discord.ui.Button(label="Try DMs again", emoji="✉️", style=discord.ButtonStyle.secondary,
                                     custom_id=customid.encode("dm", game.id)))
@@ -90,6 +95,7 @@ def dm_retry_view(game: GameRow) -> discord.ui.View:
 
 
 def board_content(game: GameRow, engine: Engine, events: list[dict[str, Any]] | None = None) -> str:
+    """The board message's text: the latest public events, whose turn it is, or the final scores."""
     lines = [e["text"] for e in (events or []) if "to" not in e and e.get("text")]
     text = "\n".join(f"• {line}" for line in lines[-15:])
     if game.status == "running":
@@ -149,11 +155,13 @@ def as_files(images: list[tuple[str, bytes, str]]) -> list[discord.File]:
 async def render_file(game: GameRow, kind: str, view: dict[str, Any], *extra: Any, filename: str = "board.png",
                       description: str | None = None, urgent: bool = False,
                       background: bool = False) -> discord.File | None:
+    """The picture of ``view`` as a file to attach (None when the game draws none or drawing failed)."""
     png = await render_async(game.game_key, kind, view, *extra, urgent=urgent, background=background)
     return None if png is None else discord.File(io.BytesIO(png), filename=filename, description=description)
 
 
 def results_text(game: GameRow, results: list[dict[str, Any]]) -> str:
+    """The final scores, best first, with each seat's detail."""
     lines = ["**Final scores**"]
     for result in sorted(results, key=lambda result: (result["rank"], result["seat"])):
         crown = "🏆 " if result["won"] else ""

@@ -58,6 +58,7 @@ def require_game_key(key: str) -> str:
 
 
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The games whose key or name contains what the player typed."""
     current = current.lower()
     return fit_choices([
         app_commands.Choice(name=f"{e.meta.name} ({e.meta.min_players}-{e.meta.max_players} players)", value=key)
@@ -66,6 +67,7 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
 
 
 class GameCog(commands.Cog):
+    """The /game commands: open, join and play a table in this channel, and look at its rules, log and replays."""
     game = app_commands.Group(name="game", description="Play heist board games in this channel",
                               guild_only=True)
 
@@ -74,13 +76,16 @@ class GameCog(commands.Cog):
 
     @property
     def tables(self):
+        """The bot's table service."""
         return self.bot.tables
 
     @property
     def ui(self):
+        """The bot's shared Discord layer (posting, panels, DMs)."""
         return self.bot.ui
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        """Read the server's manager role before any /game command, so managers are known."""
         await self.bot.refresh_manager_role(interaction.guild_id)  # so is_manager knows the server's role
         return True
 
@@ -89,6 +94,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(game="Which game", options="Table options as name=value, e.g. special_set=B")
     @app_commands.autocomplete(game=game_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
+        """/game new: open a lobby of a game in this channel."""
         require_game_key(game)
         row = await self.tables.open(interaction.guild_id, interaction.channel_id, game, interaction.user.id,
                                      interaction.user.display_name, parse_options(options),
@@ -100,6 +106,7 @@ class GameCog(commands.Cog):
 
     @new.autocomplete("options")
     async def new_options_autocomplete(self, interaction: discord.Interaction, current: str):
+        """The chosen game's options, as ``key=default`` hints."""
         key = getattr(interaction.namespace, "game", None)
         if key not in registry():
             return []
@@ -116,6 +123,7 @@ class GameCog(commands.Cog):
     @game.command(name="option", description="Change a table option before the game starts (host)")
     @app_commands.describe(name="Which option", value="Its new value")
     async def option(self, interaction: discord.Interaction, name: str, value: str) -> None:
+        """/game option: the host sets one of the lobby's options."""
         check_option_text(name, value)
         row = await self.tables.set_option(interaction.channel_id, interaction.user.id, name, value)
         shown = row.options.get(name, row.options.get("_" + name))
@@ -124,6 +132,7 @@ class GameCog(commands.Cog):
 
     @option.autocomplete("name")
     async def option_autocomplete(self, interaction: discord.Interaction, current: str):
+        """The option names of this channel's lobby (the game's and the platform's)."""
         row = await self.tables.in_channel(interaction.channel_id)
         if row is None:
             return []
@@ -135,6 +144,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
+        """/game join: take a seat in this channel's lobby."""
         row = await self.tables.require_in_channel(interaction.channel_id)
         row = await self.tables.join(row.id, interaction.user.id, interaction.user.display_name)
         await interaction.response.send_message(f"You joined {self.tables.engine(row).meta.name}.", ephemeral=True)
@@ -142,6 +152,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="leave", description="Leave this channel's table")
     async def leave(self, interaction: discord.Interaction) -> None:
+        """/game leave: leave this channel's table (in a game, a bot or the end takes the seat)."""
         row = await self.tables.require_in_channel(interaction.channel_id)
         row, outcome = await in_time(interaction, self.tables.leave(row.id, interaction.user.id))
         await reply(interaction, content="You left the table.")
@@ -154,6 +165,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(level="easy (makes mistakes), normal, or hard (thinks ahead; slower)")
     async def addbot(self, interaction: discord.Interaction,
                      level: Literal["easy", "normal", "hard"] = "normal") -> None:
+        """/game addbot: seat a bot player of a level in the lobby."""
         row = await self.tables.require_in_channel(interaction.channel_id)
         row = await self.tables.add_bot(row.id, interaction.user.id, level)
         await interaction.response.send_message(f"A bot ({level}) took a seat.", ephemeral=True)
@@ -161,6 +173,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="start", description="Start the game (host)")
     async def start(self, interaction: discord.Interaction) -> None:
+        """/game start: the host starts the game; it moves into its own thread if the server wants."""
         row = await self.tables.require_in_channel(interaction.channel_id)
         outcome = await in_time(interaction, self.tables.start(row.id, interaction.user.id,
                                                                is_manager=self.bot.is_manager(interaction)))
@@ -172,12 +185,14 @@ class GameCog(commands.Cog):
     # --- play ---------------------------------------------------------------------------------
     @game.command(name="play", description="Open your move panel")
     async def play(self, interaction: discord.Interaction) -> None:
+        """/game play: the player's move panel."""
         row = await self.tables.require_in_channel(interaction.channel_id)
         await self.ui.show_panel(interaction, row)
 
     @game.command(name="move", description="Make a move by typing it")
     @app_commands.describe(move="Start typing: your legal moves are listed")
     async def move(self, interaction: discord.Interaction, move: str) -> None:
+        """/game move: play a move typed (picked from the autocomplete)."""
         row = await self.tables.require_in_channel(interaction.channel_id)
         version, index = self._parse_move(row, interaction.user.id, move)
         outcome = await in_time(interaction, self.tables.act(row.id, interaction.user.id, version=version, index=index))
@@ -202,6 +217,7 @@ class GameCog(commands.Cog):
 
     @move.autocomplete("move")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str):
+        """The player's legal moves whose description contains what they typed."""
         row = await self.tables.in_channel(interaction.channel_id)
         if row is None or row.status != "running":
             return []
@@ -219,12 +235,14 @@ class GameCog(commands.Cog):
 
     @game.command(name="hand", description="See your private hand and secrets (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
+        """/game hand: the player's private hand here, and one more try at DMing it."""
         row = await self.tables.require_in_channel(interaction.channel_id)
         await self.bot.refusals.dm_retry(interaction.user.id)  # asking again: worth one more DM
         await self.ui.show_hand(interaction, row)
 
     @game.command(name="status", description="Post the current board again")
     async def status(self, interaction: discord.Interaction) -> None:
+        """/game status: the lobby card or the current board."""
         row = await self.tables.require_in_channel(interaction.channel_id)
         engine = self.tables.engine(row)
         if row.status == "lobby":
@@ -245,6 +263,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="rejoin", description="Take your seat back from the bot after missing turns")
     async def rejoin(self, interaction: discord.Interaction) -> None:
+        """/game rejoin: a player benched as away takes their seat back."""
         row = await self.tables.rejoin(interaction.channel_id, interaction.user.id)
         await interaction.response.send_message("Welcome back: your seat is yours again.", ephemeral=True)
         await self.bot.ui.channel_note(row, f"<@{interaction.user.id}> is back at the table.")
@@ -252,6 +271,7 @@ class GameCog(commands.Cog):
     @game.command(name="rules", description="A short summary of a game's rules")
     @app_commands.autocomplete(game=game_autocomplete)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        """/game rules: a game's rules summary and options."""
         meta = get_engine(require_game_key(game)).meta
         embed = discord.Embed(title=f"{meta.name} ({meta.min_players}-{meta.max_players} players)",
                               description=clip(meta.summary, EMBED_DESCRIPTION), colour=discord.Colour.gold())
@@ -262,6 +282,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="end", description="End this channel's game (host or game manager)")
     async def end(self, interaction: discord.Interaction) -> None:
+        """/game end: the host or a manager ends the game (after a confirmation)."""
         row = await self.tables.require_in_channel(interaction.channel_id)
         if not (interaction.user.id == row.host_id or self.bot.is_manager(interaction)):
             raise TableError("Only the host or a game manager can end this game.")
@@ -277,6 +298,7 @@ class GameCog(commands.Cog):
     @game.command(name="log", description="The last moves of this channel's game, in words")
     @app_commands.describe(lines="How many moves (default 15)")
     async def log(self, interaction: discord.Interaction, lines: app_commands.Range[int, 1, 50] = LOG_LINES) -> None:
+        """/game log: the table's last moves."""
         row = await self.tables.require_in_channel(interaction.channel_id)
         await interaction.response.defer(ephemeral=True, thinking=True)  # a long game takes a moment to replay
         await interaction.followup.send(await self.ui.log_text(row, lines), ephemeral=True)
@@ -284,6 +306,7 @@ class GameCog(commands.Cog):
     @game.command(name="replay", description="A finished game as an animation, or its board at any move")
     @app_commands.describe(id="The table number", move="After how many moves (0 = the start); leave out for the whole game")
     async def replay(self, interaction: discord.Interaction, id: int, move: int | None = None) -> None:
+        """/game replay: a finished game of this server as an animation, or its board after a move."""
         # Every check before the public "thinking" reply: an error after it would be
         # public too (Discord makes the first follow-up the deferred reply, ephemeral or not).
         row = await self.bot.storage.get_game(id) if 0 < id <= customid.MAX_ID else None
@@ -323,4 +346,5 @@ class GameCog(commands.Cog):
 
 
 async def setup(bot: "HeistBot") -> None:
+    """Load the game cog (discord.py's extension entry point)."""
     await bot.add_cog(GameCog(bot))

@@ -80,6 +80,7 @@ class PanelReplies:
 
     async def show_panel(self, interaction: discord.Interaction, game: GameRow, prefix: str = "",
                          edit: bool = False) -> None:
+        """Answer with the player's move panel (or edit it after a move); a refusal if they can't act."""
         seat = seat_of(game, interaction.user.id)
         if seat is None:
             return await self.error(interaction, "You're not playing in this game: you can watch, but only seated"

@@ -89,12 +89,14 @@ class Refusals:
         self._tasks: set[asyncio.Task] = set()
 
     async def load(self, storage: "Storage") -> None:
+        """Read the stored DM refusals that are still in force."""
         self.storage = storage
         now = self.clock()
         self.dm_closed = {uid: until for uid, until in (await storage.dm_refusals()).items() if until > now}
 
     # --- DMs --------------------------------------------------------------------------
     def dm_allowed(self, user_id: int) -> bool:
+        """Whether the bot may DM this player now (their DMs weren't found closed recently)."""
         until = self.dm_closed.get(user_id)
         return until is None or until <= self.clock()
 
@@ -124,6 +126,7 @@ class Refusals:
 
     # --- channels ------------------------------------------------------------------------
     def channel_usable(self, channel_id: int) -> bool:
+        """Whether the bot may post in this channel now (not deleted, not muted for lack of permission)."""
         if channel_id in self.gone_channels:
             return False
         until = self.muted_channels.get(channel_id)
@@ -176,6 +179,7 @@ class Refusals:
         self.record(response.status, code, params.method, params.url.path, shared=shared)
 
     def record(self, status: int, code: int, method: str, path: str, *, shared: bool = False) -> None:
+        """Count one refusal of Discord's; a deleted channel or missing permission stops posting there."""
         route = f"{method} {route_of(path)}"
         self.counts[(status, code, route)] += 1
         if status in (401, 403) or status == 429 and not shared:
@@ -217,12 +221,14 @@ class Refusals:
         return kinds.most_common()
 
     def summary(self) -> str:
+        """One line for the log: refusals by kind, invalid requests, paused DMs, unusable channels."""
         kinds = ", ".join(f"{kind}: {n}" for kind, n in self.by_kind()) or "none"
         return (f"Discord refusals since start: {kinds}. Invalid requests (401/403/429) in the last 10 minutes:"
                 f" {self.invalid_recently()} of Discord's {INVALID_LIMIT:,}. DMs paused for {len(self.dm_open_pauses())}"
                 f" player(s); {len(self.gone_channels)} channel(s) gone, {len(self.muted_channels)} without permission.")
 
     def dm_open_pauses(self) -> list[int]:
+        """The players whose DMs are paused now."""
         now = self.clock()
         return [uid for uid, until in self.dm_closed.items() if until > now]
 
@@ -236,6 +242,7 @@ class Refusals:
         return True
 
     async def log_forever(self, every: float = LOG_EVERY) -> None:
+        """Log the summary every ``every`` seconds (a background task)."""
         while True:
             await asyncio.sleep(every)
             self.log_summary()

@@ -28,9 +28,11 @@ class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s)hc
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        """The router item for a clicked component (discord.py calls it for any ``hc:`` id)."""
         return cls(item, match.string)
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click, its custom id and selected values to the table UI."""
         bot: HeistBot = interaction.client  # type: ignore[assignment]
         values = list(getattr(self.item, "values", []) or interaction.data.get("values", []))  # type: ignore[union-attr]
         await bot.ui.handle_component(interaction, self.raw, values)
@@ -40,6 +42,7 @@ class ComponentHandlers:
     """``TableUI``'s part that answers a click: the custom id's kind picks a handler in ``ROUTES``."""
 
     async def handle_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        """Parse a click's custom id and run its kind's handler; a damaged id or refusal is answered in a sentence."""
         try:
             parts = customid.parse(custom_id)
             if interaction.guild_id:

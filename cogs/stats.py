@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 
 class StatsCog(commands.Cog):
+    """The /stats and /leaderboard commands."""
     def __init__(self, bot: "HeistBot") -> None:
         self.bot = bot
 
@@ -29,6 +30,7 @@ class StatsCog(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None,
                     game: str | None = None) -> None:
+        """/stats: a player's games, wins and scores on this server."""
         if game is not None:
             require_game_key(game)
         who = user or interaction.user
@@ -49,6 +51,7 @@ class StatsCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.autocomplete(game=game_autocomplete)
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        """/leaderboard: the server's best players of a game."""
         require_game_key(game)
         rows = await self.bot.storage.leaderboard(interaction.guild_id, game)
         name = get_engine(game).meta.name
@@ -71,4 +74,5 @@ class StatsCog(commands.Cog):
 
 
 async def setup(bot: "HeistBot") -> None:
+    """Load the stats cog (discord.py's extension entry point)."""
     await bot.add_cog(StatsCog(bot))

@@ -726,8 +726,8 @@ def test_rage_removes_safe_tiles_only():
     gone = [i for i, t in enumerate(st["tiles"]) if t["removed"]]
     assert len(gone) == 3 and idx(st, "B1") in gone and idx(st, "A2") not in gone
     assert st["pending"] is None  # 3 players = 3 tiles, then the draw
-    b1 = ENGINE.rc(st, idx(st, "B1"))
-    assert all(abs(ENGINE.rc(st, i)[0] - b1[0]) + abs(ENGINE.rc(st, i)[1] - b1[1]) <= 2 for i in gone)
+    b1 = ENGINE.row_col(st, idx(st, "B1"))
+    assert all(abs(ENGINE.row_col(st, i)[0] - b1[0]) + abs(ENGINE.row_col(st, i)[1] - b1[1]) <= 2 for i in gone)
     assert 0 in ENGINE.component(st, ENGINE.entrance_tile(st))
 
 

@@ -14,6 +14,7 @@ from bot.engine import Engine
 
 @lru_cache(maxsize=1)
 def registry() -> dict[str, Engine]:
+    """Every game package's ENGINE, by key (a new package under bot/games/ is found by itself)."""
     games: dict[str, Engine] = {}
     for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if not module.ispkg:
@@ -31,6 +32,7 @@ def register(engine: Engine) -> None:
 
 
 def get_engine(key: str) -> Engine:
+    """The engine of the game ``key`` (KeyError naming the known games if there is none)."""
     try:
         return registry()[key]
     except KeyError:

@@ -13,10 +13,12 @@ from .constants import DIRS, TRAP_DAMAGE, TRAP_SAVE
 class BoardMixin:
     """Geometry of the grid and read-only helpers over the JSON state."""
 
-    def rc(self, state: dict, i: int) -> tuple[int, int]:
+    def row_col(self, state: dict, i: int) -> tuple[int, int]:
+        """The (row, column) of tile ``i``."""
         return divmod(i, state["size"])
 
     def label(self, state: dict, i: int) -> str:
+        """Tile ``i``'s name on the board: column letter, row number ("B3")."""
         r, c = divmod(i, state["size"])
         return f"{chr(65 + c)}{r + 1}"
 
@@ -39,11 +41,13 @@ class BoardMixin:
         return out
 
     def entrance_tile(self, state: dict) -> int | None:
+        """The tile in front of the tower's door (None before the tower and its door are placed)."""
         if state["tower"] is None or state["entrance"] is None:
             return None
         return self._step(state, state["tower"], state["entrance"])
 
     def ring(self, state: dict) -> set[int]:
+        """The eight tiles around the tower."""
         size = state["size"]
         tr, tc = divmod(state["tower"], size)
         return {(tr + dr) * size + tc + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc}
@@ -53,6 +57,7 @@ class BoardMixin:
         return set(self.distances(state, start, without))
 
     def distances(self, state: dict, start: int, without: int | None = None) -> dict[int, int]:
+        """Steps from ``start`` to each tile reachable over existing non-tower tiles (``without`` as removed)."""
         tiles = state["tiles"]
         tower = state["tower"]
         dist = {start: 0}
@@ -69,24 +74,31 @@ class BoardMixin:
 
     # ------------------------------------------------------------------ helpers
     def living(self, state: dict) -> list[int]:
+        """The seats of the heroes still alive."""
         return [s for s in range(1, state["n"]) if state["heroes"][s]["alive"]]
 
     def heroes_on(self, state: dict, i: int) -> list[int]:
+        """The living heroes standing on tile ``i``."""
         return [s for s in self.living(state) if state["heroes"][s]["pos"] == i]
 
     def wizard_card(self, state: dict, cid: int) -> dict:
+        """The printed wizard card behind the card id ``cid``."""
         return cards.WIZARD_DEFS[state["wcards"][cid]]
 
     def loot_card(self, state: dict, cid: int) -> dict:
+        """The printed loot card behind the card id ``cid``."""
         return cards.LOOT_DEFS[state["lcards"][cid]]
 
     def room_tile(self, state: dict, i: int) -> dict:
+        """The printed room of tile ``i`` (its name, card draw and mana values)."""
         return cards.TILE_DEFS[state["tiles"][i]["id"]]
 
     def token(self, state: dict, tid: int) -> dict:
+        """The token with id ``tid`` (monster, trap or decoy; face up or down)."""
         return state["tokens"][str(tid)]
 
     def face_up_monsters(self, state: dict, i: int) -> list[int]:
+        """The face-up monster tokens on tile ``i``: the heroes there must fight them."""
         return [tid for tid in state["tiles"][i]["tokens"] if self.token(state, tid)["up"]
                 and self.token(state, tid)["kind"] == "monster"]
 
@@ -97,9 +109,11 @@ class BoardMixin:
                 sum(token.get("damage", 1) * token.get("count", 1) for token in toks))
 
     def hidden_tokens(self, state: dict, i: int) -> list[int]:
+        """The face-down tokens on tile ``i``: they flip when a hero enters."""
         return [tid for tid in state["tiles"][i]["tokens"] if not self.token(state, tid)["up"]]
 
     def attack(self, state: dict, seat: int) -> int:
+        """A hero's combat bonus: their equipment's attack plus a Strength Draught's boost."""
         hero = state["heroes"][seat]
         return sum(self.loot_card(state, c)["attack"] for c in hero["equip"]) + hero["strength"]
 
@@ -113,28 +127,34 @@ class BoardMixin:
         return [self._event("save", said + hurt), *self._damage(state, seat, TRAP_DAMAGE)]
 
     def save_bonus(self, state: dict, seat: int) -> int:
+        """What a hero adds to a saving throw: their equipment's save values."""
         hero = state["heroes"][seat]
         return sum(self.loot_card(state, c)["save"] for c in hero["equip"])
 
     def slot_count(self, state: dict, seat: int, slot: str) -> int:
+        """How many items a hero has equipped in ``slot``."""
         return sum(1 for c in state["heroes"][seat]["equip"] if self.loot_card(state, c)["slot"] == slot)
 
     def mana_left(self, state: dict) -> int:
+        """The mana the wizard may still spend this turn."""
         wizard = state["wizard"]
         return wizard["mana"] - wizard["spent"]
 
-    def cap(self, state: dict) -> int:
+    def tile_capacity(self, state: dict) -> int:
+        """The most tokens a tile may hold: the number of players."""
         return state["n"]
 
     def can_place(self, state: dict, i: int, trap_card: bool) -> bool:
+        """Whether a token may go on tile ``i``: not removed or full, no hero; the tower after the keys, no trap."""
         tile = state["tiles"][i]
-        if tile["removed"] or len(tile["tokens"]) >= self.cap(state) or self.heroes_on(state, i):
+        if tile["removed"] or len(tile["tokens"]) >= self.tile_capacity(state) or self.heroes_on(state, i):
             return False
         if i == state["tower"]:
             return state["keys_found"] and not trap_card
         return True
 
     def keys_on_tile(self, state: dict, i: int) -> int:
+        """The keys carried by the heroes on tile ``i`` (three open the tower's door)."""
         return sum(state["heroes"][s]["keys"] for s in self.heroes_on(state, i))
 
     @staticmethod
@@ -160,8 +180,8 @@ class BoardMixin:
 
     def hero_distance(self, state: dict, i: int) -> int:
         """Steps (Manhattan, public geometry) from tile i to the nearest living hero."""
-        r0, c0 = self.rc(state, i)
-        return min((abs(r0 - r) + abs(c0 - c) for r, c in (self.rc(state, state["heroes"][s]["pos"])
+        r0, c0 = self.row_col(state, i)
+        return min((abs(r0 - r) + abs(c0 - c) for r, c in (self.row_col(state, state["heroes"][s]["pos"])
                                                           for s in self.living(state))), default=0)
 
     def _token_name(self, state: dict, tid: int) -> str:

@@ -9,6 +9,7 @@ from . import cards
 
 
 def choose(engine, state: dict, seat: int, rng: random.Random) -> dict:
+    """The bot's action for ``seat``, decided from its view and legal actions: the wizard's or a hero's heuristics."""
     legal = engine.legal_actions(state, seat)
     if len(legal) == 1:
         return legal[0]

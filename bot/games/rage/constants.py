@@ -16,6 +16,7 @@ SPRINT_STEPS = 3  # a Sprint card runs up to this many tiles
 
 
 def new_tile(key: str | None) -> dict:
+    """A face-down, empty grid square holding the room ``key`` (None for the tower's square)."""
     return {"id": key, "up": False, "removed": False, "tokens": [], "searched": False,
             "conquered": False, "key": False, "key_tile": False, "camp": False,
             "drop": {"cards": [], "keys": 0}}

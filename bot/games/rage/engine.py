@@ -61,6 +61,7 @@ __all__ = ["AMBUSH_LEVEL", "AUTO_ROUNDS", "DIRS", "DIR_NAMES", "FREE_LIMIT", "GR
 
 class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, ResolutionMixin, ViewsMixin,  # type: ignore[misc]
                  TextsMixin, Engine):  # (``view`` returns a RageView, a TypedDict, where the contract says dict)
+    """Wizard's Rage: one wizard against 2-4 heroes racing to find three keys and storm the tower."""
     meta = GameMeta(
         key="rage",
         name="Wizard's Rage",
@@ -79,6 +80,7 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
 
     # ------------------------------------------------------------------ contract
     def to_act(self, state: dict) -> list[int]:
+        """The wizard alone, except in the heroes' phase: every living hero who hasn't committed a move yet."""
         phase = state["phase"]
         if phase == "over":
             return []
@@ -87,9 +89,11 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
         return [0]
 
     def is_terminal(self, state: dict) -> bool:
+        """Over once the heroes take the tower, every hero has fallen, or the round limit collapses the world."""
         return state["phase"] == "over"
 
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        """The current phase's actions for ``seat`` (none when it isn't theirs to act)."""
         if seat not in self.to_act(state):
             return []
         phase = PHASES.get(state["phase"])
@@ -118,6 +122,7 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
         return events
 
     def scores(self, state: dict) -> list[dict]:
+        """A team game: the winning side's seats score 1 and rank first, the other side 0."""
         winner = state["winner"]
         out = []
         for s in range(state["n"]):
@@ -167,6 +172,7 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
 
     # ------------------------------------------------------------------ bot
     def bot_action(self, state: dict, seat: int, rng: random.Random) -> dict:
+        """The wizard's or a hero's bot move, from that seat's view only."""
         from .bot_player import choose
         return choose(self, state, seat, rng)
 

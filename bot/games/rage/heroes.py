@@ -15,10 +15,12 @@ class HeroTurnMixin:
 
     # ------------------------------------------------------------------ hero actions
     def stuck(self, state: dict, seat: int) -> bool:
+        """Whether a hero stands on a tile with tokens (monsters hold them: they must fight)."""
         hero = state["heroes"][seat]
         return bool(state["tiles"][hero["pos"]]["tokens"])
 
     def move_targets(self, state: dict, seat: int) -> list[int]:
+        """The tiles a hero may step to: adjacent ones, the tower only from its door with three keys."""
         hero = state["heroes"][seat]
         out = []
         for j in self.adjacent(state, hero["pos"]):

@@ -14,6 +14,7 @@ class OpeningMixin:
     """``setup`` and the phases before round 1."""
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> dict:
+        """A new game: the grid of face-down rooms, heroes in the corners, both decks shuffled, the wizard to set up."""
         n = len(names)
         self.meta.check_players(n)
         opts = self.meta.resolve_options(options)

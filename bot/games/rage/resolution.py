@@ -95,9 +95,9 @@ class ResolutionMixin:
         rng_ = SCOUT_RANGE[state["n"]]
         if not rng_ or tile["key_tile"]:
             return []
-        r0, c0 = self.rc(state, i)
+        r0, c0 = self.row_col(state, i)
         near = len([j for j, u in enumerate(state["tiles"]) if u["key_tile"] and j != i
-                    and abs(self.rc(state, j)[0] - r0) + abs(self.rc(state, j)[1] - c0) <= rng_])
+                    and abs(self.row_col(state, j)[0] - r0) + abs(self.row_col(state, j)[1] - c0) <= rng_])
         tile["sense"] = near
         if not near:
             return [self._event("flip", f"Scouting from {self.label(state, i)}: no key vault within {rng_} steps.")]

@@ -25,6 +25,7 @@ class TextsMixin:
 
     # ------------------------------------------------------------------ text
     def status_line(self, state: dict) -> str:
+        """Whose move it is and what they are deciding (or how the game ended)."""
         phase = state["phase"]
         names = state["names"]
         wiz = names[0]
@@ -53,6 +54,7 @@ class TextsMixin:
             ", ".join(waiting) + "."
 
     def describe_action(self, state: dict, seat: int, action: dict) -> str:
+        """An action in words for the move list and the log ("Move to B3", "Play Fireball")."""
         typ = action["type"]
         lab = lambda i: self.label(state, i)  # noqa: E731
         if typ == "tower":
@@ -113,6 +115,7 @@ class TextsMixin:
         return ""
 
     def action_group(self, state: dict, seat: int, action: dict) -> str:
+        """The heading an action is listed under in the move panel."""
         typ = action["type"]
         if typ == "place":
             return "Place the card's real token"
@@ -122,6 +125,7 @@ class TextsMixin:
                 "banish": "Items", "equip": "Items", "give": "Give", "give_key": "Give"}.get(typ, "Moves")
 
     def illegal_message(self, state: dict, seat: int, action: dict) -> str:
+        """Why an action is refused (frozen, stuck with monsters, out of mana, hand too full, ...)."""
         typ = action.get("type") if isinstance(action, dict) else None
         phase = state["phase"]
         if phase == "heroes" and seat:
@@ -148,7 +152,7 @@ class TextsMixin:
                 return "You can't play that card now (no legal place or target for it)."
             if typ == "place":
                 return ("Tokens go on an existing tile without heroes, at most "
-                        f"{self.cap(state)} per tile; the tower only after all keys are found (never traps).")
+                        f"{self.tile_capacity(state)} per tile; the tower only after all keys are found (never traps).")
             if typ == "remove":
                 return ("The rage can't remove the tower's ring, a hero's tile, a tile with dropped items, "
                         "or a tile that would cut a hero off from the tower or a dropped key.")
@@ -159,6 +163,7 @@ class TextsMixin:
         return "That move isn't allowed right now."
 
     def private_text(self, view: dict) -> str:
+        """A seat's private view in words: the wizard's hand and tokens, or a hero's hit points, keys and cards."""
         p = view.get("private") or {}
         if p.get("role") == "wizard":
             lines = [f"**You are the wizard.** Mana Wheel {view['wizard']['mana']}/{view['wizard']['mana_max']}, "

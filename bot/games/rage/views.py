@@ -32,7 +32,7 @@ class ViewsMixin:
             "keys_taken": state["keys_taken"], "keys_hidden": state["keys_hidden"],
             "tiles": [self._tile_view(state, i) for i in range(len(state["tiles"]))],
             "heroes": [self._hero_public(state, s) for s in range(1, state["n"])],
-            "token_cap": self.cap(state), "scout_range": SCOUT_RANGE[state["n"]],
+            "token_cap": self.tile_capacity(state), "scout_range": SCOUT_RANGE[state["n"]],
             "wizard": {"seat": 0, "name": state["names"][0], "mana": wizard["mana"], "mana_max": cards.MANA_MAX,
                        "mana_left": self.mana_left(state) if state["phase"] == "wizard" else None,
                        "hand_count": len(wizard["hand"]), "deck_count": len(wizard["deck"]),

@@ -52,6 +52,7 @@ class LootCardView(TypedDict):
 
 
 class WizardCardView(TypedDict):
+    """A wizard card as its holder sees it."""
     id: int
     name: str
     kind: str
@@ -80,6 +81,7 @@ class HeroView(TypedDict):
 
 
 class WizardPublic(TypedDict):
+    """What everyone sees of the wizard: the Mana Wheel and the sizes of their hand, deck and discard pile."""
     seat: int
     name: str
     mana: int
@@ -91,6 +93,7 @@ class WizardPublic(TypedDict):
 
 
 class LootPublic(TypedDict):
+    """The loot deck's and discard pile's sizes."""
     deck_count: int
     discard_count: int
 
@@ -111,6 +114,7 @@ class TokenPrivate(TypedDict):
 
 
 class WizardPrivate(TypedDict):
+    """What only the wizard sees: their hand, opening choice, where the face-down tokens really are, the keys."""
     role: Literal["wizard"]
     hand: list[WizardCardView]
     opening: list[WizardCardView]
@@ -122,6 +126,7 @@ class WizardPrivate(TypedDict):
 
 
 class HeroPrivate(TypedDict):
+    """What only a hero sees: their hit points, keys, cards and committed move."""
     role: Literal["hero"]
     seat: int
     hp: int

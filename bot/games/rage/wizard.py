@@ -50,12 +50,13 @@ class WizardTurnMixin:
         return out
 
     def playable(self, state: dict, cid: int) -> bool:
+        """Whether the wizard can play card ``cid`` now: affordable, and it has a legal tile or target."""
         card = self.wizard_card(state, cid)
         if card["cost"] > self.mana_left(state):
             return False
         if card["kind"] in ("monster", "trap"):
             trap = card["kind"] == "trap"
-            room = sum(self.cap(state) - len(tile["tokens"]) for i, tile in enumerate(state["tiles"])
+            room = sum(self.tile_capacity(state) - len(tile["tokens"]) for i, tile in enumerate(state["tiles"])
                        if self.can_place(state, i, trap))
             return room >= 1 + card["decoys"]
         eff = card["effect"]
@@ -64,6 +65,7 @@ class WizardTurnMixin:
         return True
 
     def spell_targets(self, state: dict, effect: str) -> list[int]:
+        """Tiles a spell may target: those with heroes (ambush: no tower, no tokens; frost: someone not frozen)."""
         tiles = sorted({state["heroes"][s]["pos"] for s in self.living(state)})
         if effect == "ambush":  # never on the tower, never on a tile that already has tokens
             tiles = [i for i in tiles if i != state["tower"] and not state["tiles"][i]["tokens"]]
@@ -184,12 +186,12 @@ class WizardTurnMixin:
         i = action["tile"]
         events = self._remove_tile(state, i)
         rng = Rng(state)
-        r0, c0 = self.rc(state, i)
+        r0, c0 = self.row_col(state, i)
         for _ in range(state["pending"]["left"] - 1):
             safe = self.safe_removals(state)
             if not safe:
                 break
-            dist = {j: abs(self.rc(state, j)[0] - r0) + abs(self.rc(state, j)[1] - c0) for j in safe}
+            dist = {j: abs(self.row_col(state, j)[0] - r0) + abs(self.row_col(state, j)[1] - c0) for j in safe}
             near = [j for j in safe if dist[j] == min(dist.values())]
             events.extend(self._remove_tile(state, near[rng.below(len(near))]))
         state["pending"] = None
@@ -285,7 +287,7 @@ class WizardTurnMixin:
         different tiles while there are enough. So the set of tiles says nothing about which one is real."""
         rng = Rng(state)
         want = self.hero_distance(state, real)
-        room = {i: self.cap(state) - len(tile["tokens"]) for i, tile in enumerate(state["tiles"])
+        room = {i: self.tile_capacity(state) - len(tile["tokens"]) for i, tile in enumerate(state["tiles"])
                 if self.can_place(state, i, trap)}
         room[real] = room.get(real, 1) - 1
         out: list[int] = []

@@ -45,16 +45,18 @@ class Model:
         self.active = [p["where"] != "bridge" for p in view["pawns"]]
 
     def stats(self, hauls: list[list[int]], sand: int | None) -> list[dict]:
+        """Each haul's scoring figures (suits, numbers, curses, prestige), the Sand of Illusion under ``sand``."""
         return [cards.haul_stats(h, sand) for h in hauls]
 
     def value(self, hauls: list[list[int]] | None = None, sand: int | None = -1, who: int | None = None) -> float:
+        """The prestige ``who`` can expect: their cards' own plus each scoring tile times their chance to win it."""
         hauls = self.hauls if hauls is None else hauls
         sand = self.sand if sand == -1 else sand
         who = self.seat if who is None else who
-        st = self.stats(hauls, sand)
-        total = float(st[who]["card_prestige"])
+        stats_now = self.stats(hauls, sand)
+        total = float(stats_now[who]["card_prestige"])
         for tile in self.tiles:
-            vals = [cards.tile_metric(tile, x) for x in st]
+            vals = [cards.tile_metric(tile, x) for x in stats_now]
             mine = vals[who]
             rivals = [v for i, v in enumerate(vals) if i != who]
             if tile["kind"] == "most":
@@ -68,6 +70,7 @@ class Model:
         return total
 
     def with_card(self, seat: int, cid: int, remove: int | None = None) -> list[list[int]]:
+        """The hauls if ``seat`` took card ``cid`` (and gave up ``remove``)."""
         hauls = [list(h) for h in self.hauls]
         hauls[seat].append(cid)
         if remove is not None and remove in hauls[seat]:
@@ -127,6 +130,7 @@ def _claim_value(model: Model, view: dict, cid: int | None, unknown: list[int]) 
 
 
 def choose(engine, state: dict, seat: int, rng: random.Random) -> dict:
+    """The bot's action for ``seat``, decided from its view and legal actions: the claim or choice worth most to it."""
     legal = engine.legal_actions(state, seat)
     if len(legal) == 1:
         return legal[0]

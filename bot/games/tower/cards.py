@@ -32,10 +32,12 @@ assert len(TILES) == 13
 
 
 def card(cid: int) -> dict[str, Any]:
+    """The printed card with id ``cid``."""
     return CARDS[cid]
 
 
 def name(cid: int) -> str:
+    """The name of card ``cid``."""
     return CARDS[cid]["name"]
 
 
@@ -50,11 +52,12 @@ def sand_target_ok(cid: int) -> bool:
 
 
 def suit_contribution(cid: int) -> dict[str, int]:
-    c = CARDS[cid]
-    if not c["suits"] or not c["values"]:
+    """What card ``cid`` adds to each suit's total (a Wild card counts in every suit)."""
+    printed = CARDS[cid]
+    if not printed["suits"] or not printed["values"]:
         return {}
-    value = c["values"][0]
-    suits = SUITS if "Wild" in c["suits"] else c["suits"]
+    value = printed["values"][0]
+    suits = SUITS if "Wild" in printed["suits"] else printed["suits"]
     return {s: value for s in suits}
 
 
@@ -85,6 +88,7 @@ def haul_stats(cards: Iterable[int], sand_target: int | None = None) -> dict[str
 
 
 def tile_metric(tile: dict[str, Any], stats: dict[str, Any]) -> int:
+    """The figure of ``stats`` that the scoring tile compares: curses, a suit's total or a number's count."""
     if tile["metric"] == "curses":
         return stats["curses"]
     if tile["metric"] == "suit":
@@ -93,6 +97,7 @@ def tile_metric(tile: dict[str, Any], stats: dict[str, Any]) -> int:
 
 
 def tiles_in_play(players: int) -> list[dict[str, Any]]:
+    """The scoring tiles used with ``players`` players (a 2-player game leaves some out)."""
     return [t for t in TILES if not (players == 2 and t["key"] in TWO_PLAYER_OUT)]
 
 

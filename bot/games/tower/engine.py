@@ -66,6 +66,7 @@ def _floor_label(f: int) -> str:
 
 
 class TowerEngine(Engine):
+    """10 Minute Heist: The Wizard's Tower: claim cards floor by floor, never climbing back, then the best haul wins."""
     meta = GameMeta(
         key="tower",
         name="The Wizard's Tower (10 Minute Heist)",
@@ -83,6 +84,7 @@ class TowerEngine(Engine):
 
     # ------------------------------------------------------------------ setup
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> dict:
+        """A new game: eight floors dealt (light on top, dark below), pawns on the balcony, secrets or the draft."""
         players = len(names)
         self.meta.check_players(players)
         opts = self.meta.resolve_options(options)
@@ -184,6 +186,7 @@ class TowerEngine(Engine):
 
     # ------------------------------------------------------------------ contract
     def to_act(self, state) -> list[int]:
+        """One seat at a time: the drafter, else whoever owes a card power's choice, else the thief whose turn it is."""
         if state["phase"] == "over":
             return []
         if state["phase"] == "draft":
@@ -194,9 +197,11 @@ class TowerEngine(Engine):
         return [state["turn"]]
 
     def is_terminal(self, state) -> bool:
+        """Over once every pawn has left by the bridge."""
         return state["phase"] == "over"
 
     def legal_actions(self, state, seat: int) -> list[dict]:
+        """The draft pick, a pending power's choices, or a turn's claims and the exit."""
         if seat not in self.to_act(state):
             return []
         if state["phase"] == "draft":
@@ -615,6 +620,7 @@ class TowerEngine(Engine):
         }[step["k"]]
 
     def status_line(self, state) -> str:
+        """Whose turn it is and what they must decide (or who won with how much prestige)."""
         if state["phase"] == "over":
             final = self._final(state)
             winners = [seat for seat in range(state["n"]) if final["ranks"][seat] == 1]
@@ -633,6 +639,7 @@ class TowerEngine(Engine):
 
     # ------------------------------------------------------------------ results
     def scores(self, state) -> list[dict]:
+        """Each player's total prestige (cards and scoring tiles), ranked, with the tiles in the detail."""
         final = self._final(state)
         out = []
         for seat in range(state["n"]):
@@ -646,6 +653,7 @@ class TowerEngine(Engine):
 
     # ------------------------------------------------------------------ text
     def describe_action(self, state, seat: int, action: dict) -> str:
+        """An action in words for the move list and the log ("Claim Ruby Slippers (floor 3)")."""
         kind = action["type"]
         if kind == "claim":
             return f"Claim {self._card_label(state, action['floor'], action['slot'])}"[:80]
@@ -695,6 +703,7 @@ class TowerEngine(Engine):
         return f"({suits} {vals}{extra})"
 
     def action_group(self, state, seat: int, action: dict) -> str:
+        """The heading an action is listed under in the move panel (its floor, or the power it belongs to)."""
         kind = action["type"]
         if kind in ("claim", "take", "discard_tower", "swap_take"):
             return f"Floor {action['floor'] + 1}"
@@ -703,11 +712,12 @@ class TowerEngine(Engine):
                 "skip": "Vampire's Blood"}.get(kind, kind.capitalize())
 
     def private_text(self, view: dict) -> str:
+        """A player's private view in words: their face-down card, the draft, what they peeked at, their totals."""
         private = view.get("private") or {}
         lines = []
         if private.get("secret"):
-            c = private["secret"]
-            lines.append(f"Your face-down card: **{c['name']}** {self._card_brief(c['id'])}")
+            secret = private["secret"]
+            lines.append(f"Your face-down card: **{secret['name']}** {self._card_brief(secret['id'])}")
         else:
             lines.append("You have no face-down card.")
         if private.get("draft_hand"):
@@ -726,6 +736,7 @@ class TowerEngine(Engine):
         return "\n".join(lines)
 
     def illegal_message(self, state, seat: int, action: dict) -> str:
+        """Why an action is refused (floor above the pawn, power that can't be completed, pending choice first, ...)."""
         kind = action.get("type") if isinstance(action, dict) else None
         if state["phase"] == "draft":
             return "Choose one of the secret cards in the draft hand."
@@ -755,6 +766,7 @@ class TowerEngine(Engine):
 
     # ------------------------------------------------------------------ bot / seats
     def bot_action(self, state, seat: int, rng: random.Random) -> dict:
+        """The bot's move for ``seat``, from that seat's view only."""
         from .bot_player import choose
         return choose(self, state, seat, rng)
 

@@ -26,6 +26,7 @@ class CellView(TypedDict):
 
 
 class TowerPawn(TypedDict):
+    """A pawn still inside the tower: its floor and space."""
     seat: int
     where: Literal["tower"]
     floor: int
@@ -44,6 +45,7 @@ PawnView = TowerPawn | OffTowerPawn
 
 
 class VisibleTotals(TypedDict):
+    """A haul's figures as everyone sees them (face-up cards only)."""
     suits: dict[str, int]
     numbers: dict[str, int]
     curses: int
@@ -62,6 +64,7 @@ class HaulView(TypedDict):
 
 
 class ScoringTileView(TypedDict):
+    """A scoring tile: its prestige, whether it is in play and who holds it now."""
     key: str
     label: str
     prestige: int
@@ -79,12 +82,14 @@ class PendingView(TypedDict):
 
 
 class DraftView(TypedDict):
+    """The secret-card draft as everyone sees it: who picks, in what order, how many cards are left."""
     seat: int
     order: list[int]
     hand_size: int
 
 
 class FinalView(TypedDict):
+    """The end of the game: the awards, each player's total, rank, tiles and figures."""
     awards: Any
     totals: list[int]
     ranks: list[int]
@@ -95,12 +100,14 @@ class FinalView(TypedDict):
 
 
 class SeenView(TypedDict):
+    """A face-down card this player has peeked at, and whose it is."""
     seat: int
     name: str
     card: CardView
 
 
 class TowerPrivate(TypedDict):
+    """What only this player sees: their face-down card, what they peeked at, the draft hands."""
     seat: int
     secret: CardView | None
     seen: list[SeenView]
