@@ -80,27 +80,27 @@ def _wizard(view: dict, legal: list[dict], rng: random.Random) -> dict:
         return rng.choice(legal)
     if typ == "entrance" and view["phase"] == "entrance":
         camps = _camps(view)
-        def door(a):
-            ent = _step(view, view["tower"], a["dir"])
+        def door(action):
+            ent = _step(view, view["tower"], action["dir"])
             return min(_manhattan(view, ent, c) for c in camps) + rng.random() * 0.1
         return max(legal, key=door)
     if typ == "hide_key":
         camps = _camps(view)
         keys = priv["keys"]
-        def key_score(a):
-            i = a["tile"]
-            s = min(_manhattan(view, i, c) for c in camps)
+        def key_score(action):
+            i = action["tile"]
+            value = min(_manhattan(view, i, c) for c in camps)
             if keys:
-                s += 0.7 * min(_manhattan(view, i, k) for k in keys)
-            return s + rng.random()
+                value += 0.7 * min(_manhattan(view, i, k) for k in keys)
+            return value + rng.random()
         return max(legal, key=key_score)
     if typ == "keep":
         values = {c["id"]: _card_value(c) for c in priv["opening"]}
-        return max(legal, key=lambda a: sum(values[c] for c in a["cards"]) + rng.random() * 0.01)
+        return max(legal, key=lambda action: sum(values[c] for c in action["cards"]) + rng.random() * 0.01)
     if typ == "remove":
         ent = view["entrance_tile"]
-        def hurt(a):
-            dist = _bfs(view, ent, without=a["tile"])
+        def hurt(action):
+            dist = _bfs(view, ent, without=action["tile"])
             return sum(dist.get(p, 99) for p in hero_pos) + rng.random() * 0.1
         return max(legal, key=hurt)
     if typ == "place":
@@ -108,23 +108,23 @@ def _wizard(view: dict, legal: list[dict], rng: random.Random) -> dict:
     if typ == "target":
         return _wizard_target(view, legal, rng)
     if typ == "entrance":  # Shifting Stones: turn the door away from the heroes
-        def away(a):
-            ent = _step(view, view["tower"], a["dir"])
+        def away(action):
+            ent = _step(view, view["tower"], action["dir"])
             return min((_manhattan(view, ent, p) for p in hero_pos), default=0) + rng.random() * 0.1
         return max(legal, key=away)
     # Playing cards: free mana first, then the most expensive useful card.
     hand = {c["id"]: c for c in priv["hand"]}
-    plays = [a for a in legal if a["type"] == "play"]
-    discards = [a for a in legal if a["type"] == "discard"]
+    plays = [action for action in legal if action["type"] == "play"]
+    discards = [action for action in legal if action["type"] == "discard"]
 
     def finish() -> dict:
         if discards:  # over the hand limit: drop the weakest card
-            return min(discards, key=lambda a: _card_value(hand[a["card"]]))
+            return min(discards, key=lambda action: _card_value(hand[action["card"]]))
         return {"type": "end_turn"}
     if not plays:
         return finish()
-    def play_score(a):
-        c = hand[a["card"]]
+    def play_score(action):
+        c = hand[action["card"]]
         name = c["name"]
         if name == "Ley Tap":
             return 100
@@ -146,7 +146,7 @@ def _wizard(view: dict, legal: list[dict], rng: random.Random) -> dict:
         if name == "Frost Bolt":
             return 25 if view["keys_found"] or any(h["keys"] for h in heroes) else 8
         return 10
-    best = max(plays, key=lambda a: play_score(a) + rng.random())
+    best = max(plays, key=lambda action: play_score(action) + rng.random())
     if play_score(best) < 0:
         return finish()
     return best
@@ -172,18 +172,18 @@ def _wizard_place(view: dict, legal: list[dict], rng: random.Random, hero_pos: l
     def score(action):
         i = action["tile"]
         tile = view["tiles"][i]
-        s = 0.0
+        value = 0.0
         if not trap:
             if i == tower:
-                s += 40
+                value += 40
             if i in keys:
-                s += 25
+                value += 25
             if view["keys_found"] and i == view["entrance_tile"]:
-                s += 15
-        d = nearest_hero(i)
-        s += 10 - 2 * abs(d - 1.5)
-        s -= 3 * len(tile["monsters"]) if trap else 0
-        return s + rng.random() * 3
+                value += 15
+        distance = nearest_hero(i)
+        value += 10 - 2 * abs(distance - 1.5)
+        value -= 3 * len(tile["monsters"]) if trap else 0
+        return value + rng.random() * 3
     return max(legal, key=score)
 
 
@@ -219,12 +219,12 @@ def win_prob(k: int, bonus: int, level: int, lone: bool = False) -> float:
     else:
         k = max(1, k)
         dist = {v: (v / 20) ** k - ((v - 1) / 20) ** k for v in range(1, 21)}
-    p = 0.0
+    chance = 0.0
     for h, ph in dist.items():
         wins = sum(1 for m in range(1, 21) if h + diff >= m)
-        p += ph * wins / 20
-    _PROB_CACHE[key] = p
-    return p
+        chance += ph * wins / 20
+    _PROB_CACHE[key] = chance
+    return chance
 
 
 def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
@@ -233,52 +233,52 @@ def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
     pos = me["pos"]
     hand = {c["id"]: c for c in priv["hand"]}
     by_type: dict[str, list[dict]] = {}
-    for a in legal:
-        by_type.setdefault(a["type"], []).append(a)
+    for action in legal:
+        by_type.setdefault(action["type"], []).append(action)
     # Free actions first.
-    for a in by_type.get("use", []):
-        c = hand[a["card"]]
+    for action in by_type.get("use", []):
+        c = hand[action["card"]]
         if c["name"] in ("Healing Potion", "Greater Healing") and (me["hp"] <= 5 or me["hp"] <= 10 - 7):
-            return a
+            return action
         if c["name"] == "Healing Spring":
             mates = [h for h in view["heroes"] if h["alive"] and h["pos"] == pos]
             if sum(min(3, 10 - h["hp"]) for h in mates) >= 4 or me["hp"] <= 4:
-                return a
-    for a in by_type.get("equip", []):
-        new = hand[a["card"]]
-        if a.get("replace") is None:
-            return a
-        old = next(e for e in me["equip"] if e["id"] == a["replace"])
+                return action
+    for action in by_type.get("equip", []):
+        new = hand[action["card"]]
+        if action.get("replace") is None:
+            return action
+        old = next(e for e in me["equip"] if e["id"] == action["replace"])
         if new["attack"] + new["save"] > old["attack"] + old["save"]:
-            return a
+            return action
     mates = [h for h in view["heroes"] if h["alive"] and h["pos"] == pos and h["seat"] != seat]
-    for a in by_type.get("give_key", []):
-        other = next(h for h in mates if h["seat"] == a["to"])
+    for action in by_type.get("give_key", []):
+        other = next(h for h in mates if h["seat"] == action["to"])
         if (other["keys"], -other["seat"]) > (me["keys"], -seat):
-            return a
-    for a in by_type.get("give", []):  # hand spare equipment to a mate who has room
-        c = hand[a["card"]]
-        other = next(h for h in mates if h["seat"] == a["to"])
+            return action
+    for action in by_type.get("give", []):  # hand spare equipment to a mate who has room
+        c = hand[action["card"]]
+        other = next(h for h in mates if h["seat"] == action["to"])
         if c["kind"] == "equipment":
             used = sum(1 for e in other["equip"] if e["slot"] == c["slot"])
             if used < cards.SLOTS[c["slot"]]:
-                return a
+                return action
     stuck_or_frozen = not by_type.get("move") and not by_type.get("march")
     if stuck_or_frozen and not (me["frozen"] and by_type.get("sprint")):
         here = view["tiles"][pos]
         if here["monsters"] or here["hidden_tokens"]:
-            for a in by_type.get("banish", []):
-                if a["tile"] == pos and sum(m["level"] for m in here["monsters"]) > me["attack"] + 2:
-                    return a
-            for a in by_type.get("use", []):
-                if hand[a["card"]]["name"] == "Strength Draught":
-                    return a
+            for action in by_type.get("banish", []):
+                if action["tile"] == pos and sum(m["level"] for m in here["monsters"]) > me["attack"] + 2:
+                    return action
+            for action in by_type.get("use", []):
+                if hand[action["card"]]["name"] == "Strength Draught":
+                    return action
         return {"type": "stay"}
     goal, enter = _hero_goal(view, seat, me, legal, rng)
     if enter:
-        for a in by_type.get("use", []):
-            if hand[a["card"]]["name"] == "Strength Draught":
-                return a
+        for action in by_type.get("use", []):
+            if hand[action["card"]]["name"] == "Strength Draught":
+                return action
         return {"type": "move", "to": view["tower"]}
     if goal is None or goal == pos:
         return {"type": "stay"}
@@ -299,31 +299,31 @@ def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         late = view["round"] >= view["round_limit"] - 4
         others_coming = len([h for h in view["heroes"] if h["alive"]]) > len(allies)
         if chance < 0.4 and not late and (others_coming or me["hp"] <= sum(m.get("damage", 1) for m in tile["monsters"]) + 1):
-            for a in by_type.get("use", []):
-                if hand[a["card"]]["name"] in ("Healing Potion", "Greater Healing", "Healing Spring") \
+            for action in by_type.get("use", []):
+                if hand[action["card"]]["name"] in ("Healing Potion", "Greater Healing", "Healing Spring") \
                         and me["hp"] < 10:
-                    return a
+                    return action
             return {"type": "stay"}
-        for a in by_type.get("banish", []):
-            if a["tile"] == first and level > me["attack"] + 5:
-                return a
-        for a in by_type.get("use", []):
-            if hand[a["card"]]["name"] == "Strength Draught":
-                return a
+        for action in by_type.get("banish", []):
+            if action["tile"] == first and level > me["attack"] + 5:
+                return action
+        for action in by_type.get("use", []):
+            if hand[action["card"]]["name"] == "Strength Draught":
+                return action
     if tile["hidden_tokens"] and me["hp"] <= 6:
-        for a in by_type.get("use", []):
-            if hand[a["card"]]["name"] == "Ward Charm":
-                return a
-    marches = [a for a in by_type.get("march", []) if a["path"] == path[:len(a["path"])]]
-    sprints = [a for a in by_type.get("sprint", []) if a["path"] == path[:len(a["path"])]
-               and not any(view["tiles"][i]["monsters"] for i in a["path"][:-1])]
-    best_march = max((len(a["path"]) for a in marches), default=1)
-    if sprints and (me["frozen"] or (len(path) >= 3 and max(len(a["path"]) for a in sprints) > best_march)):
-        return max(sprints, key=lambda a: len(a["path"]))  # a Sprint runs further than a march (or breaks the frost)
+        for action in by_type.get("use", []):
+            if hand[action["card"]]["name"] == "Ward Charm":
+                return action
+    marches = [action for action in by_type.get("march", []) if action["path"] == path[:len(action["path"])]]
+    sprints = [action for action in by_type.get("sprint", []) if action["path"] == path[:len(action["path"])]
+               and not any(view["tiles"][i]["monsters"] for i in action["path"][:-1])]
+    best_march = max((len(action["path"]) for action in marches), default=1)
+    if sprints and (me["frozen"] or (len(path) >= 3 and max(len(action["path"]) for action in sprints) > best_march)):
+        return max(sprints, key=lambda action: len(action["path"]))  # a Sprint runs further than a march (or breaks the frost)
     if me["frozen"]:
         return {"type": "stay"}
     if marches and not tile["monsters"]:
-        return max(marches, key=lambda a: len(a["path"]))
+        return max(marches, key=lambda action: len(action["path"]))
     return {"type": "move", "to": first}
 
 
@@ -342,9 +342,9 @@ def _hero_goal(view: dict, seat: int, me: dict, legal: list[dict], rng: random.R
         return ent, False
     if view["tower_open"] or (view["keys_found"] and keys_held >= 3):
         return ent, False
-    drops = [t["i"] for t in view["tiles"] if (t["drop"]["keys"] or t["drop"]["cards"]) and not t["removed"]]
+    drops = [tile["i"] for tile in view["tiles"] if (tile["drop"]["keys"] or tile["drop"]["cards"]) and not tile["removed"]]
     dist = _bfs(view, pos)
-    guarded_keys = [t["i"] for t in view["tiles"] if t.get("key") and not t["removed"] and t["i"] in dist]
+    guarded_keys = [tile["i"] for tile in view["tiles"] if tile.get("key") and not tile["removed"] and tile["i"] in dist]
     if guarded_keys:  # a revealed key tile still guarded: everyone gathers there
         return min(guarded_keys, key=lambda i: dist[i]), False
     if drops:
@@ -354,26 +354,26 @@ def _hero_goal(view: dict, seat: int, me: dict, legal: list[dict], rng: random.R
     if view["keys_found"] and keys_held < 3:
         # Keys were lost with a fallen hero and picked up or dropped: gather at the door.
         return ent, False
-    unknown = [t["i"] for t in view["tiles"] if not t["up"] and not t["removed"] and t["i"] in dist]
+    unknown = [tile["i"] for tile in view["tiles"] if not tile["up"] and not tile["removed"] and tile["i"] in dist]
     if not unknown:
-        unknown = [t["i"] for t in view["tiles"] if t["up"] and not t["removed"] and not t["searched"]
-                   and not t["tower"] and t["i"] in dist]
+        unknown = [tile["i"] for tile in view["tiles"] if tile["up"] and not tile["removed"] and not tile["searched"]
+                   and not tile["tower"] and tile["i"] in dist]
     if not unknown:
         return ent, False
     others = [h["pos"] for h in living if h["seat"] != seat]
     camps = _camps(view)
     odds = _vault_odds(view)
     def score(i):
-        s = dist[i]
+        value = dist[i]
         # The wizard hides keys away from the camps: search the far rooms first.
-        s -= FAR_WEIGHT * min(_manhattan(view, i, c) for c in camps)
-        t = view["tiles"][i]
-        s += 0.4 * t["hidden_tokens"]
+        value -= FAR_WEIGHT * min(_manhattan(view, i, c) for c in camps)
+        tile = view["tiles"][i]
+        value += 0.4 * tile["hidden_tokens"]
         if others:  # spread out a little
-            s -= 0.15 * min(_manhattan(view, i, o) for o in others)
+            value -= 0.15 * min(_manhattan(view, i, o) for o in others)
         if i in odds:  # what scouting sensed: likely vaults first, rooms with none near last
-            s += 4.0 if odds[i] == 0 else -VAULT_WEIGHT * odds[i]
-        return s + rng.random() * 0.5
+            value += 4.0 if odds[i] == 0 else -VAULT_WEIGHT * odds[i]
+        return value + rng.random() * 0.5
     return min(unknown, key=score), False
 
 
@@ -409,23 +409,23 @@ def _path(view: dict, start: int, goal: int, me: dict) -> list[int]:
     """Cheapest path by a danger-weighted Dijkstra; returns tiles after ``start``."""
     def cost(j: int) -> float:
         tile = view["tiles"][j]
-        c = 1.0
+        step_cost = 1.0
         if tile["monsters"]:
             level = sum(m["level"] for m in tile["monsters"])
-            c += max(0.0, (level - me["attack"]) / 2) + 2
-        c += 0.3 * tile["hidden_tokens"] * (2 if me["hp"] <= 4 else 1)
-        return c
+            step_cost += max(0.0, (level - me["attack"]) / 2) + 2
+        step_cost += 0.3 * tile["hidden_tokens"] * (2 if me["hp"] <= 4 else 1)
+        return step_cost
     best = {start: 0.0}
     prev: dict[int, int] = {}
     heap = [(0.0, start)]
     while heap:
-        d, i = heapq.heappop(heap)
+        spent, i = heapq.heappop(heap)
         if i == goal:
             break
-        if d > best.get(i, 1e9):
+        if spent > best.get(i, 1e9):
             continue
         for j in _neighbours(view, i):
-            nd = d + cost(j)
+            nd = spent + cost(j)
             if nd < best.get(j, 1e9):
                 best[j] = nd
                 prev[j] = i

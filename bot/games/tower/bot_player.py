@@ -103,9 +103,9 @@ def _claim_value(model: Model, view: dict, cid: int | None, unknown: list[int]) 
     power = CARDS[cid]["power"]
     if power == "amulet":
         best = -1e9
-        for o in range(model.n):
-            if o != me:
-                best = max(best, model.value(model.with_card(o, cid)))
+        for other in range(model.n):
+            if other != me:
+                best = max(best, model.value(model.with_card(other, cid)))
         return best
     if power == "sand":
         hauls = model.with_card(me, cid)
@@ -157,11 +157,11 @@ def _turn(view: dict, model: Model, legal: list[dict], rng: random.Random) -> di
     base = model.value()
     unknown = _unknown_dark(view, model)
     best, best_score = None, -1e9
-    for a in legal:
-        if a["type"] != "claim":
+    for action in legal:
+        if action["type"] != "claim":
             continue
-        floor = a["floor"]
-        cell = view["tower"][floor][a["slot"]]
+        floor = action["floor"]
+        cell = view["tower"][floor][action["slot"]]
         cid = cell["card"]["id"] if "card" in cell else None
         gain = _claim_value(model, view, cid, unknown) - base
         forgone = sum(counts[max(pf, 0):floor])
@@ -169,13 +169,13 @@ def _turn(view: dict, model: Model, legal: list[dict], rng: random.Random) -> di
         score = gain - FORGONE * forgone + (STAY_BONUS if remaining > 0 else 0.0) * min(1.0, remaining / 6)
         score += rng.random() * 1e-6
         if score > best_score:
-            best, best_score = a, score
+            best, best_score = action, score
     exits = len(view["exits"])
-    n = model.n
+    players = model.n
     exit_score = 0.0
     if exits == 0:
         exit_score = 2.0
-    elif exits == 1 and n > 2 and n - exits > 1:
+    elif exits == 1 and players > 2 and players - exits > 1:
         exit_score = 1.0
     if best is None or best_score < EXIT_BASE + EXIT_TILE_WEIGHT * exit_score:
         return {"type": "exit"}
@@ -186,41 +186,41 @@ def _decide(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
     me = model.seat
     kind = pending["kind"]
 
-    def tower_card(a):
-        cell = view["tower"][a["floor"]][a["slot"]]
+    def tower_card(action):
+        cell = view["tower"][action["floor"]][action["slot"]]
         return cell["card"]["id"] if cell and "card" in cell else None
 
     if kind in ("amulet_discard", "row_discard"):
         # Deny the card a rival would gain most from (unknown face-down card: a middling guess).
-        def denial(a):
-            cid = tower_card(a)
+        def denial(action):
+            cid = tower_card(action)
             if cid is None:
                 return 0.3
             best = 0.0
-            for o in range(model.n):
-                if o != me and model.active[o]:
-                    best = max(best, model.value(model.with_card(o, cid), who=o) - model.value(who=o))
+            for other in range(model.n):
+                if other != me and model.active[other]:
+                    best = max(best, model.value(model.with_card(other, cid), who=other) - model.value(who=other))
             mine = model.value(model.with_card(me, cid)) - model.value() if model.active[me] else 0.0
             return best - 0.5 * mine
         return max(legal, key=denial)
     if kind == "amulet_give":
         cid = cards.AMULET
-        hauls_wo = [list(h) for h in model.hauls]
+        hauls_wo = [list(hauls_after) for hauls_after in model.hauls]
         if cid in hauls_wo[me]:
             hauls_wo[me].remove(cid)
 
-        def after_give(a):
-            h = [list(x) for x in hauls_wo]
-            h[a["to"]].append(cid)
-            return model.value(h)
+        def after_give(action):
+            hauls_after = [list(x) for x in hauls_wo]
+            hauls_after[action["to"]].append(cid)
+            return model.value(hauls_after)
         return max(legal, key=after_give)
     if kind == "sand":
-        return max(legal, key=lambda a: model.value(None, a["card"]))
+        return max(legal, key=lambda action: model.value(None, action["card"]))
     if kind in ("tales", "crown"):
-        return max(legal, key=lambda a: _without(model, me, a["card"]))
+        return max(legal, key=lambda action: _without(model, me, action["card"]))
     if kind == "cloak":
         unknown = _unknown_dark(view, model)
-        return max(legal, key=lambda a: _claim_value(model, view, tower_card(a), unknown))
+        return max(legal, key=lambda action: _claim_value(model, view, tower_card(action), unknown))
     if kind == "distill":
         return legal[0]
     if kind == "vamp":
@@ -228,26 +228,26 @@ def _decide(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
         best, best_gain = {"type": "skip"}, 0.05
         takes = [(f, s, cell["card"]["id"]) for f, row in enumerate(view["tower"]) for s, cell in enumerate(row)
                  if cell and "card" in cell and cards.curse_free(cell["card"]["id"])]
-        for a in legal:
-            if a["type"] != "swap":
+        for action in legal:
+            if action["type"] != "swap":
                 continue
             for _, _, t in takes:
-                h = [list(x) for x in model.hauls]
-                h[me].remove(a["card"])
-                h[me].append(t)
-                gain = model.value(h) - base
+                hauls_after = [list(x) for x in model.hauls]
+                hauls_after[me].remove(action["card"])
+                hauls_after[me].append(t)
+                gain = model.value(hauls_after) - base
                 if gain > best_gain:
-                    best, best_gain = a, gain
+                    best, best_gain = action, gain
         return best
     if kind == "vamp_take":
         give = pending.get("give")
 
-        def swap_val(a):
-            h = [list(x) for x in model.hauls]
-            if give in h[me]:
-                h[me].remove(give)
-            h[me].append(tower_card(a))
-            return model.value(h)
+        def swap_val(action):
+            hauls_after = [list(x) for x in model.hauls]
+            if give in hauls_after[me]:
+                hauls_after[me].remove(give)
+            hauls_after[me].append(tower_card(action))
+            return model.value(hauls_after)
         return max(legal, key=swap_val)
     return legal[0]
 

@@ -727,12 +727,12 @@ class TowerEngine(Engine):
             lines.append("Cards you saw in the draft: " + ", ".join(c["name"] for c in private["draft_offered"]))
         for peeked in private.get("seen", []):
             lines.append(f"You looked at {peeked['name']}'s face-down card: **{peeked['card']['name']}**")
-        t = private.get("my_totals")
-        if t:
-            suits = ", ".join(f"{k} {v}" for k, v in t["suits"].items())
-            nums = ", ".join(f"{k}s: {v}" for k, v in t["numbers"].items())
-            lines.append(f"Your haul with your secret: {suits}; {nums}; curses {t['curses']}; "
-                         f"card prestige {t['card_prestige']}")
+        totals = private.get("my_totals")
+        if totals:
+            suits = ", ".join(f"{k} {v}" for k, v in totals["suits"].items())
+            nums = ", ".join(f"{k}s: {v}" for k, v in totals["numbers"].items())
+            lines.append(f"Your haul with your secret: {suits}; {nums}; curses {totals['curses']}; "
+                         f"card prestige {totals['card_prestige']}")
         return "\n".join(lines)
 
     def illegal_message(self, state, seat: int, action: dict) -> str:
