@@ -4,7 +4,7 @@ Finds the server binaries (``initdb`` on PATH, then ``/usr/lib/postgresql/*/bin`
 installs Debian's ``postgresql`` package when neither is there and we are root. ``initdb``
 refuses to run as root, so as root the server runs as ``nobody`` (uid 65534) on a data
 directory given to it. It listens on a free port of 127.0.0.1 (and a socket in the temp
-dir). If it cannot start, :class:`PgUnavailable` says why: the test run fails, never skips.
+dir). If it cannot start, :class:`PgUnavailableError` says why: the test run fails, never skips.
 
 One server per test session (``pg_server``); each test gets a fresh, empty schema of one
 database (see :meth:`PgServer.fresh_database`).
@@ -31,7 +31,7 @@ USER = "heistcord"
 DATABASE = "heistcord_tests"
 
 
-class PgUnavailable(RuntimeError):
+class PgUnavailableError(RuntimeError):
     """The PostgreSQL server for the tests could not be started."""
 
 
@@ -50,8 +50,8 @@ def find_bin_dir() -> str:
         found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[-3]))
         if found:
             return os.path.dirname(found[-1])
-        raise PgUnavailable(f"installing Debian's postgresql package failed: {done.stderr[-500:]}")
-    raise PgUnavailable("PostgreSQL server binaries not found (no initdb on PATH or in /usr/lib/postgresql/*/bin);"
+        raise PgUnavailableError(f"installing Debian's postgresql package failed: {done.stderr[-500:]}")
+    raise PgUnavailableError("PostgreSQL server binaries not found (no initdb on PATH or in /usr/lib/postgresql/*/bin);"
                         " install PostgreSQL (Debian: apt-get install postgresql) to run the tests.")
 
 
@@ -110,7 +110,7 @@ class PgServer:
                           "--locale=C", "--no-sync"])
         if done.returncode:
             self.stop()
-            raise PgUnavailable(f"initdb failed: {(done.stderr or done.stdout)[-800:]}")
+            raise PgUnavailableError(f"initdb failed: {(done.stderr or done.stdout)[-800:]}")
         self.port = free_port()
         log = open(os.path.join(self.dir, "server.log"), "w")
         if self.root:
@@ -136,7 +136,7 @@ class PgServer:
         with open(os.path.join(self.dir, "server.log")) as f:
             tail = f.read()[-800:]
         self.stop()
-        raise PgUnavailable(f"the PostgreSQL server did not start: {tail}")
+        raise PgUnavailableError(f"the PostgreSQL server did not start: {tail}")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -183,7 +183,7 @@ def pg_server():
     if _server is None:
         try:
             _server = PgServer().start()
-        except PgUnavailable as exc:
+        except PgUnavailableError as exc:
             pytest.fail(f"PostgreSQL is needed by these tests and could not be started: {exc}", pytrace=False)
     yield _server
     _server.stop()

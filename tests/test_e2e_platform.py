@@ -236,7 +236,8 @@ async def test_dms_cost_no_extra_requests(harness):
     user is fetched before each DM (that was one REST call per DM per move)."""
     import random
 
-    from tests.e2e_helpers import callback_text as said, open_and_start, press
+    from tests.e2e_helpers import callback_text as said
+    from tests.e2e_helpers import open_and_start, press
 
     h, fake = harness, harness.fake
     game = await open_and_start(h, "sleeping", [ADMIN, BOB])
@@ -265,7 +266,8 @@ async def test_a_moves_board_is_drawn_before_its_dm_pictures(harness, monkeypatc
 
     import cogs.boards
     import cogs.embeds
-    from tests.e2e_helpers import callback_text as said, open_and_start, press
+    from tests.e2e_helpers import callback_text as said
+    from tests.e2e_helpers import open_and_start, press
 
     asked: list[str] = []
     real = cogs.embeds.render_async

@@ -120,7 +120,7 @@ def test_without_postgresql_the_tests_fail_saying_why(monkeypatch):
     monkeypatch.setattr(pg.shutil, "which", lambda name: None)
     monkeypatch.setattr(pg.glob, "glob", lambda pattern: [])
     monkeypatch.setattr(pg.os, "geteuid", lambda: 1000)  # not root: nothing is installed
-    with pytest.raises(pg.PgUnavailable, match="PostgreSQL server binaries not found"):
+    with pytest.raises(pg.PgUnavailableError, match="PostgreSQL server binaries not found"):
         pg.find_bin_dir()
 
 
