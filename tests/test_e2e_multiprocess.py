@@ -13,7 +13,7 @@ import aiohttp
 from bot.games import get_engine
 from bot.storage_pg import PgStorage
 from tests.botprocess import BotProcess, new_sessions_on
-from tests.e2e_helpers import callback_text
+from tests.e2e_helpers import callback_text, play_boards
 from tests.test_shards import CHANNELS, EVEN, GUEST, HOST, ODD, board_of, world
 
 QUIET = 0.4  # seconds without a request to the fake: the bot processes are idle
@@ -44,8 +44,7 @@ async def eventually(check, timeout: float = 20.0):
 
 
 def boards(fake, guild_id: int) -> list:
-    return [m for m in fake.public_messages(CHANNELS[guild_id])
-            if any(c.get("custom_id", "").startswith("hc:play:") for c in fake.find_components(m, type=2))]
+    return play_boards(fake, CHANNELS[guild_id])
 
 
 async def open_and_start(fake, guild_id: int) -> int:
