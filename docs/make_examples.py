@@ -20,6 +20,7 @@ PLAN = [("tower", 4, 11, 14, 0), ("sleeping", 4, 3, 30, 1), ("masterminds", 3, 5
 
 
 def main() -> None:
+    """Play each example game part-way and draw its board and a hand, then to the end for its final picture."""
     OUT.mkdir(exist_ok=True)
     for key, players, seed, moves, seat in PLAN:
         engine = get_engine(key)

@@ -23,8 +23,6 @@ import json
 import os
 import random
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,8 +32,22 @@ from bot.games import registry
 from bot.storage import Storage
 from bot.storage_pg import PgStorage
 from bot.tables import TableService
-from tests.bench_load import (FIRST_CHANNEL, FIRST_USER, MEMBER_PERMS, PLAYERS, ROOT, Bot, Table, describe, figure,
-                              note, p50, p99, perf, phase_paced)
+from tests.bench_load import (
+    FIRST_CHANNEL,
+    FIRST_USER,
+    MEMBER_PERMS,
+    PLAYERS,
+    Bot,
+    Table,
+    describe,
+    figure,
+    note,
+    p50,
+    p99,
+    perf,
+    phase_paced,
+)
+from tests.botprocess import BotProcess, new_sessions_on, wait_ready
 
 GUILDS = (5000, (1 << 22) | 5000)  # on shard 0 and shard 1 of 2: (guild_id >> 22) % 2
 
@@ -69,7 +81,7 @@ class Processes(Bot):
         super().__init__(name, tmp, tables, db_path)
         self.url = url
         self.count = processes
-        self.procs: list[subprocess.Popen] = []
+        self.procs: list[BotProcess] = []
         self._pg: PgStorage | None = None
         self._turns: dict[int, tuple[str, dict, list]] = {}
 
@@ -89,43 +101,24 @@ class Processes(Bot):
     async def launch(self, extra: list[str] | None = None) -> None:
         shards = [[0, 1]] if self.count == 1 else [[0], [1]]
         database = ["--database-url", self.url] if self.url else ["--db", self.db_path]
-        for n, ids in enumerate(shards):
-            with open(f"{self.log_path}.{n}", "ab") as log:
-                self.procs.append(subprocess.Popen(
-                    [sys.executable, "-m", "tests.bench_botproc", "heistcord", "--url", self.fake.base_url,
-                     "--guild", "0", *database, "--shard-count", "2", "--shard-ids", ",".join(map(str, ids)),
-                     "--seed", str(10_000 * (n + 1)), "--log-level", "WARNING"],
-                    cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True))
+        self.procs = [BotProcess(self.fake.base_url, f"{self.log_path}.{n}", guild=0, name=f"{self.name} {n}", args=[
+            *database, "--shard-count", "2", "--shard-ids", ",".join(map(str, ids)), "--seed", str(10_000 * (n + 1)),
+            "--log-level", "WARNING"]) for n, ids in enumerate(shards)]
+        ready = new_sessions_on(self.fake, (0, 2), (1, 2))
+        for proc in self.procs:
+            proc.launch()
         self.proc = self.procs[0]
-        deadline = perf() + 90
-        while sorted(s.shard for s in self.fake._live_sessions()) != [(0, 2), (1, 2)]:
-            if perf() > deadline or any(p.poll() is not None for p in self.procs):
-                raise RuntimeError(f"the bots did not connect; their logs:\n{self.log_tail()}")
-            await asyncio.sleep(0.05)
+        await wait_ready(self.procs, ready, timeout=90)
         await self.quiet(30.0)
         if self.url:
             self._pg = await PgStorage(self.url, max_size=4).open()
 
     def log_tail(self, lines: int = 30) -> str:
-        tails = []
-        for n in range(len(self.procs)):
-            try:
-                with open(f"{self.log_path}.{n}", encoding="utf-8", errors="replace") as f:
-                    tails.append(f"--- process {n}\n" + "".join(f.readlines()[-lines:]))
-            except OSError:
-                pass
-        return "\n".join(tails)
+        return "\n".join(f"--- process {n}\n" + proc.log_tail(lines) for n, proc in enumerate(self.procs)
+                         if proc.log_path.exists())
 
     async def stop(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for proc in self.procs:
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(5)
+        await asyncio.gather(*(proc.stop(grace=15) for proc in self.procs))
         if self._pg is not None:
             await self._pg.close()
         await self.fake.stop()

@@ -33,10 +33,8 @@ import json
 import os
 import random
 import shutil
-import signal
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,6 +47,7 @@ from bot.storage import Storage
 from bot.tables import TableService, bot_rng
 from cogs import customid
 from rendering import render
+from tests.botprocess import BotProcess, log_tail
 from tests.fakediscord import FakeDiscord, RecordedMessage
 
 GUILD = 5000
@@ -398,7 +397,7 @@ class Bot:
         self.replied: dict[int, float] = {}
         self.boards: list[tuple[float, int, str]] = []  # (posted at, channel, text)
         self.ready_at: float | None = None
-        self.proc: subprocess.Popen | None = None
+        self.proc: BotProcess | None = None
         self.started_at = 0.0
         self.log_path = os.path.join(tmp, f"{name}.log")
         self._db: sqlite3.Connection | None = None
@@ -426,39 +425,19 @@ class Bot:
         fake.listeners.append(self._listen)
         await fake.start()
 
-    def command(self, extra: list[str]) -> list[str]:
-        return [sys.executable, "-m", "tests.bench_botproc", self.name if self.name == "bare" else "heistcord",
-                "--url", self.fake.base_url, "--guild", str(GUILD), *extra]
-
     async def launch(self, extra: list[str]) -> None:
         """Start the bot's process; returns once the fake has answered its IDENTIFY."""
-        with open(self.log_path, "ab") as log:
-            self.started_at = perf()
-            self.proc = subprocess.Popen(self.command(extra), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, start_new_session=True)
-        deadline = perf() + 60
-        while self.ready_at is None:
-            if self.proc.poll() is not None or perf() > deadline:
-                raise RuntimeError(f"the {self.name} bot did not connect; its log:\n{self.log_tail()}")
-            await asyncio.sleep(0.001)
+        self.proc = BotProcess(self.fake.base_url, self.log_path, bot=self.name if self.name == "bare" else "heistcord",
+                               guild=GUILD, args=extra, name=self.name)
+        await self.proc.start(lambda: self.ready_at is not None, timeout=60, poll=0.001)
+        self.started_at = self.proc.started_at
 
     def log_tail(self, lines: int = 30) -> str:
-        try:
-            with open(self.log_path, encoding="utf-8", errors="replace") as f:
-                return "".join(f.readlines()[-lines:])
-        except OSError:
-            return "(no log)"
+        return log_tail(self.log_path, lines)
 
     async def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            for _ in range(200):
-                if self.proc.poll() is not None:
-                    break
-                await asyncio.sleep(0.05)
-            if self.proc.poll() is None:
-                os.killpg(self.proc.pid, signal.SIGKILL)  # its own session: the bot and its drawing worker
-                self.proc.wait(5)
+        if self.proc is not None:
+            await self.proc.stop()
         await self.fake.stop()
         if self._db is not None:
             self._db.close()

@@ -6,13 +6,19 @@ from dataclasses import dataclass, field
 import pytest
 import pytest_asyncio
 
+# The fake's fixtures module is a plugin (below) that this file also imports from: rewrite its asserts as a plugin's.
+pytest.register_assert_rewrite("tests.fakediscord.fixtures")
+
 from bot.app import HeistBot
 from bot.config import Config
 from bot.games import register
 from tests.dummy_game import ENGINE as DUMMY
 from tests.fakediscord import DiscordErrorCollector, FakeDiscord
-from tests.fakediscord.fixtures import fake_discord, start_client, stop_client  # noqa: F401
-from tests.pg import pg_server  # noqa: F401  (a real PostgreSQL server, started when a test needs it)
+from tests.fakediscord.fixtures import start_client, stop_client
+
+# Fixtures every test may ask for: the fake Discord (``fake_discord``, ``discord_errors``) and a real PostgreSQL
+# server (``pg_server``, started when a test needs it).
+pytest_plugins = ("tests.fakediscord.fixtures", "tests.pg")
 
 GUILD = 5000
 CHANNEL = 5001

@@ -19,9 +19,19 @@ def callback_text(rec) -> str:
     return text
 
 
+def button_id(fake, message, label: str) -> str:
+    """The custom id of the button labelled ``label`` on ``message``."""
+    return fake.find_component(message, label=label)["custom_id"]
+
+
+def play_boards(fake, channel: int) -> list:
+    """The channel's public messages with a Play button (the boards a player can act from), oldest first."""
+    return [m for m in fake.public_messages(channel)
+            if any(customid.kind_of(c.get("custom_id", "")) == "play" for c in fake.find_components(m, type=2))]
+
+
 def latest_board(h: Harness):
-    boards = [m for m in h.fake.public_messages(CHANNEL)
-              if any(customid.kind_of(c.get("custom_id", "")) == "play" for c in h.fake.find_components(m, type=2))]
+    boards = play_boards(h.fake, CHANNEL)
     assert boards, "no board message with a Play button was posted"
     return boards[-1]
 

@@ -6,63 +6,29 @@ fires once although both processes watch the timers; shard 1's process is killed
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import aiohttp
-import asyncpg
 
 from bot.games import get_engine
 from bot.storage_pg import PgStorage
-from tests.e2e_helpers import callback_text
+from tests.botprocess import BotProcess, new_sessions_on
+from tests.e2e_helpers import callback_text, play_boards
 from tests.test_shards import CHANNELS, EVEN, GUEST, HOST, ODD, board_of, world
 
-ROOT = Path(__file__).resolve().parent.parent
 QUIET = 0.4  # seconds without a request to the fake: the bot processes are idle
 
 
-class BotProcess:
-    """``tests/bench_botproc.py heistcord`` running some shards, on PostgreSQL."""
+def shard_bot(fake, url: str, shard: int, log_path: Path) -> BotProcess:
+    """``tests/bench_botproc.py heistcord`` running shard ``shard`` of 2, on PostgreSQL."""
+    return BotProcess(fake.base_url, log_path, guild=0, name=f"shard {shard}", args=[
+        "--database-url", url, "--shard-count", "2", "--shard-ids", str(shard), "--timer-poll", "0.3",
+        "--with-test-game", "--seed", str(1000 * (shard + 1))])
 
-    def __init__(self, fake, url: str, shard: int, log_path: Path) -> None:
-        self.fake, self.url, self.shard, self.log_path = fake, url, shard, log_path
-        self.proc: subprocess.Popen | None = None
 
-    async def start(self) -> None:
-        before = {id(s) for s in self.fake._sessions}
-        with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "tests.bench_botproc", "heistcord", "--url", self.fake.base_url, "--guild", "0",
-                 "--database-url", self.url, "--shard-count", "2", "--shard-ids", str(self.shard),
-                 "--timer-poll", "0.3", "--with-test-game", "--seed", str(1000 * (self.shard + 1))],
-                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
-                env={**os.environ, "PYTHONPATH": str(ROOT)})
-        async with asyncio.timeout(60):
-            while not any(id(s) not in before and s.shard == (self.shard, 2) for s in self.fake._live_sessions()):
-                assert self.proc.poll() is None, self.log()
-                await asyncio.sleep(0.05)
-        await self.fake.settle(quiet=QUIET, timeout=20)  # its guild arrived, start-up recovery done
-
-    def kill9(self) -> None:
-        os.killpg(self.proc.pid, signal.SIGKILL)  # the bot and its drawing worker, at once
-        self.proc.wait(10)
-
-    async def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            for _ in range(200):
-                if self.proc.poll() is not None:
-                    break
-                await asyncio.sleep(0.05)
-            if self.proc.poll() is None:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(5)
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+async def start_shard(fake, bot: BotProcess, shard: int) -> None:
+    await bot.start(new_sessions_on(fake, (shard, 2)))
+    await fake.settle(quiet=QUIET, timeout=20)  # its guild arrived, start-up recovery done
 
 
 async def settle(fake) -> None:
@@ -78,8 +44,7 @@ async def eventually(check, timeout: float = 20.0):
 
 
 def boards(fake, guild_id: int) -> list:
-    return [m for m in fake.public_messages(CHANNELS[guild_id])
-            if any(c.get("custom_id", "").startswith("hc:play:") for c in fake.find_components(m, type=2))]
+    return play_boards(fake, CHANNELS[guild_id])
 
 
 async def open_and_start(fake, guild_id: int) -> int:
@@ -146,9 +111,9 @@ async def test_two_processes_on_one_postgres_database(fake_discord, pg_server, t
     world(fake)
     url = await pg_server.fresh_database()
     pg = await PgStorage(url).open()  # the test's own look at the shared database
-    bots = {shard: BotProcess(fake, url, shard, tmp_path / f"shard{shard}.log") for shard in (0, 1)}
+    bots = {shard: shard_bot(fake, url, shard, tmp_path / f"shard{shard}.log") for shard in (0, 1)}
     try:
-        await asyncio.gather(*(b.start() for b in bots.values()))
+        await asyncio.gather(*(start_shard(fake, b, shard) for shard, b in bots.items()))
 
         # Players in servers on both shards open and start tables: one set of game ids.
         games = {guild_id: await open_and_start(fake, guild_id) for guild_id in (EVEN, ODD)}
@@ -197,7 +162,7 @@ async def test_two_processes_on_one_postgres_database(fake_discord, pg_server, t
         bots[1].kill9()
         assert (await pg.get_game(games[ODD])).version == version + 1  # acknowledged: stored
         await settle(fake)
-        await bots[1].start()
+        await start_shard(fake, bots[1], 1)
         await play_out(fake, pg, ODD, games[ODD])
         await play_out(fake, pg, EVEN, games[EVEN])
         for guild_id, game_id in games.items():

@@ -5,19 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
-from cogs import customid
 from tests.conftest import ADMIN, CHANNEL, GUILD, OUTSIDER
-from tests.e2e_helpers import callback_text
+from tests.e2e_helpers import button_id, callback_text, latest_board
 
 BOB, CID = 101, 102
-
-
-def component(fake, message, label):
-    return fake.find_component(message, label=label)["custom_id"]
-
-
-def text_of(rec) -> str:
-    return callback_text(rec)
 
 
 async def open_table(h, options="pile=9"):
@@ -26,16 +17,10 @@ async def open_table(h, options="pile=9"):
     return rec.message
 
 
-async def latest_board(h):
-    boards = [m for m in h.fake.public_messages(CHANNEL)
-              if any(customid.kind_of(c.get("custom_id", "")) == "play" for c in h.fake.find_components(m, type=2))]
-    return boards[-1]
-
-
 async def take(h, user, board, label="Take 1"):
-    panel = await h.click(user, board, component(h.fake, board, "Play"))
+    panel = await h.click(user, board, button_id(h.fake, board, "Play"))
     assert panel.callback["data"]["flags"] & 64, "the move panel is ephemeral"
-    rec = await h.click(user, panel.message, component(h.fake, panel.message, label))
+    rec = await h.click(user, panel.message, button_id(h.fake, panel.message, label))
     await h.settle()
     return rec
 
@@ -46,15 +31,15 @@ async def test_a_whole_game_through_discord(harness):
     lobby = await open_table(h)
     assert "Coin Pile" in lobby.embed_texts
     # Bob joins by button, Cid by command; a second table in the same channel is refused.
-    rec = await h.click(BOB, lobby, component(fake, lobby, "Join"))
-    assert rec.callback["type"] == 7 and f"<@{BOB}>" in text_of(rec)
+    rec = await h.click(BOB, lobby, button_id(fake, lobby, "Join"))
+    assert rec.callback["type"] == 7 and f"<@{BOB}>" in callback_text(rec)
     rec = await h.slash(CID, "game join")
-    assert "You joined" in text_of(rec)
+    assert "You joined" in callback_text(rec)
     rec = await h.slash(BOB, "game new", {"game": "dummy"})
-    assert "already open" in text_of(rec) and rec.callback["data"]["flags"] & 64
-    rec = await h.click(BOB, lobby, component(fake, lobby, "Start"))
-    assert "Only the host" in text_of(rec)
-    await h.click(ADMIN, lobby, component(fake, lobby, "Start"))
+    assert "already open" in callback_text(rec) and rec.callback["data"]["flags"] & 64
+    rec = await h.click(BOB, lobby, button_id(fake, lobby, "Start"))
+    assert "Only the host" in callback_text(rec)
+    await h.click(ADMIN, lobby, button_id(fake, lobby, "Start"))
     await h.settle()
 
     # Secrets went by DM; Cid's DMs are closed, so the channel says so, without the secret.
@@ -64,19 +49,19 @@ async def test_a_whole_game_through_discord(harness):
     notices = [m for m in fake.public_messages(CHANNEL) if "couldn't DM you" in m.content]
     assert len(notices) == 1 and f"<@{CID}>" in notices[0].content
 
-    board = await latest_board(h)
+    board = latest_board(h)
     # An outsider and a player out of turn get clear private errors.
-    rec = await h.click(OUTSIDER, board, component(fake, board, "Play"))
-    assert "not playing in this game" in text_of(rec) and rec.callback["data"]["flags"] & 64
-    rec = await h.click(BOB, board, component(fake, board, "Play"))
-    assert "not your turn" in text_of(rec)
+    rec = await h.click(OUTSIDER, board, button_id(fake, board, "Play"))
+    assert "not playing in this game" in callback_text(rec) and rec.callback["data"]["flags"] & 64
+    rec = await h.click(BOB, board, button_id(fake, board, "Play"))
+    assert "not your turn" in callback_text(rec)
     # Cid uses the button fallback to see his hand privately.
-    rec = await h.click(CID, board, component(fake, board, "Show my hand"))
-    assert "SECRET" in text_of(rec) and rec.callback["data"]["flags"] & 64
+    rec = await h.click(CID, board, button_id(fake, board, "Show my hand"))
+    assert "SECRET" in callback_text(rec) and rec.callback["data"]["flags"] & 64
 
     # Two clicks on the same move race: exactly one is applied.
-    panel = await h.click(ADMIN, board, component(fake, board, "Play"))
-    button = component(fake, panel.message, "Take 1")
+    panel = await h.click(ADMIN, board, button_id(fake, board, "Play"))
+    button = button_id(fake, panel.message, "Take 1")
     first, second = await asyncio.gather(fake.click(ADMIN, panel.message, button),
                                          fake.click(ADMIN, panel.message, button))
     await first.response(timeout=10)
@@ -84,10 +69,10 @@ async def test_a_whole_game_through_discord(harness):
     await h.settle()
     game = await h.table()
     assert len(await h.bot.storage.actions(game.id)) == 1
-    assert any("out of date" in text_of(r) or "not your turn" in text_of(r) for r in (first, second))
+    assert any("out of date" in callback_text(r) or "not your turn" in callback_text(r) for r in (first, second))
 
     # The bot restarts; the board posted before the restart still works.
-    old_board = await latest_board(h)
+    old_board = latest_board(h)
     await h.restart()
     await take(h, BOB, old_board)
     game = await h.table()
@@ -98,7 +83,7 @@ async def test_a_whole_game_through_discord(harness):
     choices = ac.choices if hasattr(ac, "choices") else ac
     assert [c["name"] for c in choices] == ["Take 1", "Take 2"]
     rec = await h.slash(CID, "game move", {"move": choices[1]["value"]})
-    assert "Take 2" in text_of(rec)
+    assert "Take 2" in callback_text(rec)
     await h.settle()
 
     # Play to the end.
@@ -107,7 +92,7 @@ async def test_a_whole_game_through_discord(harness):
     while (await h.bot.tables.get(game.id)).status == "running":
         game = await h.bot.tables.get(game.id)
         user = order[game.state["turn"]]
-        await take(h, user, await latest_board(h))
+        await take(h, user, latest_board(h))
         turn += 1
         assert turn < 20
     # The final scores with the whole log in the game's thread, and once more in the channel it came from.
@@ -120,10 +105,10 @@ async def test_a_whole_game_through_discord(harness):
 
     # Stats and leaderboard count the finished game.
     rec = await h.slash(ADMIN, "stats")
-    assert "Coin Pile: 1 played" in text_of(rec)
+    assert "Coin Pile: 1 played" in callback_text(rec)
     rec = await h.slash(BOB, "leaderboard", {"game": "dummy"})
     assert rec.callback["type"] == 5  # deferred at once: the chart is drawn afterwards
-    assert "leaderboard" in text_of(rec) and [n for n, _ in rec.message.files] == ["leaderboard.png"]
+    assert "leaderboard" in callback_text(rec) and [n for n, _ in rec.message.files] == ["leaderboard.png"]
     assert "wins" in rec.message.attachments[0]["description"]
 
     # The channel is free again; no secret ever reached a public payload.
@@ -135,37 +120,37 @@ async def test_a_whole_game_through_discord(harness):
 async def test_wrong_moves_have_clear_errors(harness):
     h = harness
     rec = await h.slash(BOB, "game join")
-    assert "no game in this channel" in text_of(rec)
+    assert "no game in this channel" in callback_text(rec)
     rec = await h.slash(ADMIN, "game new", {"game": "dummy", "options": "pile=99"})
-    assert "between 3 and 30" in text_of(rec)
+    assert "between 3 and 30" in callback_text(rec)
     rec = await h.slash(ADMIN, "game new", {"game": "dummy", "options": "pile"})
-    assert "name=value" in text_of(rec)
+    assert "name=value" in callback_text(rec)
     await open_table(h)
     rec = await h.slash(ADMIN, "game start")
-    assert "needs at least 2 players" in text_of(rec)
+    assert "needs at least 2 players" in callback_text(rec)
     for uid in (BOB, CID, 103):
         await h.slash(uid, "game join")
     rec = await h.slash(104, "game join")
-    assert "table is full" in text_of(rec)
+    assert "table is full" in callback_text(rec)
     rec = await h.slash(ADMIN, "game rules", {"game": "dummy"})
-    assert "Take 1 or 2" in text_of(rec)
+    assert "Take 1 or 2" in callback_text(rec)
     rec = await h.slash(BOB, "game end")
-    assert "Only the host or a game manager" in text_of(rec)
+    assert "Only the host or a game manager" in callback_text(rec)
     rec = await h.slash(ADMIN, "game end")
     assert rec.callback["data"]["flags"] & 64
-    rec = await h.click(ADMIN, rec.message, component(h.fake, rec.message, "End the game"))
-    assert "ended" in text_of(rec)
+    rec = await h.click(ADMIN, rec.message, button_id(h.fake, rec.message, "End the game"))
+    assert "ended" in callback_text(rec)
     assert await h.table() is None
 
 
 async def test_admin_commands(harness):
     h, fake = harness, harness.fake
     rec = await h.slash(BOB, "gameadmin list")
-    assert "Only server managers" in text_of(rec)
+    assert "Only server managers" in callback_text(rec)
     rec = await h.slash(ADMIN, "gameadmin maintenance", {"paused": True})
-    assert "paused" in text_of(rec)
+    assert "paused" in callback_text(rec)
     rec = await h.slash(BOB, "game new", {"game": "dummy"})
-    assert "paused on this server for maintenance" in text_of(rec)
+    assert "paused on this server for maintenance" in callback_text(rec)
     await h.slash(ADMIN, "gameadmin maintenance", {"paused": False})
     await open_table(h, "pile=20")
     await h.slash(BOB, "game join")
@@ -173,9 +158,9 @@ async def test_admin_commands(harness):
     await h.slash(ADMIN, "game start")
     await h.settle()
     rec = await h.slash(ADMIN, "gameadmin list")
-    assert "Coin Pile" in text_of(rec) and "running" in text_of(rec)
+    assert "Coin Pile" in callback_text(rec) and "running" in callback_text(rec)
     rec = await h.slash(ADMIN, "gameadmin remove", {"player": BOB})
-    assert "removed" in text_of(rec)
+    assert "removed" in callback_text(rec)
     await h.settle()
     game = await h.table()
     assert game.seats[1]["bot"] and game.status == "running"
@@ -183,16 +168,16 @@ async def test_admin_commands(harness):
     # A manager role lets a non-admin manage games.
     fake.add_role(GUILD, 777, "Game Master")
     rec = await h.slash(ADMIN, "gameadmin settings", {"manager_role": 777, "turn_minutes": 5})
-    assert "<@&777>" in text_of(rec) and "5 min" in text_of(rec)
+    assert "<@&777>" in callback_text(rec) and "5 min" in callback_text(rec)
     # After a restart, a member with that role (and no Manage Server) may end someone else's game.
     await h.restart()
     fake.add_member(GUILD, 106, permissions=None, roles=[777])
     rec = await h.slash(106, "game end")
-    assert "End Coin Pile" in text_of(rec)
+    assert "End Coin Pile" in callback_text(rec)
     rec = await h.slash(CID, "game end")
-    assert "Only the host or a game manager" in text_of(rec)
+    assert "Only the host or a game manager" in callback_text(rec)
     rec = await h.slash(ADMIN, "gameadmin end", {"game_id": game.id})
-    assert f"Game #{game.id} ended" in text_of(rec)
+    assert f"Game #{game.id} ended" in callback_text(rec)
     assert await h.table() is None
 
 
@@ -216,7 +201,7 @@ async def test_reminder_then_restart_then_deadline(harness):
     assert game.version == 1 and game.state["turn"] == 1
     assert game.seats[0]["missed"] == 1
     rec = await h.slash(ADMIN, "game log")
-    assert "Ann takes" in text_of(rec)
+    assert "Ann takes" in callback_text(rec)
 
 
 async def test_driver_plays_a_game_with_a_bot_seat(harness):
@@ -236,7 +221,7 @@ async def test_dms_cost_no_extra_requests(harness):
     user is fetched before each DM (that was one REST call per DM per move)."""
     import random
 
-    from tests.e2e_helpers import callback_text as said, open_and_start, press
+    from tests.e2e_helpers import open_and_start, press
 
     h, fake = harness, harness.fake
     game = await open_and_start(h, "sleeping", [ADMIN, BOB])
@@ -245,7 +230,7 @@ async def test_dms_cost_no_extra_requests(harness):
         seat = engine.to_act(game.state)[0]
         action = engine.bot_action(game.state, seat, rng)
         rec = await press(h, game.seats[seat]["user_id"], engine.legal_actions(game.state, seat).index(action), game)
-        assert "✅" in said(rec), said(rec)
+        assert "✅" in callback_text(rec), callback_text(rec)
         await h.settle()
         game = await h.bot.tables.get(game.id)
     dms = {fake.dm_channel_id(uid) for uid in (ADMIN, BOB)}
@@ -265,7 +250,7 @@ async def test_a_moves_board_is_drawn_before_its_dm_pictures(harness, monkeypatc
 
     import cogs.boards
     import cogs.embeds
-    from tests.e2e_helpers import callback_text as said, open_and_start, press
+    from tests.e2e_helpers import open_and_start, press
 
     asked: list[str] = []
     real = cogs.embeds.render_async
@@ -285,7 +270,7 @@ async def test_a_moves_board_is_drawn_before_its_dm_pictures(harness, monkeypatc
         seat = engine.to_act(game.state)[0]
         action = engine.bot_action(game.state, seat, rng)
         rec = await press(h, game.seats[seat]["user_id"], engine.legal_actions(game.state, seat).index(action), game)
-        assert "✅" in said(rec), said(rec)
+        assert "✅" in callback_text(rec), callback_text(rec)
         await h.settle()
         game = await h.bot.tables.get(game.id)
         if "private" in asked and "board" in asked:

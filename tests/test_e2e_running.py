@@ -2,6 +2,8 @@
 leave the server, spectators, the log, replays, missed turns and rejoining."""
 from __future__ import annotations
 
+import asyncio
+
 from tests.conftest import ADMIN, CHANNEL, GUILD, OUTSIDER
 from tests.e2e_helpers import callback_text, latest_board, open_and_start, play_to_end
 
@@ -70,15 +72,27 @@ async def test_spectators_see_the_board_and_log_but_cannot_act(harness):
     assert "has moves 0 to" in callback_text(rec)
 
 
-async def test_three_missed_turns_bench_a_player_until_rejoin(harness):
+async def test_three_missed_turns_bench_a_player_until_rejoin(harness, monkeypatch):
     h, fake = harness, harness.fake
     game = await open_and_start(h, "dummy", [ADMIN, BOB], options="pile=30, turn_minutes=1")
-    for _ in range(6):  # both players miss three turns in a row
+    publish = h.bot.ui.publish
+
+    async def slow_publish(*args, **kwargs):  # a loaded machine: the board comes well after the timer's note
+        await asyncio.sleep(0.2)
+        return await publish(*args, **kwargs)
+
+    monkeypatch.setattr(h.bot.ui, "publish", slow_publish)
+
+    def ran_out() -> int:
+        return sum("ran out" in m.content for m in fake.public_messages(CHANNEL))
+
+    for missed in range(1, 7):  # both players miss three turns in a row
         h.clock.now += 61
         h.bot.wake_timers()
-        count = len(fake.public_messages(CHANNEL))
-        await fake.wait_for(lambda: len(fake.public_messages(CHANNEL)) > count, timeout=5)
-        await h.settle()
+        # The timer's note, not just any message: a board still on its way from the turn before would do too.
+        await fake.wait_for(lambda: ran_out() == missed, timeout=5)
+    await fake.wait_for(lambda: any(m.content.startswith("**Final scores**") for m in fake.public_messages(CHANNEL)))
+    await h.settle()
     game = await h.bot.tables.get(game.id)
     assert all(s.get("away") for s in game.seats)
     assert any("missed three turns in a row" in m.content for m in fake.public_messages(CHANNEL))

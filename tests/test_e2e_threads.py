@@ -10,16 +10,11 @@ import io
 
 from PIL import Image
 
-from cogs import customid
 from tests.conftest import ADMIN, CHANNEL, GUILD
-from tests.e2e_helpers import callback_text, open_and_start, play_to_end
+from tests.e2e_helpers import button_id, callback_text, open_and_start, play_boards, play_to_end
 from tests.fakediscord.server import CREATE_PUBLIC_THREADS
 
 BOB, CID = 101, 102
-
-
-def component(fake, message, label):
-    return fake.find_component(message, label=label)["custom_id"]
 
 
 def boards(h, channel):
@@ -27,8 +22,7 @@ def boards(h, channel):
 
 
 def live_board(h, channel):
-    live = [m for m in h.fake.public_messages(channel)
-            if any(customid.kind_of(c.get("custom_id", "")) == "play" for c in h.fake.find_components(m, type=2))]
+    live = play_boards(h.fake, channel)
     assert len(live) == 1, f"exactly one board has buttons, not {len(live)}"
     return live[0]
 
@@ -37,16 +31,16 @@ async def start_table(h, options: str = "pile=9", players=(ADMIN, BOB, CID)):
     rec = await h.slash(players[0], "game new", {"game": "dummy", "options": options}, channel=CHANNEL)
     lobby = rec.message
     for uid in players[1:]:
-        await h.click(uid, lobby, component(h.fake, lobby, "Join"))
-    await h.click(players[0], lobby, component(h.fake, lobby, "Start"))
+        await h.click(uid, lobby, button_id(h.fake, lobby, "Join"))
+    await h.click(players[0], lobby, button_id(h.fake, lobby, "Start"))
     await h.settle()
     return lobby
 
 
 async def move(h, user, channel, label="Take 1"):
     board = live_board(h, channel)
-    panel = await h.click(user, board, component(h.fake, board, "Play"))
-    rec = await h.click(user, panel.message, component(h.fake, panel.message, label))
+    panel = await h.click(user, board, button_id(h.fake, board, "Play"))
+    rec = await h.click(user, panel.message, button_id(h.fake, panel.message, label))
     assert "✅" in callback_text(rec), callback_text(rec)
     await h.settle()
 

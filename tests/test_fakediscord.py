@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.fixtures import discord_errors, fake_discord, start_client, stop_client  # noqa: F401
+from tests.fakediscord.fixtures import start_client, stop_client
 
 GUILD = 111111111111111111
 CHANNEL = 222222222222222222

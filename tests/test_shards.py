@@ -18,9 +18,8 @@ import pytest
 from bot.app import HeistBot
 from bot.config import Config, ConfigError
 from bot.storage import Storage
-from cogs import customid
 from tests.conftest import MANAGE_GUILD, MEMBER_PERMS
-from tests.e2e_helpers import callback_text
+from tests.e2e_helpers import callback_text, play_boards
 from tests.fakediscord.fixtures import start_client, stop_client
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -189,15 +188,13 @@ async def start_for_guilds(bot, fake, guild_ids: set[int], timeout: float = 20.0
             await asyncio.sleep(0.01)
 
 
-def new_bot(db: Path, **config) -> HeistBot:
+def make_bot(db: Path, **config) -> HeistBot:
     seeds = iter(range(5000, 6000))
     return HeistBot(Config(token="fake-token", db_path=str(db), **config), seed_source=lambda: next(seeds))
 
 
 def board_of(fake, channel_id: int):
-    boards = [m for m in fake.public_messages(channel_id)
-              if any(customid.kind_of(c.get("custom_id", "")) == "play" for c in fake.find_components(m, type=2))]
-    return boards[-1]
+    return play_boards(fake, channel_id)[-1]
 
 
 async def settle(fake, *bots) -> None:
@@ -252,7 +249,7 @@ async def test_two_shards_in_one_process_play_on_both_and_dm_buttons_work(fake_d
     world(fake)
     fake.recommended_shards = 2  # the shard count is automatic: Discord's recommendation
     sent = spy_on_dispatches(fake)
-    bot = new_bot(tmp_path / "heistcord.db")
+    bot = make_bot(tmp_path / "heistcord.db")
     await start_client(bot, fake, timeout=30)  # the second shard identifies 5 s after the first
     try:
         assert bot.shard_count == 2 and sorted(bot.shards) == [0, 1]
@@ -291,8 +288,8 @@ async def test_two_bot_instances_run_one_shard_each_with_their_own_database(fake
     fake = fake_discord
     world(fake)
     sent = spy_on_dispatches(fake)
-    first = new_bot(tmp_path / "shard0.db", shard_count=2, shard_ids=[0])
-    second = new_bot(tmp_path / "shard1.db", shard_count=2, shard_ids=[1])
+    first = make_bot(tmp_path / "shard0.db", shard_count=2, shard_ids=[0])
+    second = make_bot(tmp_path / "shard1.db", shard_count=2, shard_ids=[1])
     bots = [first, second]
     await start_for_guilds(first, fake, {EVEN})
     await start_for_guilds(second, fake, {ODD})

@@ -6,7 +6,6 @@ import random
 import pytest
 
 from bot.games import register
-from bot.storage import Storage
 from bot.tables import MISSED_TURNS_LIMIT, TableError, TableService
 from tests.dummy_game import ENGINE as DUMMY
 from tests.pg import BACKENDS, open_storage

@@ -1,8 +1,7 @@
 """pytest fixtures and helpers for the fake Discord.
 
-Use in a test module::
-
-    from tests.fakediscord.fixtures import fake_discord, discord_errors, start_client, stop_client  # noqa: F401
+``tests/conftest.py`` registers this module as a pytest plugin, so every test may ask for
+``fake_discord`` and ``discord_errors``; import ``start_client``/``stop_client`` from here.
 """
 
 from __future__ import annotations

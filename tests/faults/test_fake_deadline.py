@@ -6,7 +6,7 @@ import asyncio
 import discord
 from discord import app_commands
 
-from tests.fakediscord.fixtures import fake_discord, start_client, stop_client  # noqa: F401
+from tests.fakediscord.fixtures import start_client, stop_client
 
 GUILD, CHANNEL, USER = 7001, 7002, 7003
 
