@@ -9,6 +9,7 @@ from bot.games.sleeping import scoring
 from bot.games.sleeping.cards import CARDS, FLOORS, ROUNDS, WAKE_AT, label, tracker_bonus
 from bot.games.sleeping.dealing import DealingMixin
 from bot.games.sleeping.table import seat_names
+from bot.games.sleeping.viewtypes import LastRoundView, SummaryCardView, SummaryTeamView
 
 LOUDER_COPY = "Shapeshifter: a louder copy for floor treasure"
 
@@ -79,15 +80,15 @@ class RoundEndMixin(DealingMixin):
         return teams
 
     @staticmethod
-    def _summary_cards(team: dict[str, Any]) -> list[dict[str, Any]]:
+    def _summary_cards(team: dict[str, Any]) -> list[SummaryCardView]:
         """A scored team's cards for the round summary.
 
         Anonymous on purpose: these cards go back into the deck and may sit, unpeeked, in a hand
         next round, so the summary names no card (value, class and score only)."""
-        cards = []
+        cards: list[SummaryCardView] = []
         for card_id in team["team"]:
             card = CARDS[card_id]
-            entry = {"label": label(card), "class": card["class"], "kind": card["kind"],
+            entry: SummaryCardView = {"label": label(card), "class": card["class"], "kind": card["kind"],
                      "value": card["value"], "score": team["scores"][card_id]}
             if card_id in team["copies"]:
                 target = CARDS[team["copies"][card_id]]
@@ -104,7 +105,7 @@ class RoundEndMixin(DealingMixin):
         reward = int(self.effect(state).get("lowest_reward", 2))
         if self._floor_mattered(state, teams, self.effect(state)):
             self._note(state, f"floor: {floor['name']}")
-        summary_teams = []
+        summary_teams: list[SummaryTeamView] = []
         for seat, team in enumerate(teams):
             base = reward if team["noise"] == low else 0
             state["treasure"][seat] += base + team["bonus"]
@@ -115,8 +116,9 @@ class RoundEndMixin(DealingMixin):
         state["history"].append({"round": state["round"], "floor": floor["key"],
                                  "noise": [team["noise"] for team in teams],
                                  "gained": [row["base"] + row["bonus"] for row in summary_teams]})
-        state["last_round"] = {"round": state["round"], "floor": floor["key"], "floor_name": floor["name"],
-                               "low": low, "reward": reward, "teams": summary_teams}
+        last_round: LastRoundView = {"round": state["round"], "floor": floor["key"], "floor_name": floor["name"],
+                                     "low": low, "reward": reward, "teams": summary_teams}
+        state["last_round"] = last_round
         events = self._round_score_events(state, teams, low, reward)
         players = len(state["names"])
         woke = [seat for seat in range(players) if state["noise"][seat] >= WAKE_AT]

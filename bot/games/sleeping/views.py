@@ -2,18 +2,27 @@
 peeked, the other hands, and its Shapeshifter choices)."""
 from __future__ import annotations
 
-from typing import Any
-
 from bot.engine import State
 from bot.games.sleeping import scoring
 from bot.games.sleeping.cards import BANDS, CARDS, FLOORS, ROUNDS, WAKE_AT, card_view, slot_name
 from bot.games.sleeping.texts import TextsMixin
+from bot.games.sleeping.viewtypes import (
+    CopyOptionView,
+    HandCardView,
+    OtherHandView,
+    SleepingPrivate,
+    SleepingView,
+    TeamCardView,
+    TeamView,
+    TowerLevelView,
+)
 
 
 class ViewsMixin(TextsMixin):
     """``view(state, viewer)``: the board everyone sees, plus the viewer's own secrets."""
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: State, viewer: int | None) -> SleepingView:  # type: ignore[override]
+        # (the contract says dict[str, Any]; a TypedDict is a dict whose keys are known)
         """The public board (``viewer`` None), plus ``private`` for a seat."""
         public = self._public_view(state)
         if viewer is None:
@@ -21,7 +30,7 @@ class ViewsMixin(TextsMixin):
         public["private"] = self._private_view(state, viewer)
         return public
 
-    def _public_view(self, state: State) -> dict[str, Any]:
+    def _public_view(self, state: State) -> SleepingView:
         """Everything on the table: no hand card, no face-down floor, no Shapeshifter choice made."""
         players = len(state["names"])
         floor_key = self.floor_key(state)
@@ -57,16 +66,16 @@ class ViewsMixin(TextsMixin):
             "status": self.status_line(state),
         }
 
-    def _tower_view(self, state: State) -> list[dict[str, Any]]:
+    def _tower_view(self, state: State) -> list[TowerLevelView]:
         """The tower's levels, Ground Floor first: revealed ones named, the current one marked."""
         round_number = state["round"]
-        tower = []
+        tower: list[TowerLevelView] = []
         for level, key in enumerate(state["tower"]):
             revealed = key in ("ground", "attic") or level < round_number
-            entry: dict[str, Any] = {"level": level, "revealed": revealed, "current": False}
+            entry: TowerLevelView = {"level": level, "revealed": revealed, "current": False}
             if revealed:
-                entry.update({"key": key, "name": FLOORS[key]["name"], "text": FLOORS[key]["text"],
-                              "category": FLOORS[key]["category"]})
+                entry["key"], entry["name"] = key, FLOORS[key]["name"]
+                entry["text"], entry["category"] = FLOORS[key]["text"], FLOORS[key]["category"]
             tower.append(entry)
         current_key = self.floor_key(state)
         current_level = round_number - 1 if len(state["tower"]) > 2 else 0
@@ -75,7 +84,7 @@ class ViewsMixin(TextsMixin):
                 entry["current"] = True
         return tower
 
-    def _team_view(self, state: State, seat: int) -> dict[str, Any]:
+    def _team_view(self, state: State, seat: int) -> TeamView:
         """A seat's hired team this round, each card with its noise (and what a Shapeshifter copies).
 
         During the Shapeshifter step everyone sees the quietest copies, not a choice already made."""
@@ -83,23 +92,21 @@ class ViewsMixin(TextsMixin):
         effect = self.effect(state)
         copies = self.team_copies(state, seat) if state["phase"] != "copy" else scoring.best_copies(team, effect)
         scores = scoring.card_scores(team, copies, effect)
-        cards = []
+        cards: list[TeamCardView] = []
         for card_id in team:
-            entry = card_view(card_id)
-            entry["score"] = scores[card_id]
+            entry: TeamCardView = {**card_view(card_id), "score": scores[card_id]}
             if card_id in copies:
                 entry["copies"] = CARDS[copies[card_id]]["name"]
             cards.append(entry)
         return {"seat": seat, "cards": cards, "noise": sum(scores.values()),
                 "bonus": scoring.floor_bonus(team, copies, effect)}
 
-    def _private_view(self, state: State, viewer: int) -> dict[str, Any]:
+    def _private_view(self, state: State, viewer: int) -> SleepingPrivate:
         """What only ``viewer`` sees: its hand (a card it hasn't peeked at shows only its slot), the
         other hands in full, and in the Shapeshifter step its choices."""
         players = len(state["names"])
-        private: dict[str, Any] = {"seat": viewer, "name": state["names"][viewer]}
         known = state["known"][viewer]
-        hand = []
+        hand: list[HandCardView] = []
         for slot, card_id in enumerate(state["hands"][viewer]):
             if card_id is None:
                 continue
@@ -107,13 +114,13 @@ class ViewsMixin(TextsMixin):
                 hand.append({"slot": slot, "letter": slot_name(slot), "known": True, "card": card_view(card_id)})
             else:
                 hand.append({"slot": slot, "letter": slot_name(slot), "known": False})
-        private["hand"] = hand
-        private["others"] = [
+        others: list[OtherHandView] = [
             {"seat": seat, "name": state["names"][seat],
              "cards": [{"slot": slot, "letter": slot_name(slot), "card": card_view(card_id)}
                        for slot, card_id in enumerate(state["hands"][seat]) if card_id is not None]}
             for seat in range(players) if seat != viewer
         ]
+        private: SleepingPrivate = {"seat": viewer, "name": state["names"][viewer], "hand": hand, "others": others}
         if state["phase"] == "copy" and viewer in state["copy_wait"]:
             private["copy_options"] = self._copy_choices(state, viewer)
             choice = state["copy_choice"][viewer]
@@ -121,7 +128,7 @@ class ViewsMixin(TextsMixin):
                                        for shifter, target in choice.items()} if choice is not None else None)
         return private
 
-    def _copy_choices(self, state: State, seat: int) -> list[dict[str, Any]]:
+    def _copy_choices(self, state: State, seat: int) -> list[CopyOptionView]:
         """The seat's Shapeshifter choices by name, in the order of its ``copy`` actions, with their outcome."""
         team = state["teams"][seat]
         return [{"noise": option["noise"], "bonus": option["bonus"],
