@@ -5,9 +5,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import (
-    BG, GOLD, GREEN, INK, MUTED, PANEL, RED, fit_text, font, new_canvas, seat_colour, wrap_text,
-)
+from bot.games.sleeping.viewtypes import CardView, FinalView, LastRoundView, SleepingView, SummaryCardView, TeamCardView
+from rendering.common import BG, GOLD, GREEN, INK, MUTED, PANEL, RED, fit_text, font, new_canvas, seat_colour, wrap_text
 
 W = 1000  # scaled to 400 px on a phone: 25 px type reads as 10 px
 CARD_W, CARD_H = 116, 146
@@ -31,14 +30,15 @@ BACK = (38, 44, 78)
 DARK = (22, 23, 30)
 
 
-def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any], score: int | None = None,
-              w: int = CARD_W, h: int = CARD_H, note: str | None = None) -> None:
+def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, card: CardView | TeamCardView | SummaryCardView,
+              score: int | None = None, w: int = CARD_W, h: int = CARD_H, note: str | None = None) -> None:
+    """An adventurer face up: value and class colour on top, name (if the card has one), a note, its noise."""
     colour = CLASS_COLOURS.get(card["class"], PANEL)
     d.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=(245, 240, 228), outline=colour, width=4)
     d.rounded_rectangle((x + 4, y + 4, x + w - 4, y + 52), radius=7, fill=colour)
     d.text((x + 10, y + 4), card["label"], font=font(40, bold=True), fill=(255, 255, 255))
     cls = card["class"] if card["class"] != "Shapeshifter" else "Shifter"
-    name = card.get("name")
+    name = card["name"] if "name" in card else None
     if name is None:  # round summaries are anonymous: show the class big instead
         d.text((x + w // 2, y + 82), fit_text(d, cls, font(24, bold=True, condensed=True), w - 8),
                font=font(24, bold=True, condensed=True), fill=colour, anchor="mm")
@@ -62,6 +62,7 @@ def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any], scor
 
 def draw_back(d: ImageDraw.ImageDraw, x: int, y: int, letter: str = "", w: int = CARD_W, h: int = CARD_H,
               caption: str = "?") -> None:
+    """A card seen from the back (one of your own you haven't peeked at), with its slot letter."""
     d.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=BACK, outline=(120, 130, 190), width=3)
     d.rounded_rectangle((x + 10, y + 10, x + w - 10, y + h - 10), radius=8, outline=(80, 90, 150), width=2)
     d.text((x + w // 2, y + h // 2 - 8), caption, font=font(40, bold=True), fill=(150, 160, 220), anchor="mm")
@@ -75,7 +76,7 @@ def _mini_backs(d: ImageDraw.ImageDraw, x: int, y: int, count: int) -> None:
         d.rounded_rectangle((bx, y, bx + 26, y + 34), radius=4, fill=BACK, outline=(120, 130, 190), width=2)
 
 
-def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], title: str, width: int) -> int:
+def _header(d: ImageDraw.ImageDraw, view: SleepingView, title: str, width: int) -> int:
     d.text((20, 12), title, font=font(30, bold=True), fill=GOLD)
     status = view.get("status", "")
     lines = wrap_text(d, status, font(27, bold=True), width - 40, max_lines=2)
@@ -84,7 +85,7 @@ def _header(d: ImageDraw.ImageDraw, view: dict[str, Any], title: str, width: int
     return 60 + 34 * len(lines)
 
 
-def _floor_banner(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
+def _floor_banner(d: ImageDraw.ImageDraw, view: SleepingView, x: int, y: int, w: int) -> int:
     floor = view["floor"]
     colour = CATEGORY_COLOURS.get(floor.get("category", "basic"), PANEL)
     lines = wrap_text(d, floor["text"], font(24), w - 28, max_lines=3)
@@ -96,7 +97,7 @@ def _floor_banner(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, 
     return y + h
 
 
-def _tower(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
+def _tower(d: ImageDraw.ImageDraw, view: SleepingView, x: int, y: int, w: int) -> int:
     """The tower as one strip, Ground Floor on the left, Attic on the right."""
     floors = view["tower"]
     gap = 6
@@ -110,8 +111,8 @@ def _tower(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int)
             d.rounded_rectangle((bx, y, bx + box_w, y + box_h), radius=8, fill=PANEL,
                                 outline=GOLD if current else colour, width=4 if current else 2)
             words = wrap_text(d, entry["name"], font(19, bold=True, condensed=True), box_w - 12, max_lines=2)
-            for k, line in enumerate(words):
-                d.text((bx + box_w / 2, y + box_h / 2 + (k - (len(words) - 1) / 2) * 22), line,
+            for row, line in enumerate(words):
+                d.text((bx + box_w / 2, y + box_h / 2 + (row - (len(words) - 1) / 2) * 22), line,
                        font=font(19, bold=True, condensed=True), fill=GOLD if current else INK, anchor="mm")
         else:
             d.rounded_rectangle((bx, y, bx + box_w, y + box_h), radius=8, fill=DARK, outline=(70, 74, 90), width=2)
@@ -119,7 +120,7 @@ def _tower(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int)
     return y + box_h
 
 
-def _tracker(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
+def _tracker(d: ImageDraw.ImageDraw, view: SleepingView, x: int, y: int, w: int) -> int:
     wake = view.get("wake_at", 48)
     d.text((x, y), "Noise tracker (bonus treasure at game end)", font=font(22, bold=True), fill=INK)
     y += 34
@@ -128,20 +129,20 @@ def _tracker(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: in
     tokens: dict[int, list[int]] = {}
     for seat, noise in enumerate(view["noise"]):
         tokens.setdefault(min(noise, wake), []).append(seat)
-    stack = max((len(v) for v in tokens.values()), default=1)
+    stack = max((len(seats) for seats in tokens.values()), default=1)
     token_r = 13
     top = y + stack * (token_r * 2 + 2)
     band_of = {}
     for band in view["bands"]:
-        for s in range(band["from"], band["to"] + 1):
-            band_of[s] = band["treasure"]
+        for space in range(band["from"], band["to"] + 1):
+            band_of[space] = band["treasure"]
     shades = {5: (70, 120, 80), 4: (80, 110, 80), 3: (90, 100, 76), 2: (100, 92, 72), 1: (106, 82, 70), 0: (90, 64, 64)}
-    for s in range(cells):
-        cx0 = x + s * cw
-        fill = (150, 40, 40) if s >= wake else shades.get(band_of.get(s, 0), PANEL)
+    for space in range(cells):
+        cx0 = x + space * cw
+        fill = (150, 40, 40) if space >= wake else shades.get(band_of.get(space, 0), PANEL)
         d.rectangle((cx0, top, cx0 + cw - 1, top + 30), fill=fill)
-        if s % 5 == 0 or s == wake:
-            d.text((cx0 + cw / 2, top + 15), str(s), font=font(14, bold=True, condensed=True), fill=INK, anchor="mm")
+        if space % 5 == 0 or space == wake:
+            d.text((cx0 + cw / 2, top + 15), str(space), font=font(14, bold=True, condensed=True), fill=INK, anchor="mm")
     for band in view["bands"]:
         bx0 = x + band["from"] * cw
         bx1 = x + (band["to"] + 1) * cw
@@ -157,7 +158,7 @@ def _tracker(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: in
     return top + 64
 
 
-def _card_rows(d: ImageDraw.ImageDraw, cards: list[dict[str, Any]], x: int, y: int, per_row: int,
+def _card_rows(d: ImageDraw.ImageDraw, cards: list[CardView], x: int, y: int, per_row: int,
                w: int = CARD_W, h: int = CARD_H) -> int:
     for i, card in enumerate(cards):
         cx = x + (i % per_row) * (w + GAP)
@@ -167,7 +168,7 @@ def _card_rows(d: ImageDraw.ImageDraw, cards: list[dict[str, Any]], x: int, y: i
     return y + rows * (h + GAP)
 
 
-def _recent(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int) -> int:
+def _recent(d: ImageDraw.ImageDraw, view: SleepingView, x: int, y: int, w: int) -> int:
     """What just happened: the last public sentences (from the view)."""
     lines: list[str] = []
     for text in view.get("recent") or []:
@@ -179,7 +180,8 @@ def _recent(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int
     return y + (6 if lines else 0)
 
 
-def render_board(view: dict[str, Any]) -> Image.Image:
+def render_board(view: SleepingView) -> Image.Image:
+    """The public board: status, what just happened, the floor and tower, market, teams, tracker, last round."""
     n = len(view["names"])
     per_row = max(1, (W - 40 + GAP) // (CARD_W + GAP))
     market_rows = max(1, (len(view["market"]) + per_row - 1) // per_row)
@@ -243,66 +245,69 @@ def render_board(view: dict[str, Any]) -> Image.Image:
     return img.crop((0, 0, W, min(height, y + 16)))
 
 
-def _last_round_lines(d: ImageDraw.ImageDraw, view: dict[str, Any], last: dict[str, Any], x: int, y: int, w: int) -> int:
+def _last_round_lines(d: ImageDraw.ImageDraw, view: SleepingView, last: LastRoundView, x: int, y: int,
+                      w: int) -> int:
     names = view["names"]
     d.text((x, y), fit_text(d, f"Last round ({last['round']}, {last['floor_name']}): noise, treasure won",
                              font(24, bold=True), w), font=font(24, bold=True), fill=INK)
     y += 36
     col_w = w // 2
-    for i, t in enumerate(last["teams"]):
+    for i, team in enumerate(last["teams"]):
         cx = x + (i % 2) * col_w
         cy = y + (i // 2) * 34
-        gained = t["base"] + t["bonus"]
-        text = f"{names[t['seat']]}: noise {t['noise']}" + (f", +{gained}" if gained else "")
-        d.ellipse((cx, cy + 6, cx + 18, cy + 24), fill=seat_colour(t["seat"]))
+        gained = team["base"] + team["bonus"]
+        text = f"{names[team['seat']]}: noise {team['noise']}" + (f", +{gained}" if gained else "")
+        d.ellipse((cx, cy + 6, cx + 18, cy + 24), fill=seat_colour(team["seat"]))
         d.text((cx + 26, cy), fit_text(d, text, font(24), col_w - 36), font=font(24),
-               fill=GOLD if t["base"] else INK)
+               fill=GOLD if team["base"] else INK)
     return y + 34 * ((len(last["teams"]) + 1) // 2)
 
 
-def render_private(view: dict[str, Any]) -> Image.Image | None:
-    p = view.get("private")
-    if not p:
+def render_private(view: SleepingView) -> Image.Image | None:
+    """A seat's own view: its hand (peeked cards face up, the rest from the back) and the other hands."""
+    private = view.get("private")
+    if not private:
         return None
     width = 1000
-    others = p["others"]
+    others = private["others"]
     row_h = CARD_H + 56
     height = 88 + 150 + row_h + 20 + len(others) * row_h + 20
     img, d = new_canvas(width, height)
-    y = _header(d, view, f"Your view, {p['name']} — round {view['round']}", width)
+    y = _header(d, view, f"Your view, {private['name']} — round {view['round']}", width)
     y = _floor_banner(d, view, 20, y, width - 40) + 14
     hint = "peeked cards show; the rest face away from you"
     d.text((20, y), "Your hand", font=font(22, bold=True), fill=GOLD)
     d.text((160, y + 3), f"({hint})", font=font(18), fill=MUTED)
     y += 34
-    if not p["hand"]:
+    if not private["hand"]:
         d.text((20, y + 10), "(empty — your team is hired)", font=font(20), fill=MUTED)
-    for i, h in enumerate(p["hand"]):
+    for i, held in enumerate(private["hand"]):
         x = 20 + i * (CARD_W + 14)
-        if h["known"]:
-            draw_card(d, x, y, h["card"])
-            d.text((x + CARD_W // 2, y + CARD_H + 4), f"{h['letter']} · peeked", font=font(17, bold=True),
+        if held["known"]:
+            draw_card(d, x, y, held["card"])
+            d.text((x + CARD_W // 2, y + CARD_H + 4), f"{held['letter']} · peeked", font=font(17, bold=True),
                    fill=INK, anchor="ma")
         else:
-            draw_back(d, x, y, h["letter"])
+            draw_back(d, x, y, held["letter"])
     y += row_h
     d.text((20, y - 10), "What you see in the other hands", font=font(22, bold=True), fill=GOLD)
     y += 24
-    for o in others:
-        colour = seat_colour(o["seat"])
+    for other in others:
+        colour = seat_colour(other["seat"])
         d.rounded_rectangle((16, y, width - 16, y + CARD_H + 16), radius=10, fill=PANEL)
         d.rectangle((20, y + 8, 28, y + CARD_H + 8), fill=colour)
-        d.text((38, y + 12), fit_text(d, o["name"], font(22, bold=True), 170), font=font(22, bold=True), fill=INK)
-        d.text((38, y + 42), f"{len(o['cards'])} in hand", font=font(18), fill=MUTED)
-        for i, c in enumerate(o["cards"]):
+        d.text((38, y + 12), fit_text(d, other["name"], font(22, bold=True), 170), font=font(22, bold=True), fill=INK)
+        d.text((38, y + 42), f"{len(other['cards'])} in hand", font=font(18), fill=MUTED)
+        for i, seen in enumerate(other["cards"]):
             x = 220 + i * (CARD_W + GAP + 20)
-            draw_card(d, x, y + 8, c["card"])
-            d.text((x + CARD_W + 4, y + 10), c["letter"], font=font(18, bold=True), fill=MUTED)
+            draw_card(d, x, y + 8, seen["card"])
+            d.text((x + CARD_W + 4, y + 10), seen["letter"], font=font(18, bold=True), fill=MUTED)
         y += CARD_H + 24
     return img.crop((0, 0, width, y + 10))
 
 
-def render_final(view: dict[str, Any], scores: list[dict[str, Any]] | None = None) -> Image.Image:
+def render_final(view: SleepingView, scores: list[dict[str, Any]] | None = None) -> Image.Image:
+    """The final score table (treasure, tracker bonus, total, noise, winners), then the last round's teams."""
     names = view["names"]
     n = len(names)
     final = view.get("final") or []
@@ -313,52 +318,55 @@ def render_final(view: dict[str, Any], scores: list[dict[str, Any]] | None = Non
     img, d = new_canvas(W, height)
     y = _header(d, view, "Sleeping Wizard — final score", W)
     cols = [(20, "#"), (70, "Guild"), (340, "Treasure"), (480, "Bonus"), (590, "Total"), (690, "Noise"), (790, "")]
-    for x, label in cols:
-        d.text((x, y), label, font=font(22, bold=True), fill=MUTED)
+    for x, heading in cols:
+        d.text((x, y), heading, font=font(22, bold=True), fill=MUTED)
     y += 34
-    by_seat = {f["seat"]: f for f in final}
-    order = sorted(range(n), key=lambda s: (by_seat[s]["rank"], s)) if final else list(range(n))
-    for s in order:
-        f = by_seat.get(s, {"rank": "-", "treasure": view["treasure"][s], "bonus": 0, "total": view["treasure"][s],
-                             "noise": view["noise"][s], "eligible": True, "won": False})
-        fill = PANEL if not f["won"] else (70, 64, 36)
+    by_seat: dict[int, FinalView | dict[str, Any]] = {row["seat"]: row for row in final}
+    order = sorted(range(n), key=lambda seat: (by_seat[seat]["rank"], seat)) if final else list(range(n))
+    for seat in order:
+        row = by_seat.get(seat, {"rank": "-", "treasure": view["treasure"][seat], "bonus": 0,
+                                 "total": view["treasure"][seat], "noise": view["noise"][seat], "eligible": True,
+                                 "won": False})
+        fill = PANEL if not row["won"] else (70, 64, 36)
         d.rounded_rectangle((14, y - 4, W - 14, y + row_h - 8), radius=8, fill=fill)
-        d.ellipse((70, y + 6, 88, y + 24), fill=seat_colour(s))
-        d.text((20, y), str(f["rank"]), font=font(26, bold=True), fill=GOLD if f["won"] else INK)
-        d.text((96, y), fit_text(d, names[s], font(26, bold=True), 236), font=font(26, bold=True), fill=INK)
-        d.text((340, y), str(f["treasure"]), font=font(26), fill=INK)
-        d.text((480, y), f"+{f['bonus']}", font=font(26), fill=INK)
-        d.text((590, y), str(f["total"]), font=font(26, bold=True), fill=GOLD)
-        d.text((690, y), str(f["noise"]), font=font(26), fill=RED if not f["eligible"] else INK)
-        tag = "WINNER" if f["won"] else ("woke the wizard" if not f["eligible"] else "")
+        d.ellipse((70, y + 6, 88, y + 24), fill=seat_colour(seat))
+        d.text((20, y), str(row["rank"]), font=font(26, bold=True), fill=GOLD if row["won"] else INK)
+        d.text((96, y), fit_text(d, names[seat], font(26, bold=True), 236), font=font(26, bold=True), fill=INK)
+        d.text((340, y), str(row["treasure"]), font=font(26), fill=INK)
+        d.text((480, y), f"+{row['bonus']}", font=font(26), fill=INK)
+        d.text((590, y), str(row["total"]), font=font(26, bold=True), fill=GOLD)
+        d.text((690, y), str(row["noise"]), font=font(26), fill=RED if not row["eligible"] else INK)
+        tag = "WINNER" if row["won"] else ("woke the wizard" if not row["eligible"] else "")
         d.text((790, y), fit_text(d, tag, font(24, bold=True), W - 810), font=font(24, bold=True),
-               fill=GOLD if f["won"] else RED)
+               fill=GOLD if row["won"] else RED)
         y += row_h
     if last:
         y = render_round_summary(d, view, last, 20, y + 20)
     return img.crop((0, 0, W, min(height, y + 16)))
 
 
-def render_round_summary(d: ImageDraw.ImageDraw, view: dict[str, Any], last: dict[str, Any], x: int, y: int) -> int:
+def render_round_summary(d: ImageDraw.ImageDraw, view: SleepingView, last: LastRoundView, x: int, y: int) -> int:
+    """The last scored round: each team's anonymous cards with their noise, and the treasure it won."""
     names = view["names"]
     d.text((x, y), f"Round {last['round']} on {last['floor_name']}", font=font(28, bold=True), fill=GOLD)
     y += 44
-    for t in last["teams"]:
+    for team in last["teams"]:
         d.rounded_rectangle((x - 4, y - 4, W - 16, y + CARD_H + 8), radius=10, fill=PANEL)
-        d.rectangle((x, y + 4, x + 8, y + CARD_H), fill=seat_colour(t["seat"]))
-        d.text((x + 18, y + 6), fit_text(d, names[t["seat"]], font(26, bold=True), 200), font=font(26, bold=True), fill=INK)
-        d.text((x + 18, y + 44), f"noise {t['noise']}", font=font(25, bold=True), fill=INK)
-        gained = t["base"] + t["bonus"]
+        d.rectangle((x, y + 4, x + 8, y + CARD_H), fill=seat_colour(team["seat"]))
+        d.text((x + 18, y + 6), fit_text(d, names[team["seat"]], font(26, bold=True), 200), font=font(26, bold=True),
+               fill=INK)
+        d.text((x + 18, y + 44), f"noise {team['noise']}", font=font(25, bold=True), fill=INK)
+        gained = team["base"] + team["bonus"]
         d.text((x + 18, y + 78), f"+{gained} treasure" if gained else "no treasure", font=font(24),
                fill=GOLD if gained else MUTED)
-        for i, card in enumerate(t["cards"]):
+        for i, card in enumerate(team["cards"]):
             note = f"= {card['copies']}" if card.get("copies") else None
             draw_card(d, x + 240 + i * (CARD_W + GAP), y, card, score=card["score"], note=note)
         y += CARD_H + 20
     return y
 
 
-def render_round(view: dict[str, Any]) -> Image.Image | None:
+def render_round(view: SleepingView) -> Image.Image | None:
     """The end-of-round summary (the last scored round) as its own image."""
     last = view.get("last_round")
     if not last:
@@ -369,7 +377,7 @@ def render_round(view: dict[str, Any]) -> Image.Image | None:
     return img.crop((0, 0, W, y + 8))
 
 
-def describe(view: dict[str, Any]) -> str:
+def describe(view: SleepingView) -> str:
     """Plain-words alt text (at most 1,000 characters) for the public board, from the public parts only."""
     names = view["names"]
     floor = view["floor"]
@@ -378,20 +386,21 @@ def describe(view: dict[str, Any]) -> str:
     recent = [t.replace("**", "") for t in view.get("recent") or []]
     if recent:
         parts.append("Just now: " + " ".join(recent))
-    if view.get("final"):
-        order = sorted(view["final"], key=lambda f: f["rank"])
+    final = view["final"]
+    if final:
+        order = sorted(final, key=lambda row: row["rank"])
         parts.append("Final: " + "; ".join(
-            f"{f['rank']}. {names[f['seat']]} {f['total']} treasure, noise {f['noise']}"
-            + (" (woke the wizard)" if not f["eligible"] else "") for f in order) + ".")
+            f"{row['rank']}. {names[row['seat']]} {row['total']} treasure, noise {row['noise']}"
+            + (" (woke the wizard)" if not row["eligible"] else "") for row in order) + ".")
     else:
         market = ", ".join(f"{c['label']} {c['class']}" for c in view["market"]) or "empty"
         parts.append(f"Market: {market}. Deck: {view['deck_count']} cards.")
         guilds = []
         for team in view["teams"]:
-            s = team["seat"]
+            seat = team["seat"]
             cards = ", ".join(f"{c['label']} {c['class']}" for c in team["cards"]) or "nobody yet"
-            guilds.append(f"{names[s]}: treasure {view['treasure'][s]}, total noise {view['noise'][s]}; "
+            guilds.append(f"{names[seat]}: treasure {view['treasure'][seat]}, total noise {view['noise'][seat]}; "
                           f"team {cards} (noise {team['noise']})")
         parts.append("Guilds: " + ". ".join(guilds) + f". The wizard wakes at {view.get('wake_at', 48)} noise.")
-    text = " ".join(p for p in parts if p)
+    text = " ".join(part for part in parts if part)
     return text if len(text) <= 1000 else text[:997].rstrip() + "..."

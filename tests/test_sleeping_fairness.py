@@ -11,6 +11,7 @@ import pytest
 from bot.engine import RuleError
 from bot.games.sleeping import scoring
 from bot.games.sleeping.cards import CARDS
+from tests.sleeping_scenario import SleepingTable
 from tests.test_sleeping_helpers import ENGINE, ID, arrange, check, ids, new_game, start_round
 
 
@@ -87,11 +88,10 @@ def test_odd_peek_and_hire_actions_are_refused_without_a_trace(apply):
 
 
 def test_odd_copy_targets_are_refused_without_a_trace():
-    state = new_game(3, seed=4)
-    from tests.test_sleeping_rules import finish_round, start_round as start
-    start(state, 2, "alchemy")
-    finish_round(state, [["Marigold", "Mimsy", "Emberly", "Tansy"], ["Proteus", "Zapwick", "Ironhide", "Pebble"],
-                         ["Shade", "Salvia", "Poppy", "Bastion"]])
+    table = SleepingTable(3, seed=4).round(2, "alchemy")
+    table.finish_round(["Marigold", "Mimsy", "Emberly", "Tansy"], ["Proteus", "Zapwick", "Ironhide", "Pebble"],
+                       ["Shade", "Salvia", "Poppy", "Bastion"])
+    state = table.state
     assert state["phase"] == "copy"
     legal = ENGINE.legal_actions(state, 0)[0]
     odd = {"type": "copy", "targets": [float(t) if t is not None else 0.0 for t in legal["targets"]]}
@@ -120,9 +120,9 @@ def test_a_rogue_with_shapeshifters_is_no_cliff():
 
 
 def test_a_shapeshifter_may_copy_nothing_through_the_engine():
-    state = new_game(2, seed=8)
-    from tests.test_sleeping_rules import finish_round
-    finish_round(state, [["Shade", "Mimsy", "Proteus", "Changa"], ["Tansy", "Salvia", "Poppy", "Bastion"]])
+    table = SleepingTable(2, seed=8)
+    table.finish_round(["Shade", "Mimsy", "Proteus", "Changa"], ["Tansy", "Salvia", "Poppy", "Bastion"])
+    state = table.state
     last = state["last_round"]["teams"][0]
     assert last["noise"] == 1
     assert [c.get("copies") for c in last["cards"]] == [None] * 4

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import random
 
-from rendering import sleeping as R
-from rendering.common import to_png
 from bot.games.sleeping.cards import FLOORS
+from rendering import sleeping as sleeping_renderer
+from rendering.common import to_png
 from tests.test_sleeping_helpers import ENGINE, new_game
 
 
@@ -29,28 +29,28 @@ def test_render_board_private_and_final():
     for players in (2, 5, 8):
         shots, state = snapshots(players, seed=players)
         for i, view in enumerate(shots):
-            board = R.render_board(view)
+            board = sleeping_renderer.render_board(view)
             assert 1000 <= board.size[0] <= 1400
             if i % 5 == 0:
                 assert len(to_png(board)) < 400_000
             if "private" in view:
-                private = R.render_private(view)
+                private = sleeping_renderer.render_private(view)
                 assert private is not None
                 if i % 5 == 1:
                     assert len(to_png(private)) < 400_000
             else:
-                assert R.render_private(view) is None
-        final = R.render_final(shots[-1], ENGINE.scores(state))
+                assert sleeping_renderer.render_private(view) is None
+        final = sleeping_renderer.render_final(shots[-1], ENGINE.scores(state))
         assert len(to_png(final)) < 400_000
-        summary = R.render_round(shots[-1])
+        summary = sleeping_renderer.render_round(shots[-1])
         assert summary is not None and len(to_png(summary)) < 400_000
 
 
 def test_render_first_view_has_no_last_round():
     view = ENGINE.view(new_game(3, seed=1), None)
     assert view["last_round"] is None
-    assert R.render_round(view) is None
-    R.render_board(view)
+    assert sleeping_renderer.render_round(view) is None
+    sleeping_renderer.render_board(view)
 
 
 def test_describe_names_the_player_to_act_and_no_secret():
@@ -62,9 +62,9 @@ def test_describe_names_the_player_to_act_and_no_secret():
         step = 0
         while True:
             public = ENGINE.view(state, None)
-            text = R.describe(public)
+            text = sleeping_renderer.describe(public)
             assert len(text) <= 1000
-            assert R.describe(ENGINE.view(state, 0)) == text  # only the public parts are read
+            assert sleeping_renderer.describe(ENGINE.view(state, 0)) == text  # only the public parts are read
             hand_names = {CARDS[c]["name"] for h in state["hands"] for c in h if c is not None}
             assert not any(name in text for name in hand_names), text
             hidden = [k for i, k in enumerate(state["tower"]) if k != "attic" and i >= state["round"]]

@@ -8,9 +8,8 @@ import pytest
 from bot.games.sleeping import scoring
 from bot.games.sleeping.cards import CARDS, FLOORS, WAKE_AT, tracker_bonus
 from tests.playout import assert_rejects
-from tests.test_sleeping_helpers import (
-    ENGINE, ID, arrange, check, check_conservation, ids, new_game, secrets_of, start_round,
-)
+from tests.sleeping_scenario import SleepingTable
+from tests.test_sleeping_helpers import ENGINE, ID, check, check_conservation, ids, new_game, secrets_of
 
 NO_FLOOR: dict = {}
 
@@ -31,20 +30,7 @@ def bonus(names, copies=None, floor="ground"):
 
 def finish_round(state, teams):
     """Give every seat its finished team and run the end of the turns."""
-    n = len(state["names"])
-    arrange(state, hands=[[] for _ in range(n)], teams=teams)
-    state["phase"] = "turns"
-    state["turn"] = 4 * n - 1
-    return ENGINE._next_turn(state)
-
-
-def hire_from_hands(state):
-    """Everyone hires their own hand cards A, B, C, D in turn."""
-    rnd = state["round"]
-    while state["phase"] == "turns" and state["round"] == rnd:
-        seat = ENGINE.to_act(state)[0]
-        action = next(a for a in ENGINE.legal_actions(state, seat) if a["type"] == "hire_hand")
-        ENGINE.apply(state, seat, action)
+    return SleepingTable.of(state).finish_round(*teams)
 
 
 # ---------------------------------------------------------------- noise rules
@@ -66,10 +52,9 @@ def test_rulebook_example_shapeshifter_copies_mage_on_a_mage_floor():
 
 
 def test_rulebook_example_played_through_the_engine():
-    state = new_game(2, seed=3)
-    start_round(state, 2, "alchemy")
-    arrange(state, hands=[["Marigold", "Mimsy", "Emberly", "Tansy"], ["Shade", "Salvia", "Poppy", "Bastion"]])
-    hire_from_hands(state)
+    state = (SleepingTable(2, seed=3).round(2, "alchemy")
+             .hands(["Marigold", "Mimsy", "Emberly", "Tansy"], ["Shade", "Salvia", "Poppy", "Bastion"])
+             .hire_from_hands().state)
     # Copying the 4 would be quieter (5, one Mage); copying the Mage pays more (6, two Mages): a real choice.
     assert state["phase"] == "copy" and ENGINE.to_act(state) == [0]
     options = ENGINE.view(state, 0)["private"]["copy_options"]
@@ -150,18 +135,19 @@ def test_shapeshifter_takes_the_copied_class():
 
 
 def test_copy_choice_is_automatic_without_a_trade_off():
-    state = new_game(2, seed=4)
-    events = finish_round(state, [["Mimsy", "Tansy", "Kaboomer", "Salvia"], ["Shade", "Clover", "Marigold", "Poppy"]])
+    table = SleepingTable(2, seed=4)
+    events = table.finish_round(["Mimsy", "Tansy", "Kaboomer", "Salvia"], ["Shade", "Clover", "Marigold", "Poppy"])
+    state = table.state
     assert state["phase"] != "copy" and state["round"] == 2
     assert state["last_round"]["teams"][0]["noise"] == 9
     assert any("Round 1 noise" in e["text"] for e in events)
 
 
 def test_copy_phase_is_simultaneous_and_hidden():
-    state = new_game(3, seed=4)
-    start_round(state, 2, "alchemy")
-    finish_round(state, [["Marigold", "Mimsy", "Emberly", "Tansy"], ["Proteus", "Zapwick", "Ironhide", "Pebble"],
-                         ["Shade", "Salvia", "Poppy", "Bastion"]])
+    table = SleepingTable(3, seed=4).round(2, "alchemy")
+    table.finish_round(["Marigold", "Mimsy", "Emberly", "Tansy"], ["Proteus", "Zapwick", "Ironhide", "Pebble"],
+                       ["Shade", "Salvia", "Poppy", "Bastion"])
+    state = table.state
     assert state["phase"] == "copy" and ENGINE.to_act(state) == [0, 1]
     ENGINE.apply(state, 1, ENGINE.legal_actions(state, 1)[-1])
     assert ENGINE.to_act(state) == [0]
@@ -175,9 +161,10 @@ def test_copy_phase_is_simultaneous_and_hidden():
 
 # -------------------------------------------------------------- treasure and tracker
 def test_quietest_team_gets_two_and_ties_all_get_two():
-    state = new_game(3, seed=5)
-    finish_round(state, [["Tansy", "Pebble", "Clover", "Brickle"], ["Flicker", "Mossbeard", "Emberly", "Fernwhistle"],
-                         ["Kaboomer", "Salvia", "Poppy", "Goop"]])
+    table = SleepingTable(3, seed=5)
+    table.finish_round(["Tansy", "Pebble", "Clover", "Brickle"], ["Flicker", "Mossbeard", "Emberly", "Fernwhistle"],
+                       ["Kaboomer", "Salvia", "Poppy", "Goop"])
+    state = table.state
     assert state["treasure"] == [2, 2, 0]
     assert state["noise"] == [0, 0, 9 + 7 + 6 + 10]
 
@@ -193,11 +180,9 @@ def test_tracker_bonus_table():
 
 
 def test_game_ends_after_round_five_with_tracker_bonus():
-    state = new_game(2, seed=6, floors=False)
-    state["round"] = 5
-    state["noise"] = [10, 19]
-    state["treasure"] = [3, 3]
-    finish_round(state, [["Tansy", "Pebble", "Clover", "Brickle"], ["Goop", "Flicker", "Emberly", "Salvia"]])
+    table = SleepingTable(2, seed=6, floors=False).in_round(5).noise(10, 19).treasure(3, 3)
+    table.finish_round(["Tansy", "Pebble", "Clover", "Brickle"], ["Goop", "Flicker", "Emberly", "Salvia"])
+    state = table.state
     assert ENGINE.is_terminal(state)
     final = {f["seat"]: f for f in state["final"]}
     assert final[0]["bonus"] == tracker_bonus(10) and final[1]["bonus"] == tracker_bonus(19 + 22)
@@ -208,12 +193,10 @@ def test_game_ends_after_round_five_with_tracker_bonus():
 
 
 def test_reaching_48_ends_the_game_at_once_and_that_guild_cannot_win():
-    state = new_game(3, seed=7, floors=False)
-    state["round"] = 2
-    state["noise"] = [40, 0, 0]
-    state["treasure"] = [20, 1, 1]
-    events = finish_round(state, [["Tansy", "Pebble", "Salvia", "Squelch"], ["Goop", "Blorp", "Flicker", "Clover"],
-                                  ["Mossbeard", "Brickle", "Kaboomer", "Poppy"]])
+    table = SleepingTable(3, seed=7, floors=False).in_round(2).noise(40, 0, 0).treasure(20, 1, 1)
+    events = table.finish_round(["Tansy", "Pebble", "Salvia", "Squelch"], ["Goop", "Blorp", "Flicker", "Clover"],
+                                ["Mossbeard", "Brickle", "Kaboomer", "Poppy"])
+    state = table.state
     assert ENGINE.is_terminal(state) and state["round"] == 2
     assert any("woke the wizard" in e["text"] for e in events)
     final = {f["seat"]: f for f in state["final"]}
@@ -224,19 +207,17 @@ def test_reaching_48_ends_the_game_at_once_and_that_guild_cannot_win():
 
 
 def test_ties_go_to_lower_noise_then_shared_victory():
-    state = new_game(3, seed=8, floors=False)
-    state["round"] = 5
-    state["noise"] = [4, 0, 4]
-    state["treasure"] = [5, 5, 5]
-    finish_round(state, [["Tansy", "Pebble", "Clover", "Brickle"], ["Flicker", "Mossbeard", "Emberly", "Fernwhistle"],
-                         ["Marigold", "Sparkle", "Anvilla", "Hazelnut"]])
+    table = SleepingTable(3, seed=8, floors=False).in_round(5).noise(4, 0, 4).treasure(5, 5, 5)
+    table.finish_round(["Tansy", "Pebble", "Clover", "Brickle"], ["Flicker", "Mossbeard", "Emberly", "Fernwhistle"],
+                       ["Marigold", "Sparkle", "Anvilla", "Hazelnut"])
+    state = table.state
     final = {f["seat"]: f for f in state["final"]}
     assert all(final[s]["total"] == 5 + 2 + 5 for s in range(3))
     assert final[1]["won"] and not final[0]["won"] and not final[2]["won"]
     assert final[0]["rank"] == final[2]["rank"] == 2
-    state2 = new_game(2, seed=8, floors=False)
-    state2["round"] = 5
-    finish_round(state2, [["Tansy", "Pebble", "Clover", "Brickle"], ["Flicker", "Mossbeard", "Emberly", "Fernwhistle"]])
+    table2 = SleepingTable(2, seed=8, floors=False).in_round(5)
+    table2.finish_round(["Tansy", "Pebble", "Clover", "Brickle"], ["Flicker", "Mossbeard", "Emberly", "Fernwhistle"])
+    state2 = table2.state
     assert all(s["won"] and s["rank"] == 1 for s in ENGINE.scores(state2))
     assert " and " in ENGINE.status_line(state2)
 
@@ -248,22 +229,18 @@ def test_round_one_starts_with_seat_zero_in_seat_order():
 
 
 def test_later_rounds_start_with_the_noisiest_ties_to_the_earliest_seat():
-    state = new_game(4, seed=2)
-    state["noise"] = [5, 9, 9, 2]
-    start_round(state, 2)
+    table = SleepingTable(4, seed=2)
+    state = table.state
+    table.noise(5, 9, 9, 2).round(2)
     assert state["order"] == [1, 2, 3, 0]
-    state["noise"] = [3, 1, 1, 3]
-    start_round(state, 3)
+    table.noise(3, 1, 1, 3).round(3)
     assert state["order"] == [0, 1, 2, 3]
-    state["noise"] = [3, 1, 1, 30]
-    start_round(state, 4)
+    table.noise(3, 1, 1, 30).round(4)
     assert state["order"] == [3, 0, 1, 2]
 
 
 def test_everyone_takes_four_turns_in_turn_order():
-    state = new_game(3, seed=2)
-    state["noise"] = [0, 0, 7]
-    start_round(state, 2, "cellar")
+    state = SleepingTable(3, seed=2).noise(0, 0, 7).round(2, "cellar").state
     seen = []
     while state["round"] == 2:
         seat = ENGINE.to_act(state)[0]
@@ -280,17 +257,22 @@ def test_peek_actions_are_refused_peeking_is_automatic():
 
 
 # ------------------------------------------------------------------------- hiring
+THREE_HANDS = (["Tansy", "Goop", "Clover", "Poppy"], ["Pebble", "Blorp", "Brickle", "Bastion"],
+               ["Flicker", "Oozle", "Emberly", "Zapwick"])
+
+
+def turns_table(n=3, floor="cellar"):
+    table = SleepingTable(n, seed=12).round(2, floor)
+    assert table.state["phase"] == "turns"
+    return table
+
+
 def turns_state(n=3, floor="cellar"):
-    state = new_game(n, seed=12)
-    start_round(state, 2, floor)
-    assert state["phase"] == "turns"
-    return state
+    return turns_table(n, floor).state
 
 
 def test_hire_from_hand():
-    state = turns_state()
-    arrange(state, hands=[["Tansy", "Goop", "Clover", "Poppy"], ["Pebble", "Blorp", "Brickle", "Bastion"],
-                          ["Flicker", "Oozle", "Emberly", "Zapwick"]], market=["Salvia", "Quasar", "Squelch"])
+    state = turns_table().hands(*THREE_HANDS).market("Salvia", "Quasar", "Squelch").state
     events = ENGINE.apply(state, 0, {"type": "hire_hand", "slot": 1})
     assert state["teams"][0] == [ID["Goop"]] and state["hands"][0][1] is None
     assert "Goop" in events[0]["text"]
@@ -299,10 +281,7 @@ def test_hire_from_hand():
 
 
 def test_hire_deck_top_then_push_a_hand_card():
-    state = turns_state()
-    arrange(state, hands=[["Tansy", "Goop", "Clover", "Poppy"], ["Pebble", "Blorp", "Brickle", "Bastion"],
-                          ["Flicker", "Oozle", "Emberly", "Zapwick"]], market=["Salvia", "Quasar", "Squelch"],
-            deck_top=["Ironhide"])
+    state = turns_table().hands(*THREE_HANDS).market("Salvia", "Quasar", "Squelch").deck_top("Ironhide").state
     events = ENGINE.apply(state, 0, {"type": "hire_deck"})
     assert "Ironhide" in events[0]["text"] and state["teams"][0] == [ID["Ironhide"]]
     assert state["phase"] == "push" and ENGINE.to_act(state) == [0]
@@ -316,9 +295,7 @@ def test_hire_deck_top_then_push_a_hand_card():
 
 
 def test_hire_from_market_then_push():
-    state = turns_state()
-    arrange(state, hands=[["Tansy", "Goop", "Clover", "Poppy"], ["Pebble", "Blorp", "Brickle", "Bastion"],
-                          ["Flicker", "Oozle", "Emberly", "Zapwick"]], market=["Salvia", "Quasar", "Squelch"])
+    state = turns_table().hands(*THREE_HANDS).market("Salvia", "Quasar", "Squelch").state
     ENGINE.apply(state, 0, {"type": "hire_market", "card": ID["Quasar"]})
     ENGINE.apply(state, 0, {"type": "push", "slot": 1})
     assert state["market"] == ids("Salvia", "Squelch", "Goop")
@@ -328,15 +305,14 @@ def test_hire_from_market_then_push():
 
 
 def test_identical_market_cards_are_offered_once():
-    state = turns_state()
-    arrange(state, market=["Goop", "Blorp", "Shade", "Whisk", "Tansy"])
+    state = turns_table().market("Goop", "Blorp", "Shade", "Whisk", "Tansy").state
     market = [a["card"] for a in ENGINE.legal_actions(state, state["order"][0]) if a["type"] == "hire_market"]
     assert market == ids("Goop", "Shade", "Tansy")
 
 
 def test_last_hand_card_is_pushed_automatically():
-    state = turns_state(2)
-    arrange(state, deck_top=["Tansy", "Pebble", "Clover", "Brickle", "Marigold", "Anvilla", "Poppy", "Bastion"])
+    state = turns_table(2).deck_top("Tansy", "Pebble", "Clover", "Brickle", "Marigold", "Anvilla", "Poppy",
+                                    "Bastion").state
     for turn in range(3):
         for seat in (0, 1):
             ENGINE.apply(state, seat, {"type": "hire_deck"})
@@ -348,10 +324,7 @@ def test_last_hand_card_is_pushed_automatically():
 
 
 def test_empty_deck_forbids_hiring_from_the_deck():
-    state = turns_state(2)
-    arrange(state)
-    state["market"] += state["deck"]
-    state["deck"] = []
+    state = turns_table(2).empty_deck().state
     seat = ENGINE.to_act(state)[0]
     assert all(a["type"] != "hire_deck" for a in ENGINE.legal_actions(state, seat))
     msg = assert_rejects(ENGINE, state, seat, {"type": "hire_deck"})
@@ -367,10 +340,11 @@ def test_not_your_turn_is_refused():
 
 # ------------------------------------------------------------------------- floors
 def test_floor_ground_floor_normal_rules():
-    state = new_game(3, seed=13)
+    table = SleepingTable(3, seed=13)
+    state = table.state
     assert state["phase"] == "turns" and all(len(k) == 2 for k in state["known"])
-    finish_round(state, [["Tansy", "Pebble", "Clover", "Salvia"], ["Goop", "Blorp", "Brickle", "Fernwhistle"],
-                         ["Marigold", "Kaboomer", "Mimsy", "Lutebert"]])
+    table.finish_round(["Tansy", "Pebble", "Clover", "Salvia"], ["Goop", "Blorp", "Brickle", "Fernwhistle"],
+                       ["Marigold", "Kaboomer", "Mimsy", "Lutebert"])
     assert state["treasure"] == [0, 2, 0]  # 9 vs 0 vs 11+4 -> only the quietest, no floor bonus
 
 
@@ -380,33 +354,31 @@ def test_floor_attic_is_the_top_and_pays_the_tracker_bonus():
     view = ENGINE.view(state, None)
     assert view["tower"][-1]["name"] == "Attic" and view["tower"][-1]["revealed"]
     # the Attic is never a round's floor: rounds 1-5 use levels 0-4
-    for rnd in range(1, 6):
-        assert ENGINE.floor_key(state, rnd) != "attic"
+    for number in range(1, 6):
+        assert ENGINE.floor_key(state, number) != "attic"
 
 
 def test_floor_cellar_no_peeking():
-    state = new_game(3, seed=14)
-    events = start_round(state, 2, "cellar")
+    table = SleepingTable(3, seed=14).round(2, "cellar")
+    state, events = table.state, table.events
     assert state["phase"] == "turns" and state["known"] == [[], [], []]
     assert any("peek" in e["text"] for e in events)
     assert all(a["type"] != "peek" for a in ENGINE.legal_actions(state, ENGINE.to_act(state)[0]))
 
 
 def test_floor_candle_peek_one():
-    state = new_game(3, seed=14)
-    start_round(state, 2, "candle")
+    state = SleepingTable(3, seed=14).round(2, "candle").state
     assert state["phase"] == "turns" and all(len(k) == 1 for k in state["known"])
 
 
 def test_floor_observatory_peek_three():
-    state = new_game(3, seed=14)
-    start_round(state, 2, "observatory")
+    state = SleepingTable(3, seed=14).round(2, "observatory").state
     assert state["phase"] == "turns" and all(len(k) == 3 for k in state["known"])
 
 
 def test_floor_mirrors_see_all_four():
-    state = new_game(3, seed=14)
-    events = start_round(state, 2, "mirrors")
+    table = SleepingTable(3, seed=14).round(2, "mirrors")
+    state, events = table.state, table.events
     assert state["phase"] == "turns"
     for seat in range(3):
         assert sorted(state["known"][seat]) == sorted(state["hands"][seat])
@@ -438,8 +410,7 @@ def test_floor_stairwell_no_hires_from_the_hand():
 
 
 def test_floor_closet_no_deck_hires():
-    state = new_game(3, seed=15)
-    start_round(state, 2, "closet")
+    state = SleepingTable(3, seed=15).round(2, "closet").state
     seat = ENGINE.to_act(state)[0]
     assert all(a["type"] != "hire_deck" for a in ENGINE.legal_actions(state, seat))
     msg = assert_rejects(ENGINE, state, seat, {"type": "hire_deck"})
@@ -447,15 +418,13 @@ def test_floor_closet_no_deck_hires():
 
 
 def test_floor_bazaar_market_of_five():
-    state = new_game(4, seed=15)
-    start_round(state, 2, "bazaar")
+    state = SleepingTable(4, seed=15).round(2, "bazaar").state
     assert len(state["market"]) == 5 and len(state["deck"]) == 52 - 5 - 16
     check_conservation(state)
 
 
 def test_floor_hallway_market_starts_empty():
-    state = turns_state(3, "hallway")
-    start_round(state, 2, "hallway")
+    state = turns_table(3, "hallway").round(2, "hallway").state
     assert state["market"] == []
     seat = ENGINE.to_act(state)[0]
     assert all(a["type"] != "hire_market" for a in ENGINE.legal_actions(state, seat))
@@ -498,9 +467,9 @@ def test_floor_staircase_loudest_scores_double():
 def test_floor_class_bonus_pays_every_team(key, cls):
     members = [c["name"] for c in CARDS if c["class"] == cls]
     loud = members[-3:]  # the 7, 8 and 9 of that class: a loud team that still gets paid
-    state = new_game(2, seed=16)
-    start_round(state, 2, key)
-    finish_round(state, [loud + ["Mossbeard" if cls != "Ranger" else "Pebble"], ["Shade", "Clover", "Brickle", "Tansy"]])
+    table = SleepingTable(2, seed=16).round(2, key)
+    table.finish_round(loud + ["Mossbeard" if cls != "Ranger" else "Pebble"], ["Shade", "Clover", "Brickle", "Tansy"])
+    state = table.state
     team = state["last_round"]["teams"][0]
     assert team["noise"] == 7 + 8 + 9 + 2 and team["base"] == 0  # not the quietest (1+0+0+2=3) ...
     assert team["bonus"] == 3 and state["treasure"][0] == 3  # ... but the floor pays it anyway
@@ -514,10 +483,10 @@ def test_floor_pantry_pays_for_heavy_adventurers():
 
 
 def test_floor_treasury_quietest_collects_four():
-    state = new_game(3, seed=17)
-    start_round(state, 2, "treasury")
-    finish_round(state, [["Tansy", "Pebble", "Clover", "Brickle"], ["Flicker", "Mossbeard", "Emberly", "Fernwhistle"],
-                         ["Kaboomer", "Salvia", "Poppy", "Goop"]])
+    table = SleepingTable(3, seed=17).round(2, "treasury")
+    table.finish_round(["Tansy", "Pebble", "Clover", "Brickle"], ["Flicker", "Mossbeard", "Emberly", "Fernwhistle"],
+                       ["Kaboomer", "Salvia", "Poppy", "Goop"])
+    state = table.state
     assert state["treasure"] == [4, 4, 0]
 
 
@@ -530,11 +499,12 @@ def test_every_random_floor_has_a_test_here():
 
 
 def test_floors_option_off_plays_every_round_on_the_ground_floor():
-    state = new_game(3, seed=18, floors=False)
+    table = SleepingTable(3, seed=18, floors=False)
+    state = table.state
     assert state["tower"] == ["ground", "attic"]
-    for rnd in range(1, 6):
-        assert ENGINE.floor_key(state, rnd) == "ground"
-    start_round(state, 3)
+    for number in range(1, 6):
+        assert ENGINE.floor_key(state, number) == "ground"
+    table.round(3)
     assert state["phase"] == "turns" and len(state["known"][0]) == 2 and len(state["market"]) == 3
     view = ENGINE.view(state, None)
     assert view["floor"]["name"] == "Ground Floor"
@@ -573,8 +543,7 @@ def test_public_view_shows_hand_counts_only():
 
 
 def test_describe_action_never_names_an_unpeeked_own_card():
-    state = new_game(2, seed=21)
-    start_round(state, 2, "cellar")
+    state = SleepingTable(2, seed=21).round(2, "cellar").state
     seat = ENGINE.to_act(state)[0]
     labels = [ENGINE.describe_action(state, seat, a) for a in ENGINE.legal_actions(state, seat)]
     assert "Hire your card A (unknown)" in labels
@@ -584,9 +553,9 @@ def test_describe_action_never_names_an_unpeeked_own_card():
 
 
 def test_last_round_summary_in_view():
-    state = new_game(2, seed=22)
-    finish_round(state, [["Tansy", "Pebble", "Clover", "Brickle"], ["Flicker", "Mossbeard", "Emberly", "Goop"]])
-    last = ENGINE.view(state, None)["last_round"]
+    table = SleepingTable(2, seed=22)
+    table.finish_round(["Tansy", "Pebble", "Clover", "Brickle"], ["Flicker", "Mossbeard", "Emberly", "Goop"])
+    last = ENGINE.view(table.state, None)["last_round"]
     assert last["round"] == 1 and last["floor_name"] == "Ground Floor"
     assert [t["noise"] for t in last["teams"]] == [0, 13]
     first = last["teams"][0]["cards"][0]
@@ -595,11 +564,9 @@ def test_last_round_summary_in_view():
 
 
 def test_nobody_wins_when_everyone_woke_the_wizard():
-    state = new_game(2, seed=23, floors=False)
-    state["round"] = 3
-    state["noise"] = [45, 47]
-    state["treasure"] = [4, 2]
-    finish_round(state, [["Goop", "Tansy", "Clover", "Salvia"], ["Blorp", "Pebble", "Brickle", "Rockjaw"]])
+    table = SleepingTable(2, seed=23, floors=False).in_round(3).noise(45, 47).treasure(4, 2)
+    table.finish_round(["Goop", "Tansy", "Clover", "Salvia"], ["Blorp", "Pebble", "Brickle", "Rockjaw"])
+    state = table.state
     assert ENGINE.is_terminal(state)
     assert not any(s["won"] for s in ENGINE.scores(state))
     assert "nobody wins" in ENGINE.status_line(state)
@@ -614,8 +581,7 @@ def test_meta_and_public_scoreboard():
 
 
 def test_duplicate_market_card_message():
-    state = turns_state()
-    arrange(state, market=["Goop", "Blorp", "Tansy"])
+    state = turns_table().market("Goop", "Blorp", "Tansy").state
     seat = ENGINE.to_act(state)[0]
     msg = assert_rejects(ENGINE, state, seat, {"type": "hire_market", "card": ID["Blorp"]})
     assert "listed once" in msg

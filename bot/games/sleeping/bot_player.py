@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.games.sleeping import scoring
 from bot.games.sleeping.cards import CARDS, DECK_SIZE, FLOORS, ROUNDS, TEAM_SIZE, WAKE_AT
+from bot.games.sleeping.viewtypes import HandCardView, SleepingView
 
 BONUS_WEIGHT = 4.0  # one floor treasure is worth about this much noise
 KEEP_WEIGHT = 1.0  # value of keeping a good card in hand for later
@@ -27,11 +28,12 @@ PACE_SLOPE = 0.5  # per point over this round's fair share of what the tracker h
 class Risk:
     """How much noise this seat's guild can still afford: 48 on the tracker wakes the wizard."""
 
-    def __init__(self, total: int = 0, rnd: int = 1) -> None:
+    def __init__(self, total: int = 0, round_number: int = 1) -> None:
         self.budget = WAKE_AT - 1 - total  # the most noise this round that is still safe
-        self.pace = self.budget / max(1, ROUNDS - rnd + 1)
+        self.pace = self.budget / max(1, ROUNDS - round_number + 1)
 
     def cost(self, noise: int, cards: int) -> float:
+        """The penalty for a team with ``noise`` after ``cards`` hires: projected over what the tracker can take."""
         projected = noise + FUTURE_NOISE * max(0, TEAM_SIZE - cards)
         cost = WAKE_SLOPE * max(0.0, projected - self.budget) + PACE_SLOPE * max(0.0, projected - self.pace)
         if noise > self.budget:
@@ -40,28 +42,30 @@ class Risk:
 
 
 NO_RISK = Risk(-10_000)  # a guild so far from 48 that the tracker never matters
-_SIGNATURE = [(c["kind"], c["value"] if c["value"] is not None else -1, c["class"]) for c in CARDS]
+_SIGNATURE = [(card["kind"], card["value"] if card["value"] is not None else -1, card["class"]) for card in CARDS]
 
 
-def unseen_pool(view: dict[str, Any]) -> list[int]:
-    p = view["private"]
-    seen: set[int] = {c["id"] for c in view["market"]}
+def unseen_pool(view: SleepingView) -> list[int]:
+    """The adventurers the seat cannot see anywhere: the deck and its own unpeeked cards are among these."""
+    private = view["private"]
+    seen: set[int] = {card["id"] for card in view["market"]}
     for team in view["teams"]:
-        seen.update(c["id"] for c in team["cards"])
-    for other in p["others"]:
-        seen.update(c["card"]["id"] for c in other["cards"])
-    seen.update(h["card"]["id"] for h in p["hand"] if h["known"])
-    return [cid for cid in range(DECK_SIZE) if cid not in seen]
+        seen.update(card["id"] for card in team["cards"])
+    for other in private["others"]:
+        seen.update(held["card"]["id"] for held in other["cards"])
+    seen.update(held["card"]["id"] for held in private["hand"] if held["known"])
+    return [card_id for card_id in range(DECK_SIZE) if card_id not in seen]
 
 
 # A team's value depends only on what its cards are (kind, value, class), not which copy of a card it holds,
 # so it is memoised by that signature: the same decisions, several times faster.
-_VALUE_CACHE: dict[tuple, float] = {}
+_VALUE_CACHE: dict[tuple[Any, ...], float] = {}
 _EFFECT_KEYS: dict[int, tuple[dict[str, Any], str]] = {}
 _CACHE_LIMIT = 200_000
 
 
 def _effect_key(effect: dict[str, Any]) -> str:
+    """A floor rule as a text, to key the cache (worked out once per rule dict)."""
     known = _EFFECT_KEYS.get(id(effect))
     if known is None or known[0] is not effect:  # keep the dict alive so its id is never reused
         known = (effect, json.dumps(effect, sort_keys=True))
@@ -70,64 +74,68 @@ def _effect_key(effect: dict[str, Any]) -> str:
 
 
 def _value(team: list[int], effect: dict[str, Any], risk: Risk) -> float:
+    """How good a team is for this seat: its best Shapeshifter option's noise, risk and floor treasure."""
     if len(set(team)) != len(team):
         raise ValueError("a team holds each card once")
-    key = (tuple(sorted(_SIGNATURE[cid] for cid in team)), _effect_key(effect), risk.budget, risk.pace)
+    key = (tuple(sorted(_SIGNATURE[card_id] for card_id in team)), _effect_key(effect), risk.budget, risk.pace)
     value = _VALUE_CACHE.get(key)
     if value is None:
         options = scoring.copy_options(team, effect)
-        value = max(-o["noise"] - risk.cost(o["noise"], len(team)) + BONUS_WEIGHT * o["bonus"] for o in options)
+        value = max(-option["noise"] - risk.cost(option["noise"], len(team)) + BONUS_WEIGHT * option["bonus"]
+                    for option in options)
         if len(_VALUE_CACHE) >= _CACHE_LIMIT:
             _VALUE_CACHE.clear()
         _VALUE_CACHE[key] = value
     return value
 
 
-def gain(team: list[int], cid: int, effect: dict[str, Any], risk: Risk = NO_RISK) -> float:
-    """How much adding ``cid`` improves the team (positive = quieter/richer, and safer on the tracker)."""
-    return _value(team + [cid], effect, risk) - _value(team, effect, risk)
+def gain(team: list[int], card_id: int, effect: dict[str, Any], risk: Risk = NO_RISK) -> float:
+    """How much adding ``card_id`` improves the team (positive = quieter/richer, and safer on the tracker)."""
+    return _value(team + [card_id], effect, risk) - _value(team, effect, risk)
 
 
 def expected_gain(team: list[int], pool: list[int], effect: dict[str, Any], risk: Risk = NO_RISK) -> float:
+    """The average gain of hiring one card drawn at random from ``pool`` (cards alike are scored once)."""
     # The team may already hold a card of the pool (a hypothetical earlier hire): that one can't come again.
-    pool = [cid for cid in pool if cid not in team]
+    pool = [card_id for card_id in pool if card_id not in team]
     if not pool:
         return -6.0
-    cache: dict[tuple, float] = {}
+    cache: dict[tuple[str, int | None, str], float] = {}
     total = 0.0
-    for cid in pool:
-        c = CARDS[cid]
-        key = (c["kind"], c["value"], c["class"])
-        if key not in cache:
-            cache[key] = gain(team, cid, effect, risk)
-        total += cache[key]
+    for card_id in pool:
+        card = CARDS[card_id]
+        look = (card["kind"], card["value"], card["class"])
+        if look not in cache:
+            cache[look] = gain(team, card_id, effect, risk)
+        total += cache[look]
     return total / len(pool)
 
 
-def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def choose(view: SleepingView, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """The bot's move among ``legal``, from the seat's view only (``rng`` breaks ties)."""
     kind = legal[0]["type"]
     effect = FLOORS[view["floor"]["key"]]["effect"]
-    p = view["private"]
-    me = p["seat"]
+    private = view["private"]
+    me = private["seat"]
     risk = Risk(view["noise"][me], view["round"])
     if kind == "copy":
-        others = [t["noise"] for t in view["teams"] if t["seat"] != me]
+        others = [team["noise"] for team in view["teams"] if team["seat"] != me]
         best_other = min(others) if others else 99
         reward = int(effect.get("lowest_reward", 2))
-        scored = []
-        for action, option in zip(legal, p["copy_options"]):
+        options_scored = []
+        for action, option in zip(legal, private["copy_options"]):
             value = option["bonus"] + (reward if option["noise"] <= best_other else 0) - TRACKER_WEIGHT * option["noise"]
             value -= risk.cost(option["noise"], TEAM_SIZE) / BONUS_WEIGHT
-            scored.append((value, -option["noise"], action))
-        return max(scored, key=lambda x: (x[0], x[1]))[2]
+            options_scored.append((value, -option["noise"], action))
+        return max(options_scored, key=lambda entry: (entry[0], entry[1]))[2]
 
-    team = [c["id"] for c in view["teams"][me]["cards"]]
+    team = [card["id"] for card in view["teams"][me]["cards"]]
     pool = unseen_pool(view)
 
-    def slot_gain(h: dict[str, Any], base: list[int]) -> float:
-        return gain(base, h["card"]["id"], effect, risk) if h["known"] else unknown_gain_for(base)
+    def slot_gain(held: HandCardView, base: list[int]) -> float:
+        return gain(base, held["card"]["id"], effect, risk) if held["known"] else unknown_gain_for(base)
 
-    cache: dict[tuple, float] = {}
+    cache: dict[tuple[int, ...], float] = {}
 
     def unknown_gain_for(base: list[int]) -> float:
         key = tuple(base)
@@ -135,37 +143,37 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
             cache[key] = expected_gain(base, pool, effect, risk)
         return cache[key]
 
-    hand = p["hand"]
+    hand = private["hand"]
     if kind == "push":
         # Push the card we'd least like to hire later.
-        by_slot = {h["slot"]: h for h in hand}
-        scored = [(slot_gain(by_slot[a["slot"]], team), rng.random(), a) for a in legal]
-        return min(scored, key=lambda x: (x[0], x[1]))[2]
+        by_slot = {held["slot"]: held for held in hand}
+        pushes = [(slot_gain(by_slot[action["slot"]], team), rng.random(), action) for action in legal]
+        return min(pushes, key=lambda entry: (entry[0], entry[1]))[2]
 
-    def keep_value(new_team: list[int], remaining: list[dict[str, Any]]) -> float:
+    def keep_value(new_team: list[int], remaining: list[HandCardView]) -> float:
         if len(new_team) >= 4 or not remaining:
             return 0.0
-        return max(slot_gain(h, new_team) for h in remaining)
+        return max(slot_gain(held, new_team) for held in remaining)
 
-    kinds: dict[tuple, list[int]] = {}
-    for cid in pool:
-        c = CARDS[cid]
-        kinds.setdefault((c["kind"], c["value"], c["class"]), []).append(cid)
+    kinds: dict[tuple[str, int | None, str], list[int]] = {}
+    for card_id in pool:
+        card = CARDS[card_id]
+        kinds.setdefault((card["kind"], card["value"], card["class"]), []).append(card_id)
 
-    def blind(rest_of_hand: list[dict[str, Any]], drop_worst: bool) -> float:
+    def blind(rest_of_hand: list[HandCardView], drop_worst: bool) -> float:
         """Expected value of hiring an unseen card (deck top or own unpeeked card): its gain now plus what the
         hand left over (less the card pushed, if one must be pushed) is worth for the next hires."""
         if not pool:
             return -6.0
         total = 0.0
         for members in kinds.values():
-            cid = members[0]
-            new_team = team + [cid]
-            now = gain(team, cid, effect, risk)
+            card_id = members[0]
+            new_team = team + [card_id]
+            now = gain(team, card_id, effect, risk)
             rest = rest_of_hand
             if drop_worst and len(rest) > 1:
-                worst = min(rest, key=lambda h: slot_gain(h, new_team))
-                rest = [x for x in rest if x is not worst]
+                worst = min(rest, key=lambda held: slot_gain(held, new_team))
+                rest = [other for other in rest if other is not worst]
             elif drop_worst:
                 rest = []
             total += len(members) * (now + KEEP_WEIGHT * keep_value(new_team, rest))
@@ -174,23 +182,23 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     scored = []
     for action in legal:
         if action["type"] == "hire_hand":
-            h = next(x for x in hand if x["slot"] == action["slot"])
-            rest = [x for x in hand if x["slot"] != action["slot"]]
-            if h["known"]:
-                cid = h["card"]["id"]
-                value = gain(team, cid, effect, risk) + KEEP_WEIGHT * keep_value(team + [cid], rest)
+            held = next(entry for entry in hand if entry["slot"] == action["slot"])
+            rest = [entry for entry in hand if entry["slot"] != action["slot"]]
+            if held["known"]:
+                card_id = held["card"]["id"]
+                value = gain(team, card_id, effect, risk) + KEEP_WEIGHT * keep_value(team + [card_id], rest)
             else:
                 value = blind(rest, drop_worst=False)
         elif action["type"] == "hire_deck":
             value = blind(hand, drop_worst=True)
         else:
-            cid = action["card"]
-            new_team = team + [cid]
+            card_id = action["card"]
+            new_team = team + [card_id]
             if len(hand) > 1:
-                worst = min(hand, key=lambda h: slot_gain(h, new_team))
-                rest = [x for x in hand if x is not worst]
+                worst = min(hand, key=lambda held: slot_gain(held, new_team))
+                rest = [entry for entry in hand if entry is not worst]
             else:
                 rest = []
-            value = gain(team, cid, effect, risk) + KEEP_WEIGHT * keep_value(new_team, rest)
+            value = gain(team, card_id, effect, risk) + KEEP_WEIGHT * keep_value(new_team, rest)
         scored.append((value, rng.random(), action))
-    return max(scored, key=lambda x: (x[0], x[1]))[2]
+    return max(scored, key=lambda entry: (entry[0], entry[1]))[2]

@@ -3,8 +3,10 @@ tracker's bonus table, loaded once from ``data/sleeping/``."""
 from __future__ import annotations
 
 import json
-from bot.paths import DATA_DIR
 from typing import Any
+
+from bot.games.sleeping.viewtypes import BandView, CardView
+from bot.paths import DATA_DIR
 
 DATA = DATA_DIR / "sleeping"
 
@@ -14,11 +16,11 @@ def _load(name: str) -> Any:
         return json.load(handle)
 
 
-_ADV = _load("adventurers.json")
-CARDS: list[dict[str, Any]] = _ADV["adventurers"]
-CLASSES: list[str] = _ADV["classes"]
+_ADVENTURERS = _load("adventurers.json")
+CARDS: list[dict[str, Any]] = _ADVENTURERS["adventurers"]
+CLASSES: list[str] = _ADVENTURERS["classes"]
 DECK_SIZE = len(CARDS)
-assert [c["id"] for c in CARDS] == list(range(DECK_SIZE))
+assert [card["id"] for card in CARDS] == list(range(DECK_SIZE))
 
 _FLOORS = _load("floors.json")
 FIXED_FLOORS: list[dict[str, Any]] = _FLOORS["fixed"]
@@ -26,9 +28,9 @@ RANDOM_FLOORS: list[dict[str, Any]] = _FLOORS["random"]
 FLOORS: dict[str, dict[str, Any]] = {f["key"]: f for f in FIXED_FLOORS + RANDOM_FLOORS}
 RANDOM_KEYS: list[str] = [f["key"] for f in RANDOM_FLOORS]
 
-_TRACK = _load("tracker.json")
-WAKE_AT: int = _TRACK["wake_at"]
-BANDS: list[dict[str, int]] = _TRACK["bands"]
+_TRACKER = _load("tracker.json")
+WAKE_AT: int = _TRACKER["wake_at"]
+BANDS: list[BandView] = _TRACKER["bands"]
 
 HAND_SIZE = 4
 TEAM_SIZE = 4
@@ -45,15 +47,16 @@ def label(card: dict[str, Any]) -> str:
     return str(card["value"])
 
 
-def short(cid: int) -> str:
-    """'Tansy (2 Healer)'."""
-    card = CARDS[cid]
+def short(card_id: int) -> str:
+    """A card in words: 'Tansy (2 Healer)'."""
+    card = CARDS[card_id]
     return f"{card['name']} ({label(card)} {card['class']})"
 
 
-def card_view(cid: int) -> dict[str, Any]:
-    card = CARDS[cid]
-    return {"id": cid, "name": card["name"], "class": card["class"], "kind": card["kind"],
+def card_view(card_id: int) -> CardView:
+    """An adventurer face up, as views show it."""
+    card = CARDS[card_id]
+    return {"id": card_id, "name": card["name"], "class": card["class"], "kind": card["kind"],
             "value": card["value"], "label": label(card)}
 
 
@@ -68,4 +71,5 @@ def tracker_bonus(space: int) -> int:
 
 
 def slot_name(slot: int) -> str:
+    """A hand slot as players see it: 0-3 are the cards A-D."""
     return SLOTS[slot]

@@ -14,74 +14,80 @@ from bot.games.sleeping.cards import CARDS
 
 def copy_targets(team: list[int]) -> list[int]:
     """Team cards a Shapeshifter may copy: anything but Bards and Shapeshifters."""
-    return [cid for cid in team if CARDS[cid]["kind"] not in ("bard", "shapeshifter")]
+    return [card_id for card_id in team if CARDS[card_id]["kind"] not in ("bard", "shapeshifter")]
 
 
 def shapeshifters(team: list[int]) -> list[int]:
-    return sorted(cid for cid in team if CARDS[cid]["kind"] == "shapeshifter")
+    """The team's Shapeshifters, by id."""
+    return sorted(card_id for card_id in team if CARDS[card_id]["kind"] == "shapeshifter")
 
 
 def effective(team: list[int], copies: dict[int, int] | None = None) -> dict[int, dict[str, Any]]:
+    """What each team card counts as (kind, value, class): a Shapeshifter as the card it copies, or
+    as a blank if it copies nothing."""
     copies = copies or {}
-    eff: dict[int, dict[str, Any]] = {}
-    for cid in team:
-        card = CARDS[cid]
+    counts_as: dict[int, dict[str, Any]] = {}
+    for card_id in team:
+        card = CARDS[card_id]
         if card["kind"] == "shapeshifter":
-            target = copies.get(cid)
+            target = copies.get(card_id)
             if target is None:
-                eff[cid] = {"kind": "blank", "value": None, "class": "Shapeshifter"}
+                counts_as[card_id] = {"kind": "blank", "value": None, "class": "Shapeshifter"}
             else:
-                t = CARDS[target]
-                eff[cid] = {"kind": t["kind"], "value": t["value"], "class": t["class"]}
+                copied = CARDS[target]
+                counts_as[card_id] = {"kind": copied["kind"], "value": copied["value"], "class": copied["class"]}
         else:
-            eff[cid] = {"kind": card["kind"], "value": card["value"], "class": card["class"]}
-    return eff
+            counts_as[card_id] = {"kind": card["kind"], "value": card["value"], "class": card["class"]}
+    return counts_as
 
 
 def card_scores(team: list[int], copies: dict[int, int] | None, effect: dict[str, Any]) -> dict[int, int]:
     """Each team card's noise this round."""
-    eff = effective(team, copies)
+    counts_as = effective(team, copies)
     scores: dict[int, int] = {}
-    rogues = [cid for cid in team if eff[cid]["kind"] == "rogue"]
-    for cid in rogues:
-        scores[cid] = int(effect.get("rogue_score", 1)) if len(rogues) == 1 else int(effect.get("rogue_group_score", 10))
-    bards = [cid for cid in team if eff[cid]["kind"] == "bard"]
-    for cid in bards:
-        scores[cid] = 0 if effect.get("bards_cancel") and len(bards) >= 2 else eff[cid]["value"]
+    rogues = [card_id for card_id in team if counts_as[card_id]["kind"] == "rogue"]
+    for card_id in rogues:
+        scores[card_id] = (int(effect.get("rogue_score", 1)) if len(rogues) == 1
+                           else int(effect.get("rogue_group_score", 10)))
+    bards = [card_id for card_id in team if counts_as[card_id]["kind"] == "bard"]
+    for card_id in bards:
+        scores[card_id] = 0 if effect.get("bards_cancel") and len(bards) >= 2 else counts_as[card_id]["value"]
     groups: dict[int, list[int]] = {}
-    for cid in team:
-        if eff[cid]["kind"] in ("regular", "slime"):
-            groups.setdefault(eff[cid]["value"], []).append(cid)
+    for card_id in team:
+        if counts_as[card_id]["kind"] in ("regular", "slime"):
+            groups.setdefault(counts_as[card_id]["value"], []).append(card_id)
     for value, members in groups.items():
-        for cid in members:
+        for card_id in members:
             if len(members) >= 2:
-                scores[cid] = 0
-            elif eff[cid]["kind"] == "slime":
-                scores[cid] = int(effect.get("slime_score", 10))
+                scores[card_id] = 0
+            elif counts_as[card_id]["kind"] == "slime":
+                scores[card_id] = int(effect.get("slime_score", 10))
             else:
-                scores[cid] = value
-    for cid in team:
-        if eff[cid]["kind"] == "blank":
-            scores[cid] = 0  # a Shapeshifter with nothing to copy hides behind the Bards
+                scores[card_id] = value
+    for card_id in team:
+        if counts_as[card_id]["kind"] == "blank":
+            scores[card_id] = 0  # a Shapeshifter with nothing to copy hides behind the Bards
     if effect.get("loudest_double") and team:
-        loudest = max(team, key=lambda c: (scores[c], -team.index(c)))
+        loudest = max(team, key=lambda card_id: (scores[card_id], -team.index(card_id)))
         scores[loudest] *= 2
     return scores
 
 
 def noise(team: list[int], copies: dict[int, int] | None, effect: dict[str, Any]) -> int:
+    """The team's noise this round: the sum of its cards' noise."""
     return sum(card_scores(team, copies, effect).values())
 
 
 def floor_bonus(team: list[int], copies: dict[int, int] | None, effect: dict[str, Any]) -> int:
     """Extra treasure the floor pays this team (quiet or not)."""
-    eff = effective(team, copies)
+    counts_as = effective(team, copies)
     total = 0
-    for cls, amount in effect.get("class_bonus", {}).items():
-        total += amount * sum(1 for cid in team if eff[cid]["class"] == cls)
-    vb = effect.get("value_bonus")
-    if vb:
-        total += vb["treasure"] * sum(1 for cid in team if eff[cid]["value"] is not None and eff[cid]["value"] >= vb["min"])
+    for class_name, amount in effect.get("class_bonus", {}).items():
+        total += amount * sum(1 for card_id in team if counts_as[card_id]["class"] == class_name)
+    value_bonus = effect.get("value_bonus")
+    if value_bonus:
+        total += value_bonus["treasure"] * sum(1 for card_id in team if counts_as[card_id]["value"] is not None
+                                               and counts_as[card_id]["value"] >= value_bonus["min"])
     return total
 
 
@@ -93,19 +99,19 @@ def copy_options(team: list[int], effect: dict[str, Any]) -> list[dict[str, Any]
     Pareto-optimal ones are kept (lower noise and more treasure are never worse), one assignment per
     outcome, preferring the one with the fewest copies. One option left means the choice is automatic.
     """
-    ss = shapeshifters(team)
+    shifters = shapeshifters(team)
     targets: list[int | None] = [None] + copy_targets(team)
     outcomes: dict[tuple[int, int], dict[int, int]] = {}
-    for combo in combinations_with_replacement(targets, len(ss)):
-        copies = {s: t for s, t in zip(ss, combo) if t is not None}
-        key = (noise(team, copies, effect), floor_bonus(team, copies, effect))
-        outcomes.setdefault(key, copies)
-    keys = sorted(outcomes, key=lambda k: (k[0], -k[1]))
+    for combo in combinations_with_replacement(targets, len(shifters)):
+        copies = {shifter: target for shifter, target in zip(shifters, combo) if target is not None}
+        outcome = (noise(team, copies, effect), floor_bonus(team, copies, effect))
+        outcomes.setdefault(outcome, copies)
+    ordered = sorted(outcomes, key=lambda outcome: (outcome[0], -outcome[1]))
     kept: list[tuple[int, int]] = []
-    for key in keys:
-        if not any(o[0] <= key[0] and o[1] >= key[1] for o in kept):
-            kept.append(key)
-    return [{"copies": outcomes[k], "noise": k[0], "bonus": k[1]} for k in kept]
+    for outcome in ordered:
+        if not any(better[0] <= outcome[0] and better[1] >= outcome[1] for better in kept):
+            kept.append(outcome)
+    return [{"copies": outcomes[outcome], "noise": outcome[0], "bonus": outcome[1]} for outcome in kept]
 
 
 def best_copies(team: list[int], effect: dict[str, Any]) -> dict[int, int]:
