@@ -1,0 +1,100 @@
+"""Masterminds: the set-up (decks, gems, opening hands, the roll for the first player)."""
+from __future__ import annotations
+
+from typing import Any
+
+from bot.rng import Rng
+
+from .cards import CLEAR, COLOURS, FAILURES, HEISTS, PREP, TALENTS
+from .constants import DICE_PER_PLAYER
+
+
+class OpeningMixin:
+    """``setup``: a new game ready for the first player's turn."""
+
+    def setup(self, names: list[str], options: dict[str, Any], seed: int) -> dict[str, Any]:
+        n = len(names)
+        self.meta.check_players(n)
+        opts = self.meta.resolve_options(options)
+        state: dict[str, Any] = {
+            "names": list(names),
+            "rng": Rng.seed_state(seed),
+            "options": opts,
+            "colours": COLOURS[:n],
+        }
+        rng = Rng(state)
+        talent = sorted(TALENTS)
+        prep = sorted(PREP)
+        heist = sorted(HEISTS)
+        failure = sorted(FAILURES)
+        for deck in (talent, prep, heist, failure):
+            rng.shuffle(deck)
+        # Decks: the top card is the END of the list.
+        state.update({
+            "talent_deck": talent, "talent_discard": [],
+            "prep_deck": prep, "prep_discard": [],
+            "heist_deck": heist,
+            "failure_deck": failure, "failure_discard": [],
+            "bag": {c: opts["gems_per_colour"] for c in state["colours"]} | {CLEAR: 10},
+            "gems": [{c: 0 for c in state["colours"]} | {CLEAR: 1} for _ in range(n)],
+            "gem_total": {c: opts["gems_per_colour"] for c in state["colours"]} | {CLEAR: 10 + n},
+            "dice": [DICE_PER_PLAYER] * n,
+            "hands": [[] for _ in range(n)],
+            "teams": [[] for _ in range(n)],
+            "intel": [0] * n,
+            "mementos": [[] for _ in range(n)],
+            "pool": [],
+            "heists": [None, None],
+            "completed": 0,
+            "target": n + 1,
+            "round": 1,
+            "phase": "turn",
+            "plan_left": 0,
+            "pending": None,
+            "attempt": None,
+            "test": None,
+            "window": None,
+            "run": None,
+            "end_reason": None,
+            "final": None,
+            "last_roll": None,
+            "recent": [],
+            "stats": {"available": [], "used": [], "completions": [], "rolls": {}},
+        })
+        self._deal_opening_hands(state, rng)
+        events: list[dict[str, Any]] = []
+        self._refresh_pool(state, events)
+        self._refresh_heists(state, events)
+        self._roll_for_first(state, rng)
+        return state
+
+    def _deal_opening_hands(self, state, rng: Rng) -> None:
+        """Deal 4 Prep cards each; "play immediately" cards are set aside and shuffled back."""
+        aside = []
+        for _ in range(4):
+            for s in range(len(state["names"])):
+                while True:
+                    pid = state["prep_deck"].pop()
+                    if PREP[pid]["kind"] == "immediate":
+                        aside.append(pid)
+                        continue
+                    state["hands"][s].append(pid)
+                    self._stat(state, "available", "prep:" + PREP[pid]["name"])
+                    break
+        state["prep_deck"].extend(aside)
+        rng.shuffle(state["prep_deck"])
+
+    def _roll_for_first(self, state, rng: Rng) -> None:
+        """Highest roll starts; ties roll off among the tied seats (every roll-off is kept for the board)."""
+        contenders = list(range(len(state["names"])))
+        rolloffs = []
+        while True:
+            rolls = [[s, rng.die(6)] for s in contenders]
+            rolloffs.append(rolls)
+            best = max(r for _, r in rolls)
+            contenders = [s for s, r in rolls if r == best]
+            if len(contenders) == 1:
+                break
+        state["first_rolls"] = rolloffs
+        state["first"] = contenders[0]
+        state["turn"] = contenders[0]
