@@ -5,8 +5,32 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import (BG, BLUE, GOLD, GREEN, INK, MUTED, PANEL, PURPLE, RED, fit_text, font, new_canvas,
-                              seat_colour, wrap_text)
+from bot.games.masterminds.viewtypes import (
+    AttemptView,
+    FinalView,
+    HeistView,
+    MastermindsView,
+    PickingView,
+    PlayerView,
+    RecruitView,
+    TalentCardView,
+)
+from rendering.common import (
+    BG,
+    BLUE,
+    GOLD,
+    GREEN,
+    INK,
+    MUTED,
+    PANEL,
+    PURPLE,
+    RED,
+    fit_text,
+    font,
+    new_canvas,
+    seat_colour,
+    wrap_text,
+)
 
 W = 800  # drawn at 800 px so a phone's 400 px shows it at half size
 PAD = 16
@@ -34,14 +58,16 @@ def _die(d: ImageDraw.ImageDraw, x: int, y: int, size: int, seat: int, value: in
     d.text((x + size / 2, y + size / 2), str(value), font=f, fill=ink, anchor="mm")
 
 
-def _text(d, xy, text, size=20, bold=False, fill=INK, anchor="la", width=None, condensed=False):
+def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int = 20, bold: bool = False,
+          fill: tuple[int, int, int] = INK, anchor: str = "la", width: int | None = None, condensed: bool = False) -> None:
     f = font(size, bold=bold, condensed=condensed)
     if width:
         text = fit_text(d, text, f, width)
     d.text(xy, text, font=f, fill=fill, anchor=anchor)
 
 
-def _heist(d, x: int, y: int, w: int, h: int, hv: dict[str, Any] | None, names: list[str], active: dict | None) -> None:
+def _heist(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, hv: HeistView | None, names: list[str],
+           active: PickingView | AttemptView | None) -> None:
     d.rounded_rectangle([x, y, x + w, y + h], radius=12, fill=PANEL)
     if hv is None:
         _text(d, (x + w / 2, y + h / 2), "No heist", 28, fill=MUTED, anchor="mm")
@@ -73,13 +99,13 @@ def _values_line(values: list[int]) -> str:
     return " ".join(f"{SKILL_ABBR[i][0]}{v}" for i, v in enumerate(values))
 
 
-def _talent_card(d, x: int, y: int, w: int, h: int, t: dict[str, Any], tapped: bool = False,
+def _talent_card(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, t: TalentCardView | RecruitView, tapped: bool = False,
                  injured: bool = False, small: bool = False) -> None:
     """A Talent: name, the five skill values that count (gear and All-Rounder included), ability."""
     fill = (40, 42, 52) if tapped else PANEL2
     d.rounded_rectangle([x, y, x + w, y + h], radius=10, fill=fill, outline=RED if injured else None, width=3)
     _text(d, (x + 8, y + 6), t["name"], 24, bold=True, fill=MUTED if tapped else INK, width=w - 16, condensed=True)
-    values = t.get("values") or t["stats"]
+    values = t["values"] if "values" in t else t["stats"]  # a recruit shows its values with gear
     cell = (w - 12) / 5
     for i, v in enumerate(values):
         cx = x + 6 + cell * i + cell / 2
@@ -88,7 +114,7 @@ def _talent_card(d, x: int, y: int, w: int, h: int, t: dict[str, Any], tapped: b
         _text(d, (cx, y + 58), str(v), 28, bold=True, fill=colour, anchor="ma")
     foot = t["ability"]
     if small:
-        gear = t.get("gear")
+        gear = t["gear"] if "gear" in t else None
         foot = ("⚙ " + gear["name"]) if gear else t["ability"]
         if tapped or injured:
             foot = "INJURED" if injured else "TAPPED"
@@ -99,7 +125,8 @@ def _talent_card(d, x: int, y: int, w: int, h: int, t: dict[str, Any], tapped: b
             _text(d, (x + 8, y + 120 + i * 22), line, 20, fill=MUTED, condensed=True)
 
 
-def _player_panel(d, x: int, y: int, w: int, h: int, p: dict[str, Any], turn: bool, colours: list[str]) -> None:
+def _player_panel(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, p: PlayerView, turn: bool,
+                  colours: list[str]) -> None:
     rgb = seat_colour(p["seat"])
     d.rounded_rectangle([x, y, x + w, y + h], radius=12, fill=PANEL, outline=GOLD if turn else None, width=4)
     d.rounded_rectangle([x, y, x + 10, y + h], radius=4, fill=rgb)
@@ -129,13 +156,13 @@ def _player_panel(d, x: int, y: int, w: int, h: int, p: dict[str, Any], turn: bo
             d.rounded_rectangle([cx, cy, cx + cw, cy + 124], radius=10, outline=(80, 83, 100), width=2)
 
 
-def _recent_lines(view: dict[str, Any]) -> list[str]:
+def _recent_lines(view: MastermindsView) -> list[str]:
     """What just happened: the last public events, skipping the noise of who has decided."""
     lines = [t for t in view.get("recent") or [] if not t.endswith("has decided.")]
     return lines[-3:]
 
 
-def render_board(view: dict[str, Any]) -> Image.Image:
+def render_board(view: MastermindsView) -> Image.Image:
     """The public board, laid out to be read at 400 px wide on a phone (half size)."""
     players = view["players"]
     heist_h = 300
@@ -145,8 +172,7 @@ def render_board(view: dict[str, Any]) -> Image.Image:
     recent = _recent_lines(view)
     wrapped = [ln for t in recent for ln in wrap_text(d, t, font(22, condensed=True), W - 2 * PAD - 20, 2)][-4:]
     info = []
-    if view.get("window"):
-        w = view["window"]
+    if w := view.get("window"):
         waiting = [view["names"][s] for s in w["seats"] if s not in w["decided"]]
         info.append(f"INTERRUPT WINDOW ({'heist roll' if w['kind'] == 'step' else 'Failure test'}): waiting for "
                     + ", ".join(waiting))
@@ -155,14 +181,12 @@ def render_board(view: dict[str, Any]) -> Image.Image:
         mods = f" {'+' if active['mods'] >= 0 else '-'} {abs(active['mods'])}" if active["mods"] else ""
         info.append(f"{view['names'][active['seat']]}: {active['skill']} {active['number']} with "
                     f"{' + '.join(active['recruits'])} = {active['base']}{mods}")
-    if view.get("test"):
-        te = view["test"]
+    if te := view.get("test"):
         info.append(f"Failure test: {te['recruit']} must beat {te['skill']} {te['number']} ({te['card']})")
-    if view.get("picking"):
-        pk = view["picking"]
+    if pk := view.get("picking"):
         info.append(f"Step chosen: {pk['name']} {pk['letter']} ({pk['skill']} {pk['number']})")
-    if view.get("burned"):
-        info.append(f"Drawn from the Talent deck: {view['burned']['name']}")
+    if burned := view.get("burned"):
+        info.append(f"Drawn from the Talent deck: {burned['name']}")
     news_h = 16 + 30 * len(wrapped) + 34 * len(info[:2]) + (8 if wrapped or info else 0)
     height = 104 + news_h + heist_h + 16 + 36 + pool_h + 16 + len(players) * (pl_h + 10) + PAD
     img, d = new_canvas(W, height, BG)
@@ -210,7 +234,7 @@ def render_board(view: dict[str, Any]) -> Image.Image:
     return img
 
 
-def describe(view: dict[str, Any]) -> str:
+def describe(view: MastermindsView) -> str:
     """Plain-words alt text for the public board (at most 1,000 characters); public view only."""
     parts = [f"Masterminds, round {view['round']} of {view['round_limit']}; {view['completed']} of "
              f"{view['target']} heists completed; {view['bag']} gems left in the bag."]
@@ -234,7 +258,7 @@ def describe(view: dict[str, Any]) -> str:
     return text
 
 
-def render_private(view: dict[str, Any]) -> Image.Image | None:
+def render_private(view: MastermindsView) -> Image.Image | None:
     """Your hand and your team (the facts you decide on), readable at 400 px wide."""
     priv = view.get("private")
     if not priv:
@@ -276,15 +300,15 @@ def render_private(view: dict[str, Any]) -> Image.Image | None:
     return img
 
 
-def render_final(view: dict[str, Any], scores: list[dict[str, Any]]) -> Image.Image:
-    final = view.get("final") or {}
+def render_final(view: MastermindsView, scores: list[dict[str, Any]]) -> Image.Image:
+    final: FinalView | dict[str, Any] = view.get("final") or {}
     values = final.get("values", {})
     rows = sorted(scores, key=lambda r: (r["rank"], r["seat"]))
     height = 150 + len(rows) * 78 + PAD
     img, d = new_canvas(W, height, BG)
     _text(d, (W / 2, 14), "THE HEIST IS OVER", 32, bold=True, fill=GOLD, anchor="ma")
     reason = {"heists": "the last heist was completed", "bag": "the gem bag is empty",
-              "rounds": "the round limit was reached"}.get(final.get("reason"), "")
+              "rounds": "the round limit was reached"}.get(final.get("reason") or "", "")
     _text(d, (W / 2, 54), f"Game ended because {reason}." if reason else "", 19, fill=MUTED, anchor="ma")
     x = PAD + 10
     _text(d, (x, 90), "Gem values:", 20, bold=True)

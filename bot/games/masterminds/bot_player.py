@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Any
+from typing import Any, Mapping
 
 from .calc import crew_total, p_beat, recruit_value
 from .cards import CLEAR, PREP, TALENTS, effective_stats
@@ -40,7 +40,7 @@ def _gear_id(entry: dict[str, Any]) -> str | None:
     return entry["gear"]["id"] if entry.get("gear") else None
 
 
-def _leader(view: dict[str, Any], me: int) -> int | None:
+def _leader(view: Mapping[str, Any], me: int) -> int | None:
     others = [p for p in view["players"] if p["seat"] != me]
     if not others:
         return None
@@ -71,7 +71,8 @@ def _score(view, me: int, slot: int, skill: str, crew: list[dict[str, Any]]) -> 
 def _best(view, me: int, steps: list[dict[str, Any]], min_p: float):
     """The best (step action, crew) over the offered steps, or (None, None)."""
     team = view["players"][me]["team"]
-    best, best_score = (None, None), -1e9
+    best: tuple[dict[str, Any] | None, list[dict[str, Any]] | None] = (None, None)
+    best_score = -1e9
     for a in steps:
         if "recruits" in a:
             continue
@@ -82,7 +83,7 @@ def _best(view, me: int, steps: list[dict[str, Any]], min_p: float):
     return best
 
 
-def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def choose(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     if not legal:
         raise ValueError("bot asked to act with no legal action")
     if len(legal) == 1:

@@ -7,8 +7,11 @@ about a card beyond its deck, so public views may list public ids freely.
 from __future__ import annotations
 
 import json
-from bot.paths import DATA_DIR
 from typing import Any
+
+from bot.paths import DATA_DIR
+
+from .viewtypes import PrepCardView, TalentCardView
 
 _DATA = json.loads((DATA_DIR / "masterminds" / "cards.json").read_text("utf-8"))
 
@@ -66,16 +69,18 @@ def effective_stats(tid: str) -> list[int]:
     return list(t["stats"])
 
 
-def talent_public(tid: str) -> dict[str, Any]:
+def talent_public(tid: str) -> TalentCardView:
+    """A Talent card's public face (what the pool, the teams and the bot see)."""
     t = TALENTS[tid]
     ab = ABILITIES[t["ability"]]
     # ``stats`` are the values that count in play (an All-Rounder's printed 1s count as 2).
     return {"id": tid, "name": t["name"], "stats": effective_stats(tid), "ability": ab["name"], "ability_text": ab["text"]}
 
 
-def prep_public(pid: str) -> dict[str, Any]:
+def prep_public(pid: str) -> PrepCardView:
+    """A Prep card's face (in a hand, or as gear on a recruit)."""
     p = PREP[pid]
-    out = {"id": pid, "name": p["name"], "kind": p["kind"], "text": p["text"]}
+    out: PrepCardView = {"id": pid, "name": p["name"], "kind": p["kind"], "text": p["text"]}
     if p.get("gem_text"):
         out["gem_text"] = p["gem_text"]
     return out

@@ -41,8 +41,16 @@ from bot.engine import Engine, GameMeta, Option, RuleError
 
 from . import bot_player
 from .board import BoardMixin, recruit_value, seat_order
-from .constants import (DICE_PER_PLAYER, HAND_LIMIT, MAX_ACTIVATE, PERFECT_FACE, RECENT, SECRET_KEYS, STEP_LETTERS,
-                        TEAM_LIMIT)
+from .constants import (
+    DICE_PER_PLAYER,
+    HAND_LIMIT,
+    MAX_ACTIVATE,
+    PERFECT_FACE,
+    RECENT,
+    SECRET_KEYS,
+    STEP_LETTERS,
+    TEAM_LIMIT,
+)
 from .heist import HeistMixin
 from .opening import OpeningMixin
 from .options import OptionsMixin
@@ -58,8 +66,8 @@ _SECRET_KEYS = SECRET_KEYS  # the names these had when everything lived in this 
 _seat_order = seat_order
 
 
-class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, HeistMixin, UpkeepMixin, ViewsMixin,
-                        TextsMixin, Engine):
+class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, HeistMixin, UpkeepMixin,  # type: ignore[misc]
+                        ViewsMixin, TextsMixin, Engine):  # (``view`` returns a MastermindsView, a TypedDict)
     """Masterminds: Heist Society, one mixin per concern behind the engine contract."""
 
     meta = GameMeta(

@@ -53,7 +53,7 @@ class PrepMixin:
         """Draw ``count`` Prep cards; immediate cards resolve at once (one reshuffle per draw effect)."""
         ctx = ctx if ctx is not None else {"reshuffled": False}
         name = self._name(state, seat)
-        drawn = []
+        drawn: list[str] = []
         for _ in range(count):
             if state["phase"] == "over" or state.get("end_reason"):
                 break

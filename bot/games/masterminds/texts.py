@@ -28,7 +28,7 @@ class TextsMixin:
         if phase == "over":
             f = state.get("final") or {}
             why = {"heists": "the last heist was completed", "bag": "the bag is empty",
-                   "rounds": "the round limit was reached"}.get(f.get("reason"), "")
+                   "rounds": "the round limit was reached"}.get(f.get("reason") or "", "")
             return f"Game over: {why}." if why else "Game over."
         name = state["names"][state["turn"]]
         head = f"Round {state['round']}/{state['options']['round_limit']} · heists {state['completed']}/{state['target']} · "
