@@ -9,11 +9,9 @@ from bot.games.masterminds import ENGINE
 from bot.games.masterminds.cards import FAILURES, HEISTS, PREP, TALENTS
 from bot.rng import Rng
 
-E = ENGINE
-
 
 def fresh(n: int = 2, seed: int = 1, **options) -> dict:
-    state = E.setup([f"P{i + 1}" for i in range(n)], E.meta.resolve_options(options), seed)
+    state = ENGINE.setup([f"P{i + 1}" for i in range(n)], ENGINE.meta.resolve_options(options), seed)
     state["turn"] = 0
     state["first"] = 0
     return state
@@ -84,7 +82,7 @@ def set_team(state, seat: int, names: list[str], gear: dict[str, str] | None = N
         g = _take_prep(state, gear[nm]) if gear and nm in gear else None
         state["teams"][seat].append({"card": t, "gear": g, "tapped": False, "injured": False})
         out.append(t)
-    E._refresh_pool(state, [])
+    ENGINE._refresh_pool(state, [])
     return out
 
 
@@ -165,7 +163,7 @@ def rig(state, dice: list[int]) -> None:
 
 
 def play(state, seat: int, action: dict) -> list[dict]:
-    return E.apply(state, seat, action)
+    return ENGINE.apply(state, seat, action)
 
 
 def texts(events) -> str:
@@ -207,14 +205,14 @@ def check(state) -> None:
     assert state["completed"] == sum(len(m) for m in state["mementos"])
     assert state["round"] <= state["options"]["round_limit"] + 1
     # Secrecy: nothing hidden in the public view.
-    public = json.dumps(E.view(state, None))
+    public = json.dumps(ENGINE.view(state, None))
     assert '"private"' not in public
     hidden = [p for h in state["hands"] for p in h] + state["prep_deck"] + state["talent_deck"]
     hidden += state["heist_deck"] + state["failure_deck"]
     for cid in hidden:
         assert f'"{cid}"' not in public, f"hidden card {cid} in the public view"
     for s in range(n):
-        mine = E.view(state, s)
+        mine = ENGINE.view(state, s)
         assert {c["id"] for c in mine["private"]["hand"]} == set(state["hands"][s])
         others = json.dumps({k: v for k, v in mine.items() if k != "private"})
         assert others == public
@@ -223,8 +221,8 @@ def check(state) -> None:
 def go(state, seat: int, slot: int, skill: str, recruits: list[str], resolve: bool = False) -> list[dict]:
     """Attempt the next step of heist ``slot`` with ``recruits`` (pick the step, then the crew);
     with ``resolve`` everyone passes in every interrupt window that opens. Returns all events."""
-    events = E.apply(state, seat, {"type": "heist", "heist": slot, "skill": skill})
-    events += E.apply(state, seat, {"type": "crew", "recruits": recruits})
+    events = ENGINE.apply(state, seat, {"type": "heist", "heist": slot, "skill": skill})
+    events += ENGINE.apply(state, seat, {"type": "crew", "recruits": recruits})
     if resolve:
         events += pass_all(state)
     return events
@@ -234,5 +232,5 @@ def pass_all(state) -> list[dict]:
     """Everyone still to answer passes, in every interrupt window that opens in a row."""
     events: list[dict] = []
     while state["phase"] == "window":
-        events += E.apply(state, E.to_act(state)[0], {"type": "pass"})
+        events += ENGINE.apply(state, ENGINE.to_act(state)[0], {"type": "pass"})
     return events

@@ -9,9 +9,22 @@ from pathlib import Path
 from typing import get_type_hints
 
 from bot.games.masterminds import ENGINE
-from bot.games.masterminds.viewtypes import (AttemptView, DecksView, FailureTestView, FinalView, HeistView,
-                                             MastermindsPrivate, MastermindsView, PickingView, PlayerView,
-                                             PrepCardView, RecruitView, StepView, TalentCardView, WindowView)
+from bot.games.masterminds.viewtypes import (
+    AttemptView,
+    DecksView,
+    FailureTestView,
+    FinalView,
+    HeistView,
+    MastermindsPrivate,
+    MastermindsView,
+    PickingView,
+    PlayerView,
+    PrepCardView,
+    RecruitView,
+    StepView,
+    TalentCardView,
+    WindowView,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -22,30 +22,30 @@ def recruit_value(entry: dict[str, Any], skill: str) -> int:
 class BoardMixin:
     """Lookups and small moves on the table that every part of a turn shares."""
 
-    def _name(self, state, seat: int) -> str:
+    def _seat_name(self, state, seat: int) -> str:
         return state["names"][seat]
 
-    def _tname(self, tid: str) -> str:
+    def _talent_name(self, tid: str) -> str:
         return TALENTS[tid]["name"]
 
     def _entry(self, state, tid: str) -> tuple[int, dict[str, Any]] | tuple[None, None]:
-        for s, team in enumerate(state["teams"]):
-            for e in team:
-                if e["card"] == tid:
-                    return s, e
+        for seat, team in enumerate(state["teams"]):
+            for entry in team:
+                if entry["card"] == tid:
+                    return seat, entry
         return None, None
 
-    def _next_step(self, h: dict[str, Any]) -> int:
-        for k, d in enumerate(h["dice"]):
-            if d is None:
-                return k
+    def _next_step(self, heist: dict[str, Any]) -> int:
+        for step_index, die in enumerate(heist["dice"]):
+            if die is None:
+                return step_index
         return 4
 
-    def _steps(self, h: dict[str, Any]) -> list[dict[str, Any]]:
-        return heist_steps(h["a"], h["b"])
+    def _steps(self, heist: dict[str, Any]) -> list[dict[str, Any]]:
+        return heist_steps(heist["a"], heist["b"])
 
-    def _heist_name(self, h: dict[str, Any]) -> str:
-        return HEISTS[h["a"]]["name"]
+    def _heist_name(self, heist: dict[str, Any]) -> str:
+        return HEISTS[heist["a"]]["name"]
 
     def _gem_colours(self, state) -> list[str]:
         return list(state["colours"]) + [CLEAR]
@@ -61,17 +61,17 @@ class BoardMixin:
 
     def attempt_total(self, state, seat: int, skill: str, tids: list[str], intel: bool = True) -> tuple[int, list[str]]:
         """Total and its parts for ``tids`` of ``seat`` on ``skill`` (before interrupts)."""
-        team = {e["card"]: e for e in state["teams"][seat]}
+        team = {entry["card"]: entry for entry in state["teams"][seat]}
         members = [(tid, team[tid]["gear"]) for tid in tids]
         return calc.crew_total(members, skill, state["intel"][seat] if intel else 0)
 
-    def _stat(self, state, key: str, name: str) -> None:
+    def _tally(self, state, key: str, name: str) -> None:
         """Remember for the balance report that ``name`` was available / used this game."""
         stats = state.setdefault("stats", {"available": [], "used": [], "completions": [], "rolls": {}})
         keys = ["available", "used"] if key == "used" else [key]
-        for k in keys:
-            if name not in stats[k]:
-                stats[k].append(name)
+        for tally in keys:
+            if name not in stats[tally]:
+                stats[tally].append(name)
 
     def _refresh_pool(self, state, events) -> None:
         while len(state["pool"]) < 3:
@@ -79,15 +79,15 @@ class BoardMixin:
             if tid is None:
                 break
             state["pool"].append(tid)
-            self._stat(state, "available", "talent:" + self._tname(tid))
+            self._tally(state, "available", "talent:" + self._talent_name(tid))
 
     def _refresh_heists(self, state, events) -> None:
         for slot in (0, 1):
             if state["heists"][slot] is None and len(state["heist_deck"]) >= 2:
-                a = state["heist_deck"].pop()
-                b = state["heist_deck"].pop()
-                state["heists"][slot] = {"a": a, "b": b, "dice": [None] * 4}
-                steps = heist_steps(a, b)
-                events.append({"type": "heist", "text": f"New heist: {HEISTS[a]['name']} — "
-                               + ", ".join(f"{STEP_LETTERS[i]}: {step_label(s)}" for i, s in enumerate(steps))
-                               + f"; take {HEISTS[b]['take']} gems."})
+                a_side = state["heist_deck"].pop()
+                b_side = state["heist_deck"].pop()
+                state["heists"][slot] = {"a": a_side, "b": b_side, "dice": [None] * 4}
+                steps = heist_steps(a_side, b_side)
+                events.append({"type": "heist", "text": f"New heist: {HEISTS[a_side]['name']} — "
+                               + ", ".join(f"{STEP_LETTERS[i]}: {step_label(step)}" for i, step in enumerate(steps))
+                               + f"; take {HEISTS[b_side]['take']} gems."})

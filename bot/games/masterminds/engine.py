@@ -59,12 +59,8 @@ from .texts import SUMMARY, TextsMixin
 from .upkeep import UpkeepMixin
 from .views import ViewsMixin
 
-__all__ = ["DICE_PER_PLAYER", "HAND_LIMIT", "MAX_ACTIVATE", "PERFECT_FACE", "PHASES", "Phase", "RECENT",
+__all__ = ["DICE_PER_PLAYER", "HAND_LIMIT", "MAX_ACTIVATE", "PERFECT_FACE", "PHASES", "Phase", "RECENT", "SECRET_KEYS",
            "MastermindsEngine", "STEP_LETTERS", "SUMMARY", "TEAM_LIMIT", "recruit_value", "seat_order"]
-
-_SECRET_KEYS = SECRET_KEYS  # the names these had when everything lived in this module
-_seat_order = seat_order
-
 
 class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, HeistMixin, UpkeepMixin,  # type: ignore[misc]
                         ViewsMixin, TextsMixin, Engine):  # (``view`` returns a MastermindsView, a TypedDict)
@@ -90,11 +86,12 @@ class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, Heist
 
     # ------------------------------------------------------------------ contract
     def to_act(self, state) -> list[int]:
+        """Who must act: every seat still to answer an interrupt window, else the player whose turn it is."""
         if state["phase"] == "over":
             return []
         if state["phase"] == "window":
-            w = state["window"]
-            return [s for s in w["seats"] if str(s) not in w["done"]]
+            window = state["window"]
+            return [seat for seat in window["seats"] if str(seat) not in window["done"]]
         return [state["turn"]]
 
     def turn_seats(self, state) -> list[int]:
@@ -102,6 +99,7 @@ class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, Heist
         return [] if state["phase"] == "over" else [state["turn"]]
 
     def is_terminal(self, state) -> bool:
+        """Whether the game is over."""
         return state["phase"] == "over"
 
     def window_seconds(self, state, options: dict[str, Any]) -> int | None:
@@ -111,6 +109,7 @@ class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, Heist
         return None
 
     def timeout_action(self, state, seat: int, rng: random.Random) -> dict[str, Any]:
+        """The move made for a seat that ran out of time: pass an interrupt window, else play as the bot."""
         if state["phase"] == "window":
             return {"type": "pass"}
         return self.bot_action(state, seat, rng)
@@ -136,7 +135,7 @@ class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, Heist
         if state.get("end_reason") and state["phase"] != "over":
             self._finish(state, events)
         recent = state.setdefault("recent", [])
-        recent.extend(e["text"] for e in events if "to" not in e)
+        recent.extend(event["text"] for event in events if "to" not in event)
         del recent[:-RECENT]
         return events
 

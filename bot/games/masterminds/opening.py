@@ -13,14 +13,15 @@ class OpeningMixin:
     """``setup``: a new game ready for the first player's turn."""
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> dict[str, Any]:
-        n = len(names)
-        self.meta.check_players(n)
-        opts = self.meta.resolve_options(options)
+        """A new game: shuffled decks, the gem bag, four Prep cards each, the pool, two heists, the first player."""
+        players = len(names)
+        self.meta.check_players(players)
+        resolved = self.meta.resolve_options(options)
         state: dict[str, Any] = {
             "names": list(names),
             "rng": Rng.seed_state(seed),
-            "options": opts,
-            "colours": COLOURS[:n],
+            "options": resolved,
+            "colours": COLOURS[:players],
         }
         rng = Rng(state)
         talent = sorted(TALENTS)
@@ -35,18 +36,18 @@ class OpeningMixin:
             "prep_deck": prep, "prep_discard": [],
             "heist_deck": heist,
             "failure_deck": failure, "failure_discard": [],
-            "bag": {c: opts["gems_per_colour"] for c in state["colours"]} | {CLEAR: 10},
-            "gems": [{c: 0 for c in state["colours"]} | {CLEAR: 1} for _ in range(n)],
-            "gem_total": {c: opts["gems_per_colour"] for c in state["colours"]} | {CLEAR: 10 + n},
-            "dice": [DICE_PER_PLAYER] * n,
-            "hands": [[] for _ in range(n)],
-            "teams": [[] for _ in range(n)],
-            "intel": [0] * n,
-            "mementos": [[] for _ in range(n)],
+            "bag": {colour: resolved["gems_per_colour"] for colour in state["colours"]} | {CLEAR: 10},
+            "gems": [{colour: 0 for colour in state["colours"]} | {CLEAR: 1} for _ in range(players)],
+            "gem_total": {colour: resolved["gems_per_colour"] for colour in state["colours"]} | {CLEAR: 10 + players},
+            "dice": [DICE_PER_PLAYER] * players,
+            "hands": [[] for _ in range(players)],
+            "teams": [[] for _ in range(players)],
+            "intel": [0] * players,
+            "mementos": [[] for _ in range(players)],
             "pool": [],
             "heists": [None, None],
             "completed": 0,
-            "target": n + 1,
+            "target": players + 1,
             "round": 1,
             "phase": "turn",
             "plan_left": 0,
@@ -72,14 +73,14 @@ class OpeningMixin:
         """Deal 4 Prep cards each; "play immediately" cards are set aside and shuffled back."""
         aside = []
         for _ in range(4):
-            for s in range(len(state["names"])):
+            for seat in range(len(state["names"])):
                 while True:
                     pid = state["prep_deck"].pop()
                     if PREP[pid]["kind"] == "immediate":
                         aside.append(pid)
                         continue
-                    state["hands"][s].append(pid)
-                    self._stat(state, "available", "prep:" + PREP[pid]["name"])
+                    state["hands"][seat].append(pid)
+                    self._tally(state, "available", "prep:" + PREP[pid]["name"])
                     break
         state["prep_deck"].extend(aside)
         rng.shuffle(state["prep_deck"])
@@ -89,10 +90,10 @@ class OpeningMixin:
         contenders = list(range(len(state["names"])))
         rolloffs = []
         while True:
-            rolls = [[s, rng.die(6)] for s in contenders]
+            rolls = [[seat, rng.die(6)] for seat in contenders]
             rolloffs.append(rolls)
-            best = max(r for _, r in rolls)
-            contenders = [s for s, r in rolls if r == best]
+            best = max(roll for _, roll in rolls)
+            contenders = [seat for seat, roll in rolls if roll == best]
             if len(contenders) == 1:
                 break
         state["first_rolls"] = rolloffs

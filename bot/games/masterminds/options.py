@@ -15,21 +15,21 @@ class OptionsMixin:
     def _hire_replacements(self, state, seat: int) -> list[str | None]:
         team = state["teams"][seat]
         opts: list[str | None] = [None] if len(team) < TEAM_LIMIT else []
-        return opts + [e["card"] for e in team]
+        return opts + [entry["card"] for entry in team]
 
     def _step_options(self, state, seat: int, slots) -> list[dict[str, Any]]:
         """First half of a heist attempt: which step (heist + skill). Needs a free die and a fresh recruit."""
-        if state["dice"][seat] <= 0 or not any(not e["tapped"] for e in state["teams"][seat]):
+        if state["dice"][seat] <= 0 or not any(not entry["tapped"] for entry in state["teams"][seat]):
             return []
         out = []
         for slot in slots:
-            h = state["heists"][slot]
-            if h is None:
+            heist = state["heists"][slot]
+            if heist is None:
                 continue
-            k = self._next_step(h)
-            if k == 3 and not any(d and d["seat"] == seat for d in h["dice"][:3]):
+            step_index = self._next_step(heist)
+            if step_index == 3 and not any(die and die["seat"] == seat for die in heist["dice"][:3]):
                 continue  # inside job: only a player with a die on the heist may attempt its step D
-            for skill in self._steps(h)[k]["skills"]:
+            for skill in self._steps(heist)[step_index]["skills"]:
                 out.append({"type": "heist", "heist": slot, "skill": skill})
                 out.append({"type": "heist", "heist": slot, "skill": skill,
                             "recruits": self.suggested_crew(state, seat, slot, skill)})
@@ -38,78 +38,78 @@ class OptionsMixin:
     def suggested_crew(self, state, seat: int, slot: int, skill: str) -> list[str]:
         """The one-click crew offered next to each step: the best chance to beat the step,
         then the fewest recruits, then the least overkill (public facts only)."""
-        h = state["heists"][slot]
-        number = self._steps(h)[self._next_step(h)]["number"]
+        heist = state["heists"][slot]
+        number = self._steps(heist)[self._next_step(heist)]["number"]
         best, key = [], None
         for option in self._crew_options(state, seat):
             tids = option["recruits"]
             total, _ = self.attempt_total(state, seat, skill, tids)
-            clutch = any(TALENTS[t]["ability"] == "clutch" for t in tids)
-            k = (-calc.p_beat(total, number, clutch), len(tids), total)
-            if key is None or k < key:
-                best, key = tids, k
+            clutch = any(TALENTS[talent]["ability"] == "clutch" for talent in tids)
+            rank = (-calc.p_beat(total, number, clutch), len(tids), total)
+            if key is None or rank < key:
+                best, key = tids, rank
         return best
 
     def _crew_options(self, state, seat: int) -> list[dict[str, Any]]:
         """Second half: which 1-3 untapped recruits attempt the chosen step."""
-        untapped = [e["card"] for e in state["teams"][seat] if not e["tapped"]]
-        return [{"type": "crew", "recruits": list(c)}
-                for k in range(1, min(MAX_ACTIVATE, len(untapped)) + 1) for c in combinations(untapped, k)]
+        untapped = [entry["card"] for entry in state["teams"][seat] if not entry["tapped"]]
+        return [{"type": "crew", "recruits": list(crew)}
+                for size in range(1, min(MAX_ACTIVATE, len(untapped)) + 1) for crew in combinations(untapped, size)]
 
     def _unique_cards(self, hand: list[str], kind: str) -> list[str]:
         seen, out = set(), []
         for pid in hand:
-            p = PREP[pid]
-            if p["kind"] == kind and p["name"] not in seen:
-                seen.add(p["name"])
+            card = PREP[pid]
+            if card["kind"] == kind and card["name"] not in seen:
+                seen.add(card["name"])
                 out.append(pid)
         return out
 
     def _action_targets(self, state, seat: int, pid: str, gem: str | None) -> list[dict[str, Any]] | None:
         """Targets for an action card (None = needs no target)."""
-        eff = PREP[pid]["effect"]
-        n = len(state["names"])
-        if eff == "sabotage":
-            return [{"type": "target", "seat": s} for s in range(n) if s != seat and state["hands"][s]]
-        if eff == "doublecross":
+        effect = PREP[pid]["effect"]
+        players = len(state["names"])
+        if effect == "sabotage":
+            return [{"type": "target", "seat": other} for other in range(players) if other != seat and state["hands"][other]]
+        if effect == "doublecross":
             if gem:
-                return [{"type": "target", "heist": i} for i, h in enumerate(state["heists"])
-                        if h is not None and self._next_step(h) > 0]
-            return [{"type": "target", "recruit": e["card"]} for s in range(n) if s != seat
-                    for e in state["teams"][s] if e["gear"]]
+                return [{"type": "target", "heist": i} for i, heist in enumerate(state["heists"])
+                        if heist is not None and self._next_step(heist) > 0]
+            return [{"type": "target", "recruit": entry["card"]} for other in range(players) if other != seat
+                    for entry in state["teams"][other] if entry["gear"]]
         return None
 
     def _plan_options(self, state, seat: int) -> list[dict[str, Any]]:
         hand = state["hands"][seat]
         team = state["teams"][seat]
         out: list[dict[str, Any]] = [{"type": "draw"}]
-        held = [c for c in self._gem_colours(state) if state["gems"][seat][c] > 0]
+        held = [colour for colour in self._gem_colours(state) if state["gems"][seat][colour] > 0]
         for pid in self._unique_cards(hand, "action"):
             for gem in [None, *held]:
                 targets = self._action_targets(state, seat, pid, gem)
                 if targets is not None and not targets:
                     continue
                 out.append({"type": "action", "card": pid, "gem": gem})
-        bare = [e["card"] for e in team if not e["gear"]]
+        bare = [entry["card"] for entry in team if not entry["gear"]]
         for pid in self._unique_cards(hand, "gear"):
             for tid in bare:
                 out.append({"type": "gear", "card": pid, "recruit": tid})
-        geared = [e["card"] for e in team if e["gear"]]
-        for a in geared:
-            for e in team:
-                if e["card"] != a:
-                    out.append({"type": "trade", "from": a, "to": e["card"]})
+        geared = [entry["card"] for entry in team if entry["gear"]]
+        for geared_tid in geared:
+            for entry in team:
+                if entry["card"] != geared_tid:
+                    out.append({"type": "trade", "from": geared_tid, "to": entry["card"]})
         out.append({"type": "end_plan"})
         return out
 
     def _interrupt_ok(self, state, seat: int, pid: str, kind: str) -> bool:
-        p = PREP[pid]
-        if p["kind"] != "interrupt" or kind not in p["when"]:
+        card = PREP[pid]
+        if card["kind"] != "interrupt" or kind not in card["when"]:
             return False
         actor = state["turn"]
-        if p["who"] == "self":
+        if card["who"] == "self":
             return seat == actor
-        if p["who"] == "other":
+        if card["who"] == "other":
             return seat != actor
         return True
 
@@ -135,7 +135,7 @@ class OptionsMixin:
 
     def _second_gear_options(self, state, seat: int) -> list[dict[str, Any]]:
         """The optional second Gear card of a "play two gear" plan action."""
-        bare = [e["card"] for e in state["teams"][seat] if not e["gear"]]
+        bare = [entry["card"] for entry in state["teams"][seat] if not entry["gear"]]
         return [{"type": "gear", "card": pid, "recruit": tid}
                 for pid in self._unique_cards(state["hands"][seat], "gear") for tid in bare] + [{"type": "gear_done"}]
 
@@ -160,7 +160,7 @@ class OptionsMixin:
 
     def _lose_gem_options(self, state, seat: int) -> list[dict[str, Any]]:
         """A Failure consequence: any colour of gem the seat holds goes back to the bag."""
-        return [{"type": "give_gem", "colour": c} for c in self._gem_colours(state) if state["gems"][seat][c] > 0]
+        return [{"type": "give_gem", "colour": colour} for colour in self._gem_colours(state) if state["gems"][seat][colour] > 0]
 
     def _continue_options(self, state, seat: int) -> list[dict[str, Any]]:
         """After a success: the next step of the same heist, or hold."""
@@ -168,7 +168,7 @@ class OptionsMixin:
 
     def _retire_options(self, state, seat: int) -> list[dict[str, Any]]:
         """After completing a heist: any recruit on the team retires."""
-        return [{"type": "retire", "recruit": e["card"]} for e in state["teams"][seat]]
+        return [{"type": "retire", "recruit": entry["card"]} for entry in state["teams"][seat]]
 
     def _discard_options(self, state, seat: int) -> list[dict[str, Any]]:
         """Upkeep over the hand limit: discard one card (one action per card name)."""

@@ -13,27 +13,27 @@ class PrepMixin:
     """Recruiting, drawing, action cards, gear and gems."""
 
     def _recruit(self, state, seat: int, tid: str, replace: str | None, events) -> None:
-        name = self._name(state, seat)
+        name = self._seat_name(state, seat)
         team = state["teams"][seat]
-        text = f"{name} recruits {self._tname(tid)}"
+        text = f"{name} recruits {self._talent_name(tid)}"
         if replace:
             self._discard_recruit(state, seat, replace)
-            text += f", replacing {self._tname(replace)}"
+            text += f", replacing {self._talent_name(replace)}"
         team.append({"card": tid, "gear": None, "tapped": False, "injured": False})
         events.append({"type": "recruit", "text": text + "."})
-        self._stat(state, "used", "talent:" + self._tname(tid))
-        self._stat(state, "available", "ability:" + ABILITIES[TALENTS[tid]["ability"]]["name"])
+        self._tally(state, "used", "talent:" + self._talent_name(tid))
+        self._tally(state, "available", "ability:" + ABILITIES[TALENTS[tid]["ability"]]["name"])
         if TALENTS[tid]["ability"] == "scout":
-            self._stat(state, "used", "ability:Scout")
-            events.append({"type": "ability", "text": f"{self._tname(tid)} (Scout) brings a Prep card."})
+            self._tally(state, "used", "ability:Scout")
+            events.append({"type": "ability", "text": f"{self._talent_name(tid)} (Scout) brings a Prep card."})
             self._draw_prep(state, seat, 1, events)
 
     def _discard_recruit(self, state, seat: int, tid: str) -> None:
         team = state["teams"][seat]
-        for i, e in enumerate(team):
-            if e["card"] == tid:
-                if e["gear"]:
-                    state["prep_discard"].append(e["gear"])
+        for i, entry in enumerate(team):
+            if entry["card"] == tid:
+                if entry["gear"]:
+                    state["prep_discard"].append(entry["gear"])
                 state["talent_discard"].append(tid)
                 del team[i]
                 return
@@ -52,7 +52,7 @@ class PrepMixin:
     def _draw_prep(self, state, seat: int, count: int, events, ctx: dict | None = None) -> None:
         """Draw ``count`` Prep cards; immediate cards resolve at once (one reshuffle per draw effect)."""
         ctx = ctx if ctx is not None else {"reshuffled": False}
-        name = self._name(state, seat)
+        name = self._seat_name(state, seat)
         drawn: list[str] = []
         for _ in range(count):
             if state["phase"] == "over" or state.get("end_reason"):
@@ -65,26 +65,26 @@ class PrepMixin:
             pid = self._draw_from(state, "prep_deck", "prep_discard", events, "Prep")
             if pid is None:
                 break
-            p = PREP[pid]
-            if p["kind"] == "immediate":
+            card = PREP[pid]
+            if card["kind"] == "immediate":
                 if drawn:
                     self._draw_event(state, seat, drawn, events)
                     drawn = []
-                events.append({"type": "immediate", "text": f"{name} draws {p['name']} and must play it at once: {p['text'].split(': ', 1)[-1]}"})
+                events.append({"type": "immediate", "text": f"{name} draws {card['name']} and must play it at once: {card['text'].split(': ', 1)[-1]}"})
                 state["prep_discard"].append(pid)
-                self._stat(state, "used", "prep:" + p["name"])
-                self._immediate(state, seat, p["effect"], events, ctx)
+                self._tally(state, "used", "prep:" + card["name"])
+                self._immediate(state, seat, card["effect"], events, ctx)
             else:
-                self._stat(state, "available", "prep:" + p["name"])
+                self._tally(state, "available", "prep:" + card["name"])
                 state["hands"][seat].append(pid)
                 drawn.append(pid)
         if drawn:
             self._draw_event(state, seat, drawn, events)
 
     def _draw_event(self, state, seat, drawn, events) -> None:
-        n = len(drawn)
-        events.append({"type": "draw", "text": f"{self._name(state, seat)} draws {n} Prep card{'s' if n > 1 else ''}."})
-        events.append({"type": "draw", "to": seat, "text": "You draw " + ", ".join(prep_name(p) for p in drawn) + "."})
+        count = len(drawn)
+        events.append({"type": "draw", "text": f"{self._seat_name(state, seat)} draws {count} Prep card{'s' if count > 1 else ''}."})
+        events.append({"type": "draw", "to": seat, "text": "You draw " + ", ".join(prep_name(card) for card in drawn) + "."})
 
     def _immediate(self, state, seat: int, effect: str, events, ctx) -> None:
         if effect == "windfall":
@@ -94,9 +94,9 @@ class PrepMixin:
         elif effect == "rivals":
             self._burn_and_refill(state, events)
         elif effect == "lockdown":
-            for slot, h in enumerate(state["heists"]):
-                if h is not None and slot != state.get("completing"):
-                    self._pop_last_die(state, h, events)
+            for slot, heist in enumerate(state["heists"]):
+                if heist is not None and slot != state.get("completing"):
+                    self._pop_last_die(state, heist, events)
             if state.get("completing") is not None:
                 events.append({"type": "immediate", "text": "The heist being completed is already cracked: "
                                "Lockdown doesn't touch its dice."})
@@ -106,16 +106,16 @@ class PrepMixin:
         state["pool"].clear()
         self._refresh_pool(state, events)
         events.append({"type": "pool", "text": "The Talent Pool is burned and refilled: "
-                       + (", ".join(self._tname(t) for t in state["pool"]) or "nobody") + "."})
+                       + (", ".join(self._talent_name(tid) for tid in state["pool"]) or "nobody") + "."})
 
-    def _pop_last_die(self, state, h, events) -> None:
-        k = self._next_step(h) - 1
-        if k < 0:
+    def _pop_last_die(self, state, heist, events) -> None:
+        step_index = self._next_step(heist) - 1
+        if step_index < 0:
             return
-        d = h["dice"][k]
-        h["dice"][k] = None
-        state["dice"][d["seat"]] += 1
-        events.append({"type": "die", "text": f"{self._name(state, d['seat'])}'s die on {self._heist_name(h)} step {STEP_LETTERS[k]} goes back to them."})
+        die = heist["dice"][step_index]
+        heist["dice"][step_index] = None
+        state["dice"][die["seat"]] += 1
+        events.append({"type": "die", "text": f"{self._seat_name(state, die['seat'])}'s die on {self._heist_name(heist)} step {STEP_LETTERS[step_index]} goes back to them."})
 
     def _take_gems(self, state, seat: int, count: int, events, reason: str) -> None:
         rng = Rng(state)
@@ -125,18 +125,18 @@ class PrepMixin:
             total = sum(state["bag"].values())
             if total == 0:
                 break
-            r = rng.below(total)
-            for c in colours:
-                if r < state["bag"][c]:
-                    state["bag"][c] -= 1
-                    state["gems"][seat][c] += 1
-                    got[c] += 1
+            pick = rng.below(total)
+            for colour in colours:
+                if pick < state["bag"][colour]:
+                    state["bag"][colour] -= 1
+                    state["gems"][seat][colour] += 1
+                    got[colour] += 1
                     break
-                r -= state["bag"][c]
+                pick -= state["bag"][colour]
         left = sum(state["bag"].values())
         if got:
-            desc = ", ".join(f"{n} {c}" for c, n in got.items())
-            events.append({"type": "gems", "text": f"{self._name(state, seat)} takes {sum(got.values())} gem{'s' if sum(got.values()) > 1 else ''} from the bag ({reason}): {desc}. Bag: {left} left."})
+            gained = ", ".join(f"{count} {colour}" for colour, count in got.items())
+            events.append({"type": "gems", "text": f"{self._seat_name(state, seat)} takes {sum(got.values())} gem{'s' if sum(got.values()) > 1 else ''} from the bag ({reason}): {gained}. Bag: {left} left."})
         if left == 0:
             events.append({"type": "end", "text": "The last gem has been taken from the bag!"})
             state["end_reason"] = "bag"
@@ -144,26 +144,26 @@ class PrepMixin:
     def _give_gem(self, state, seat: int, colour: str, events) -> None:
         state["gems"][seat][colour] -= 1
         state["bag"][colour] += 1
-        events.append({"type": "gems", "text": f"{self._name(state, seat)} returns a {colour} gem to the bag."})
+        events.append({"type": "gems", "text": f"{self._seat_name(state, seat)} returns a {colour} gem to the bag."})
 
     def _play_action(self, state, seat: int, pid: str, gem: str | None, events) -> None:
-        p = PREP[pid]
-        name = self._name(state, seat)
+        card = PREP[pid]
+        name = self._seat_name(state, seat)
         state["hands"][seat].remove(pid)
         state["prep_discard"].append(pid)
-        self._stat(state, "used", "prep:" + p["name"])
+        self._tally(state, "used", "prep:" + card["name"])
         if any(state["gems"][seat].values()):
-            self._stat(state, "available", "mechanic:gem bonus")
-        text = f"{name} plays {p['name']}"
+            self._tally(state, "available", "mechanic:gem bonus")
+        text = f"{name} plays {card['name']}"
         if gem:
-            self._stat(state, "used", "mechanic:gem bonus")
+            self._tally(state, "used", "mechanic:gem bonus")
             state["gems"][seat][gem] -= 1
             state["bag"][gem] += 1
-            text += f", spending a {gem} gem ({p['gem_text'].rstrip('.')})"
+            text += f", spending a {gem} gem ({card['gem_text'].rstrip('.')})"
         else:
-            text += f" ({p['text'].rstrip('.')})"
+            text += f" ({card['text'].rstrip('.')})"
         events.append({"type": "action", "text": text + "."})
-        eff = p["effect"]
+        effect = card["effect"]
         targets = self._action_targets(state, seat, pid, gem)
         if targets is not None:
             state["pending"] = {"card": pid, "gem": gem, "targets": targets}
@@ -172,17 +172,17 @@ class PrepMixin:
             else:
                 state["phase"] = "target"
             return
-        if eff == "intel":
+        if effect == "intel":
             state["intel"][seat] += 4 if gem else 2
             events.append({"type": "intel", "text": f"{name} now has {state['intel'][seat]} Intel for the next heist attempt."})
-        elif eff == "draw":
+        elif effect == "draw":
             self._draw_prep(state, seat, 3 if gem else 2, events)
-        elif eff == "blackmarket":
+        elif effect == "blackmarket":
             self._draw_prep(state, seat, 3 if gem else 1, events)
             if not gem:
                 state["intel"][seat] += 1
                 events.append({"type": "intel", "text": f"{name} now has {state['intel'][seat]} Intel for the next heist attempt."})
-        elif eff == "headhunt":
+        elif effect == "headhunt":
             self._burn_and_refill(state, events)
             if gem and state["pool"]:
                 state["phase"] = "hire"
@@ -191,12 +191,12 @@ class PrepMixin:
         self._plan_done(state, events)
 
     def _resolve_target(self, state, seat: int, action, events) -> None:
-        pend = state["pending"]
+        pending = state["pending"]
         state["pending"] = None
-        eff = PREP[pend["card"]]["effect"]
-        gem = pend["gem"]
+        effect = PREP[pending["card"]]["effect"]
+        gem = pending["gem"]
         rng = Rng(state)
-        if eff == "sabotage":
+        if effect == "sabotage":
             victim = action["seat"]
             hand = state["hands"][victim]
             lost = []
@@ -204,47 +204,47 @@ class PrepMixin:
                 if hand:
                     lost.append(hand.pop(rng.below(len(hand))))
             state["prep_discard"].extend(lost)
-            events.append({"type": "sabotage", "text": f"{self._name(state, victim)} discards "
-                           + ", ".join(prep_name(p) for p in lost) + " at random."})
-        elif eff == "doublecross" and gem:
+            events.append({"type": "sabotage", "text": f"{self._seat_name(state, victim)} discards "
+                           + ", ".join(prep_name(card) for card in lost) + " at random."})
+        elif effect == "doublecross" and gem:
             self._pop_last_die(state, state["heists"][action["heist"]], events)
-        elif eff == "doublecross":
-            owner, e = self._entry(state, action["recruit"])
-            g = e["gear"]
-            e["gear"] = None
-            state["prep_discard"].append(g)
-            events.append({"type": "gear", "text": f"{self._name(state, owner)}'s {self._tname(e['card'])} loses {prep_name(g)}."})
+        elif effect == "doublecross":
+            owner, entry = self._entry(state, action["recruit"])
+            gear = entry["gear"]
+            entry["gear"] = None
+            state["prep_discard"].append(gear)
+            events.append({"type": "gear", "text": f"{self._seat_name(state, owner)}'s {self._talent_name(entry['card'])} loses {prep_name(gear)}."})
         self._plan_done(state, events)
 
     def _play_gear(self, state, seat: int, pid: str, tid: str, events) -> None:
         state["hands"][seat].remove(pid)
-        self._stat(state, "used", "prep:" + prep_name(pid))
-        _, e = self._entry(state, tid)
-        e["gear"] = pid
-        events.append({"type": "gear", "text": f"{self._name(state, seat)} equips {self._tname(tid)} with {prep_name(pid)} ({PREP[pid]['text'].rstrip('.')})."})
+        self._tally(state, "used", "prep:" + prep_name(pid))
+        _, entry = self._entry(state, tid)
+        entry["gear"] = pid
+        events.append({"type": "gear", "text": f"{self._seat_name(state, seat)} equips {self._talent_name(tid)} with {prep_name(pid)} ({PREP[pid]['text'].rstrip('.')})."})
 
-    def _trade(self, state, seat: int, a: str, b: str, events) -> None:
-        self._stat(state, "used", "mechanic:trade gear")
-        _, ea = self._entry(state, a)
-        _, eb = self._entry(state, b)
-        ea["gear"], eb["gear"] = eb["gear"], ea["gear"]
-        verb = "swaps gear between" if ea["gear"] and eb["gear"] else "moves gear from"
-        sep = "and" if ea["gear"] and eb["gear"] else "to"
-        events.append({"type": "trade", "text": f"{self._name(state, seat)} {verb} {self._tname(a)} {sep} {self._tname(b)}."})
+    def _trade(self, state, seat: int, from_tid: str, to_tid: str, events) -> None:
+        self._tally(state, "used", "mechanic:trade gear")
+        _, giver = self._entry(state, from_tid)
+        _, taker = self._entry(state, to_tid)
+        giver["gear"], taker["gear"] = taker["gear"], giver["gear"]
+        verb = "swaps gear between" if giver["gear"] and taker["gear"] else "moves gear from"
+        sep = "and" if giver["gear"] and taker["gear"] else "to"
+        events.append({"type": "trade", "text": f"{self._seat_name(state, seat)} {verb} {self._talent_name(from_tid)} {sep} {self._talent_name(to_tid)}."})
 
     # ------------------------------------------------------------------ actions of the recruit phase
     def _act_recruit(self, state, seat: int, action, events) -> None:
         """PREP: recruit a Talent from the pool, then plan."""
-        events.append({"type": "prep", "text": f"{self._name(state, seat)} chooses PREP."})
+        events.append({"type": "prep", "text": f"{self._seat_name(state, seat)} chooses PREP."})
         state["pool"].remove(action["card"])
         self._recruit(state, seat, action["card"], action["replace"], events)
         self._start_plan(state, events)
 
     def _act_burn(self, state, seat: int, action, events) -> None:
         """PREP: burn the pool and draw the top Talent (hire it or pool it next), or plan if the deck is empty."""
-        name = self._name(state, seat)
+        name = self._seat_name(state, seat)
         events.append({"type": "prep", "text": f"{name} chooses PREP and burns the Talent Pool."})
-        self._stat(state, "used", "mechanic:burn")
+        self._tally(state, "used", "mechanic:burn")
         state["talent_discard"].extend(state["pool"])
         state["pool"].clear()
         tid = self._draw_from(state, "talent_deck", "talent_discard", events, "Talent")
@@ -252,10 +252,10 @@ class PrepMixin:
             events.append({"type": "burn", "text": "The Talent deck is empty."})
             self._start_plan(state, events)
         else:
-            events.append({"type": "burn", "text": f"{name} draws {self._tname(tid)} from the Talent deck."})
+            events.append({"type": "burn", "text": f"{name} draws {self._talent_name(tid)} from the Talent deck."})
             state["pending"] = {"card": tid}
             state["phase"] = "burned"
-            self._stat(state, "available", "talent:" + self._tname(tid))
+            self._tally(state, "available", "talent:" + self._talent_name(tid))
 
     def _act_hire(self, state, seat: int, action, events) -> None:
         """After a burn: hire the drawn Talent, then plan."""
@@ -269,12 +269,12 @@ class PrepMixin:
         tid = state["pending"]["card"]
         state["pending"] = None
         state["pool"].append(tid)
-        events.append({"type": "pool", "text": f"{self._name(state, seat)} puts {self._tname(tid)} into the Talent Pool."})
+        events.append({"type": "pool", "text": f"{self._seat_name(state, seat)} puts {self._talent_name(tid)} into the Talent Pool."})
         self._start_plan(state, events)
 
     def _act_draw_prep(self, state, seat: int, action, events) -> None:
         """PREP without recruiting: draw a Prep card, then plan."""
-        events.append({"type": "prep", "text": f"{self._name(state, seat)} chooses PREP and skips recruiting to draw a Prep card."})
+        events.append({"type": "prep", "text": f"{self._seat_name(state, seat)} chooses PREP and skips recruiting to draw a Prep card."})
         self._draw_prep(state, seat, 1, events)
         self._start_plan(state, events)
 
@@ -295,8 +295,8 @@ class PrepMixin:
     def _act_gear(self, state, seat: int, action, events) -> None:
         """Plan action: equip a Gear card; a second one may follow if a recruit is still bare."""
         self._play_gear(state, seat, action["card"], action["recruit"], events)
-        bare = [e for e in state["teams"][seat] if not e["gear"]]
-        if bare and any(PREP[p]["kind"] == "gear" for p in state["hands"][seat]):
+        bare = [entry for entry in state["teams"][seat] if not entry["gear"]]
+        if bare and any(PREP[card]["kind"] == "gear" for card in state["hands"][seat]):
             state["phase"] = "gear2"
             state["pending"] = {"first": action["card"]}
         else:
@@ -320,7 +320,7 @@ class PrepMixin:
 
     def _act_end_plan(self, state, seat: int, action, events) -> None:
         """End the plan phase early: upkeep."""
-        events.append({"type": "plan", "text": f"{self._name(state, seat)} ends the plan phase."})
+        events.append({"type": "plan", "text": f"{self._seat_name(state, seat)} ends the plan phase."})
         state["plan_left"] = 0
         self._upkeep(state, events)
 

@@ -24,11 +24,12 @@ class TextsMixin:
     """Every sentence the game shows about a state or a move."""
 
     def status_line(self, state) -> str:
+        """One line: round, heists completed, and who must decide what."""
         phase = state["phase"]
         if phase == "over":
-            f = state.get("final") or {}
+            final = state.get("final") or {}
             why = {"heists": "the last heist was completed", "bag": "the bag is empty",
-                   "rounds": "the round limit was reached"}.get(f.get("reason") or "", "")
+                   "rounds": "the round limit was reached"}.get(final.get("reason") or "", "")
             return f"Game over: {why}." if why else "Game over."
         name = state["names"][state["turn"]]
         head = f"Round {state['round']}/{state['options']['round_limit']} · heists {state['completed']}/{state['target']} · "
@@ -49,7 +50,7 @@ class TextsMixin:
             "discard": f"{name}: discard down to {HAND_LIMIT} cards",
         }.get(phase)
         if phase == "window":
-            waiting = [state["names"][s] for s in self.to_act(state)]
+            waiting = [state["names"][seat] for seat in self.to_act(state)]
             what = "Interrupt window: waiting for " + ", ".join(waiting)
         return head + (what or name)
 
@@ -63,57 +64,57 @@ class TextsMixin:
 
     def _with_replace(self, head: str, action: dict[str, Any]) -> str:
         """``head``, plus the recruit a hire replaces (if any)."""
-        return (head + f" (replace {self._tname(action['replace'])})" if action["replace"] else head)[:80]
+        return (head + f" (replace {self._talent_name(action['replace'])})" if action["replace"] else head)[:80]
 
     def _describe_recruit(self, state, seat: int, action: dict[str, Any]) -> str:
-        return self._with_replace(f"Recruit {self._tname(action['card'])}", action)
+        return self._with_replace(f"Recruit {self._talent_name(action['card'])}", action)
 
     def _describe_hire(self, state, seat: int, action: dict[str, Any]) -> str:
         tid = state["pending"]["card"] if state.get("pending") else None
-        return self._with_replace(f"Hire {self._tname(tid)}" if tid else "Hire", action)
+        return self._with_replace(f"Hire {self._talent_name(tid)}" if tid else "Hire", action)
 
     def _describe_action_card(self, state, seat: int, action: dict[str, Any]) -> str:
-        p = PREP[action["card"]]
+        card = PREP[action["card"]]
         if action["gem"]:
-            return f"{p['name']} + {action['gem']} gem: {p['gem_text']}"[:80]
-        return f"{p['name']}: {p['text']}"[:80]
+            return f"{card['name']} + {action['gem']} gem: {card['gem_text']}"[:80]
+        return f"{card['name']}: {card['text']}"[:80]
 
     def _describe_gear(self, state, seat: int, action: dict[str, Any]) -> str:
-        return f"Equip {prep_name(action['card'])} on {self._tname(action['recruit'])}"[:80]
+        return f"Equip {prep_name(action['card'])} on {self._talent_name(action['recruit'])}"[:80]
 
     def _describe_trade(self, state, seat: int, action: dict[str, Any]) -> str:
-        _, b = self._entry(state, action["to"])
-        verb = "Swap gear:" if b and b["gear"] else "Move gear:"
-        return f"{verb} {self._tname(action['from'])} → {self._tname(action['to'])}"[:80]
+        _, receiver = self._entry(state, action["to"])
+        verb = "Swap gear:" if receiver and receiver["gear"] else "Move gear:"
+        return f"{verb} {self._talent_name(action['from'])} → {self._talent_name(action['to'])}"[:80]
 
     def _describe_target(self, state, seat: int, action: dict[str, Any]) -> str:
         if "seat" in action:
             return f"Target {state['names'][action['seat']]}"
         if "heist" in action:
-            h = state["heists"][action["heist"]]
-            k = self._next_step(h) - 1
-            d = h["dice"][k]
-            return f"{self._heist_name(h)}: remove {state['names'][d['seat']]}'s die on step {STEP_LETTERS[k]}"[:80]
-        owner, e = self._entry(state, action["recruit"])
-        return f"{state['names'][owner]}'s {self._tname(e['card'])}: discard {prep_name(e['gear'])}"[:80]
+            heist = state["heists"][action["heist"]]
+            step_index = self._next_step(heist) - 1
+            die = heist["dice"][step_index]
+            return f"{self._heist_name(heist)}: remove {state['names'][die['seat']]}'s die on step {STEP_LETTERS[step_index]}"[:80]
+        owner, entry = self._entry(state, action["recruit"])
+        return f"{state['names'][owner]}'s {self._talent_name(entry['card'])}: discard {prep_name(entry['gear'])}"[:80]
 
     def _describe_heist(self, state, seat: int, action: dict[str, Any]) -> str:
-        h = state["heists"][action["heist"]]
-        k = self._next_step(h)
-        number = self._steps(h)[k]["number"]
-        head = f"{self._heist_name(h)} {STEP_LETTERS[k]} {action['skill']} {number}"
+        heist = state["heists"][action["heist"]]
+        step_index = self._next_step(heist)
+        number = self._steps(heist)[step_index]["number"]
+        head = f"{self._heist_name(heist)} {STEP_LETTERS[step_index]} {action['skill']} {number}"
         if "recruits" in action:
             total, _ = self.attempt_total(state, seat, action["skill"], action["recruits"])
-            who = " + ".join(self._tname(x) for x in action["recruits"])
+            who = " + ".join(self._talent_name(tid) for tid in action["recruits"])
             return f"{head}: send {who} ({total})"[:80]
         return f"{head}: choose the crew…"[:80]
 
     def _describe_crew(self, state, seat: int, action: dict[str, Any]) -> str:
-        pend = state["pending"]
-        h = state["heists"][pend["heist"]]
-        number = self._steps(h)[self._next_step(h)]["number"]
-        total, _ = self.attempt_total(state, seat, pend["skill"], action["recruits"])
-        who = " + ".join(self._tname(x) for x in action["recruits"])
+        pending = state["pending"]
+        heist = state["heists"][pending["heist"]]
+        number = self._steps(heist)[self._next_step(heist)]["number"]
+        total, _ = self.attempt_total(state, seat, pending["skill"], action["recruits"])
+        who = " + ".join(self._talent_name(tid) for tid in action["recruits"])
         return f"{who}: total {total} vs {number}"[:80]
 
     def _describe_pass(self, state, seat: int, action: dict[str, Any]) -> str:
@@ -122,83 +123,86 @@ class TextsMixin:
         return "Pass (no interrupt)"
 
     def _describe_interrupt(self, state, seat: int, action: dict[str, Any]) -> str:
-        p = PREP[action["card"]]
-        return f"Play {p['name']}: {p['text']}"[:80]
+        card = PREP[action["card"]]
+        return f"Play {card['name']}: {card['text']}"[:80]
 
     def _describe_suffer(self, state, seat: int, action: dict[str, Any]) -> str:
-        return f"{self._tname(action['recruit'])} suffers the Failure card"[:80]
+        return f"{self._talent_name(action['recruit'])} suffers the Failure card"[:80]
 
     def _describe_give_gem(self, state, seat: int, action: dict[str, Any]) -> str:
         return f"Return a {action['colour']} gem"
 
     def _describe_retire(self, state, seat: int, action: dict[str, Any]) -> str:
-        return f"Retire {self._tname(action['recruit'])}"[:80]
+        return f"Retire {self._talent_name(action['recruit'])}"[:80]
 
     def _describe_discard(self, state, seat: int, action: dict[str, Any]) -> str:
         return f"Discard {prep_name(action['card'])}"[:80]
 
     def action_group(self, state, seat: int, action: dict[str, Any]) -> str:
-        t = action["type"]
-        if t == "heist":
+        """The heading a move is listed under in the move panel."""
+        kind = action["type"]
+        if kind == "heist":
             return "Heist: pick a step"
-        if t in ("crew", "back"):
+        if kind in ("crew", "back"):
             return "Heist: pick the crew"
-        if t in ("recruit", "burn", "draw_prep"):
+        if kind in ("recruit", "burn", "draw_prep"):
             return "Prep: recruit phase"
-        if t in ("draw", "action", "gear", "trade", "end_plan", "gear_done"):
+        if kind in ("draw", "action", "gear", "trade", "end_plan", "gear_done"):
             return {"draw": "Plan", "end_plan": "Plan", "action": "Plan: action card", "gear": "Plan: gear",
-                    "gear_done": "Plan: gear", "trade": "Plan: trade gear"}[t]
-        if t in ("pass", "interrupt"):
+                    "gear_done": "Plan: gear", "trade": "Plan: trade gear"}[kind]
+        if kind in ("pass", "interrupt"):
             return "Interrupts"
         return {"hire": "Hire", "to_pool": "Hire", "hire_pool": "Hire", "hire_skip": "Hire", "hold": "Heist",
                 "suffer": "Failure", "give_gem": "Gems", "retire": "Retire",
-                "discard": "Discard", "target": "Target"}.get(t, "Moves")
+                "discard": "Discard", "target": "Target"}.get(kind, "Moves")
 
     def private_text(self, view: dict[str, Any]) -> str:
-        priv = view.get("private") or {}
-        seat = priv.get("seat")
-        lines = [f"**Your hand ({len(priv.get('hand', []))}/{HAND_LIMIT}):**"]
-        for c in priv.get("hand", []):
-            line = f"• **{c['name']}** ({c['kind']}): {c['text']}"
-            if c.get("gem_text"):
-                line += f" 💎 {c['gem_text']}"
+        """A seat's hand, committed interrupt, gems, free dice and Intel as Discord text."""
+        private = view.get("private") or {}
+        seat = private.get("seat")
+        lines = [f"**Your hand ({len(private.get('hand', []))}/{HAND_LIMIT}):**"]
+        for card in private.get("hand", []):
+            line = f"• **{card['name']}** ({card['kind']}): {card['text']}"
+            if card.get("gem_text"):
+                line += f" 💎 {card['gem_text']}"
             lines.append(line)
-        if not priv.get("hand"):
+        if not private.get("hand"):
             lines.append("• (empty)")
-        if priv.get("committed"):
-            lines.append(f"You committed **{priv['committed']}** in this interrupt window.")
+        if private.get("committed"):
+            lines.append(f"You committed **{private['committed']}** in this interrupt window.")
         if seat is not None and view.get("players"):
-            p = view["players"][seat]
-            gems = ", ".join(f"{n} {c}" for c, n in p["gems"].items() if n) or "none"
-            lines.append(f"**Your colour:** {p['colour']} · gems: {gems} · free dice: {p['dice_free']} · Intel: {p['intel']}")
+            player = view["players"][seat]
+            gems = ", ".join(f"{count} {colour}" for colour, count in player["gems"].items() if count) or "none"
+            lines.append(f"**Your colour:** {player['colour']} · gems: {gems} · free dice: {player['dice_free']} · Intel: {player['intel']}")
         return "\n".join(lines)
 
     def illegal_message(self, state, seat: int, action: dict[str, Any]) -> str:
+        """Why a move is refused, in a sentence a player can act on."""
         phase = state["phase"]
-        t = action.get("type") if isinstance(action, dict) else None
+        kind = action.get("type") if isinstance(action, dict) else None
         if phase == "window":
             return "The interrupt window is open: play one of your interrupts that fits this roll, or pass."
-        if t == "attempt":
+        if kind == "attempt":
             return "A heist attempt is two picks now: the step (heist + skill), then the recruits."
-        if t == "heist":
+        if kind == "heist":
             if state["dice"][seat] <= 0:
                 return "All five of your dice are on heists: you need a free die to attempt a step."
-            if not any(not e["tapped"] for e in state["teams"][seat]):
+            if not any(not entry["tapped"] for entry in state["teams"][seat]):
                 return "You have no untapped recruit to send on a heist step."
             slot = action.get("heist")
-            h = state["heists"][slot] if slot in (0, 1) else None
-            if h and self._next_step(h) == 3 and not any(d and d["seat"] == seat for d in h["dice"][:3]):
+            heist = state["heists"][slot] if slot in (0, 1) else None
+            if heist and self._next_step(heist) == 3 and not any(die and die["seat"] == seat for die in heist["dice"][:3]):
                 return "Inside job: you may only attempt step D of a heist where one of your dice already sits."
             if phase == "continue":
                 return "You may only continue to the next step of the same heist."
             if phase != "turn":
                 return "You can't start a heist attempt now."
             return "Attempt the next open step of a heist, with one of its skills."
-        if t == "crew":
+        if kind == "crew":
             recruits = action.get("recruits") or []
             if len(recruits) > MAX_ACTIVATE:
                 return "You may activate at most 3 recruits for one heist step."
-            team = {e["card"]: e for e in state["teams"][seat]}
+            team = {entry["card"]: entry for entry in state["teams"][seat]}
             for tid in recruits:
                 if tid not in team:
                     return "You can only activate recruits on your own team."
@@ -207,13 +211,13 @@ class TextsMixin:
             if phase != "crew":
                 return "Pick the heist step first, then the recruits."
             return "Choose 1 to 3 of your untapped recruits."
-        if t == "recruit" and phase == "turn" and len(state["teams"][seat]) >= TEAM_LIMIT and not action.get("replace"):
+        if kind == "recruit" and phase == "turn" and len(state["teams"][seat]) >= TEAM_LIMIT and not action.get("replace"):
             return "Your team already has 4 recruits: choose one to replace."
-        if t == "gear":
+        if kind == "gear":
             return "Each recruit may carry only one Gear card; equip gear you hold onto a recruit without gear."
-        if t in ("recruit", "burn", "draw_prep") and phase != "turn":
+        if kind in ("recruit", "burn", "draw_prep") and phase != "turn":
             return "The recruit phase is over for this turn."
-        if t == "action":
+        if kind == "action":
             return "You can't play that action card now (check its target and your gems)."
         return {
             "turn": "Choose PREP (recruit, burn the pool or draw a Prep card) or attempt a heist step.",
