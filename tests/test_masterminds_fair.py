@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 from bot.games.masterminds.cards import CLEAR, PREP
+from tests.masterminds_scenario import MastermindsTable
 from tests.test_masterminds_util import (
     ENGINE,
     check,
@@ -87,14 +88,13 @@ def test_window_timeout_passes_for_everyone():
 def test_lockdown_drawn_at_completion_does_not_touch_the_completed_heist():
     """A Lockdown drawn in checklist step 2 must not knock the finisher's step-D die off
     before the matching-dice bonus is counted (was: 4 gems instead of 5 + bonus)."""
-    s = heist_state(team=("Rosa Vance", "Byte", "Ghost"), gear={"Rosa Vance": "Getaway Car", "Byte": "Laptop Rig"},
-                    a="The Crown Jewels", b="Casino Vault", dice=[(0, 4), (1, 4), (0, 4)])
-    set_heist(s, 1, hid("Yacht Party"), hid("Auction House"), [(1, 5)])
-    s["bag"] = {c: 5 for c in s["colours"]} | {CLEAR: 10}
-    s["gems"] = [{c: 0 for c in s["colours"]} | {CLEAR: 1} for _ in range(2)]
-    s["intel"][0] = 6
-    rig(s, [4])
-    top_prep(s, "Lockdown")  # drawn in step 2 (team of 3 < 4)
+    s = (MastermindsTable.at_a_heist(team=("Rosa Vance", "Byte", "Ghost"),
+                                     gear={"Rosa Vance": "Getaway Car", "Byte": "Laptop Rig"},
+                                     a="The Crown Jewels", b="Casino Vault", dice=[(0, 4), (1, 4), (0, 4)])
+         .heist(1, "Yacht Party", "Auction House", dice=[(1, 5)])
+         .intel(0, 6).dice(4).next_prep("Lockdown")  # drawn in step 2 (team of 3 < 4)
+         .state)
+    assert s["gems"] == [{c: 0 for c in s["colours"]} | {CLEAR: 1} for _ in range(2)]
     ev = go(s, 0, 0, "Muscle", [tid("Rosa Vance"), tid("Byte"), tid("Ghost")], resolve=True)
     t = texts(ev)
     assert "completes The Crown Jewels" in t and "Lockdown" in t
@@ -214,8 +214,7 @@ def test_a_failure_busts_the_dice_placed_this_run():
     s = heist_state(team=("Ghost", "Byte"), gear={"Ghost": "Shadow Suit"})
     go(s, 0, 0, "Stealth", [tid("Ghost")], resolve=True)
     assert s["phase"] == "continue" and s["dice"][0] == 4
-    rig(s, [1])
-    __import__("tests.test_masterminds_util", fromlist=["top_failure"]).top_failure(s, "Pulled Over")  # no trigger
+    MastermindsTable.of(s).dice(1).next_failure("Pulled Over")  # no trigger
     ev = go(s, 0, 0, "Stealth", [tid("Byte")], resolve=True)
     assert "failure" in texts(ev) and "P1's die on The Crown Jewels step A goes back" in texts(ev)
     assert s["heists"][0]["dice"] == [None] * 4 and s["dice"][0] == 5
@@ -224,8 +223,7 @@ def test_a_failure_busts_the_dice_placed_this_run():
 
 def test_a_first_step_failure_loses_no_die_and_cover_story_keeps_them():
     s = heist_state(team=("Byte",), dice=[(0, 4)])
-    rig(s, [1])
-    __import__("tests.test_masterminds_util", fromlist=["top_failure"]).top_failure(s, "Pulled Over")
+    MastermindsTable.of(s).dice(1).next_failure("Pulled Over")
     go(s, 0, 0, "Stealth", [tid("Byte")], resolve=True)  # a held die from an earlier turn stays
     assert s["heists"][0]["dice"][0] == {"seat": 0, "value": 4}
     s = heist_state(team=("Ghost", "Byte"), gear={"Ghost": "Shadow Suit"})

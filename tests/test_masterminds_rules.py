@@ -7,6 +7,7 @@ import json
 import pytest
 
 from bot.games.masterminds.cards import CLEAR, HEISTS, PREP, TALENTS
+from tests.masterminds_scenario import MastermindsTable
 from tests.playout import assert_rejects
 from tests.test_masterminds_util import (
     ENGINE,
@@ -199,17 +200,22 @@ def test_hand_limit_discard_in_upkeep():
 
 
 # ----------------------------------------------------------------- action cards
+def _planning(table: MastermindsTable, *names: str) -> MastermindsTable:
+    """Seat 0 holds these Prep cards and has chosen PREP (skipping the recruit): the plan phase."""
+    play(table.hand(0, *names).state, 0, {"type": "draw_prep"})
+    return table
+
+
 def _plan_with(s, names):
-    set_hand(s, 0, names)
-    play(s, 0, {"type": "draw_prep"})
+    """As ``_planning``; the ids of the cards in hand by name."""
+    _planning(MastermindsTable.of(s), *names)
     return {PREP[p]["name"]: p for p in s["hands"][0]}
 
 
 def test_action_without_and_with_gem():
-    s = fresh(2)
-    set_team(s, 0, ["Rosa Vance"])
-    _plan_with(s, ["Casing the Joint", "Casing the Joint"])
-    p1, p2 = [p for p in s["hands"][0] if PREP[p]["name"] == "Casing the Joint"]
+    table = _planning(MastermindsTable().team(0, "Rosa Vance"), "Casing the Joint", "Casing the Joint")
+    s = table.state
+    p1, p2 = table.held(0, "Casing the Joint")
     play(s, 0, {"type": "action", "card": p1, "gem": None})
     assert s["intel"][0] == 2
     bag = s["bag"][CLEAR]
@@ -219,9 +225,7 @@ def test_action_without_and_with_gem():
 
 
 def test_gem_option_only_with_a_gem():
-    s = fresh(2)
-    s["bag"][CLEAR] += 1
-    s["gems"][0][CLEAR] = 0
+    s = MastermindsTable().gems(0, Clear=0).state
     cards = _plan_with(s, ["Call in Favours"])
     acts = [a for a in ENGINE.legal_actions(s, 0) if a["type"] == "action"]
     assert acts == [{"type": "action", "card": cards["Call in Favours"], "gem": None}]
@@ -260,17 +264,16 @@ def test_sabotage_targets_a_rival():
 
 
 def test_double_cross_base_and_instead():
-    s = fresh(2)
-    set_team(s, 1, ["Ghost", "Byte"], {"Ghost": "Shadow Suit", "Byte": "Laptop Rig"})
-    set_heist(s, 0, hid("Casino Vault"), hid("Server Farm"), [(1, 4), (1, 4)])
-    _plan_with(s, ["Double-Cross", "Double-Cross"])
-    dc = [p for p in s["hands"][0] if PREP[p]["name"] == "Double-Cross"]
+    table = (MastermindsTable().team(1, "Ghost", "Byte", gear={"Ghost": "Shadow Suit", "Byte": "Laptop Rig"})
+             .heist(0, "Casino Vault", "Server Farm", dice=[(1, 4), (1, 4)]))
+    s = _planning(table, "Double-Cross", "Double-Cross").state
+    dc = table.held(0, "Double-Cross")
     play(s, 0, {"type": "action", "card": dc[0], "gem": None})
     assert s["phase"] == "target"
     assert {a.get("recruit") for a in ENGINE.legal_actions(s, 0)} == {tid("Ghost"), tid("Byte")}
     play(s, 0, {"type": "target", "recruit": tid("Ghost")})
     assert s["teams"][1][0]["gear"] is None
-    s["gems"][0][CLEAR] = 1
+    table.gems(0, Clear=1)
     play(s, 0, {"type": "action", "card": dc[1], "gem": CLEAR})
     # Instead: the last die on a heist returns to its owner (one heist has dice: automatic).
     assert s["heists"][0]["dice"][1] is None and s["heists"][0]["dice"][0] is not None
@@ -342,9 +345,8 @@ def test_perfection_face_matches_your_dice_without_a_question():
     assert s["heists"][0]["dice"][1] == {"seat": 0, "value": 3} and s["dice"][0] == 3
     assert all(a["type"] != "face" for a in ENGINE.legal_actions(s, 0))
     # Two of your dice differ (2 and 5): either matches one of them; the higher is shown. A rival's die never counts.
-    s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"}, a="The Crown Jewels", b="Casino Vault",
-                    dice=[(0, 2), (1, 1), (0, 5)])
-    s["intel"][0] = 9
+    s = MastermindsTable.at_a_heist(team=("Ghost",), gear={"Ghost": "Shadow Suit"}, a="The Crown Jewels",
+                                    b="Casino Vault", dice=[(0, 2), (1, 1), (0, 5)]).intel(0, 9).state
     ev = attempt(s, [tid("Ghost")])  # step D, Muscle 9: Ghost 1 + 9 Intel + Lone Wolf 2 = 12 > 9
     assert "PERFECTION" in texts(ev) and "shows 5" in texts(ev) and "bonus" not in texts(ev)
     assert s["phase"] == "turn" and s["turn"] == 1  # no fresh recruits: the run ends
@@ -442,18 +444,12 @@ def test_consequence_lost_gear():
     assert "loses Getaway Car" in texts(ev) and s["teams"][0][0]["gear"] is None
     check(s)
 def test_consequence_lose_gem_choice():
-    s = heist_state(team=("Rosa Vance",), a="Casino Vault", b="Server Farm")  # A: Charm 5
-    s["gems"][0]["Red"] = 1
-    s["bag"]["Red"] -= 1
-    rig(s, [1, 1])
-    top_failure(s, "Hush Money")  # Charm/Hacking, test Charm 5
+    s = (MastermindsTable.at_a_heist(team=("Rosa Vance",), a="Casino Vault", b="Server Farm")  # A: Charm 5
+         .gems(0, Red=1).dice(1, 1).next_failure("Hush Money").state)  # Charm/Hacking, test Charm 5
     attempt(s, [tid("Rosa Vance")])  # Charm 2 + 2 + 1 = 5: push!
     assert s["turn"] == 1  # a push: no failure card
-    s = heist_state(team=("Marco Bellini",), a="Casino Vault", b="Server Farm")
-    s["gems"][0]["Red"] = 1
-    s["bag"]["Red"] -= 1
-    rig(s, [1, 1])
-    top_failure(s, "Hush Money")
+    s = (MastermindsTable.at_a_heist(team=("Marco Bellini",), a="Casino Vault", b="Server Farm")
+         .gems(0, Red=1).dice(1, 1).next_failure("Hush Money").state)
     attempt(s, [tid("Marco Bellini")])  # Charm 2 + 1 = 3 < 5; test 2 + 1 = 3 < 5
     assert s["phase"] == "lose_gem"
     play(s, 0, {"type": "give_gem", "colour": "Red"})
@@ -528,15 +524,12 @@ def test_two_skill_step_choose_one():
 
 # ----------------------------------------------------------------- completion
 def test_complete_step_d_checklist():
-    s = heist_state(team=("Rosa Vance", "Byte", "Ghost"), gear={"Rosa Vance": "Getaway Car", "Byte": "Laptop Rig"},
-                    a="The Crown Jewels", b="Casino Vault", dice=[(0, 4), (1, 4), (0, 4)])
-    s["bag"] = {c: 5 for c in s["colours"]} | {CLEAR: 10}
-    s["gems"] = [{c: 0 for c in s["colours"]} | {CLEAR: 1} for _ in range(2)]
-    s["hands"][0] = []
     # D = Muscle 9 (Casino Vault B side): Rosa 2 + Byte 0 + Ghost 1 + Intel 6 = 9 (not greater), rolled 4 -> 13 > 9.
-    s["intel"][0] = 6
-    rig(s, [4])
-    top_prep(s, "Blueprints")
+    s = (MastermindsTable.at_a_heist(team=("Rosa Vance", "Byte", "Ghost"),
+                                     gear={"Rosa Vance": "Getaway Car", "Byte": "Laptop Rig"},
+                                     a="The Crown Jewels", b="Casino Vault", dice=[(0, 4), (1, 4), (0, 4)])
+         .intel(0, 6).dice(4).next_prep("Blueprints").state)
+    assert s["gems"] == [{c: 0 for c in s["colours"]} | {CLEAR: 1} for _ in range(2)] and s["hands"][0] == []
     ev = attempt(s, [tid("Rosa Vance"), tid("Byte"), tid("Ghost")])
     t = texts(ev)
     assert "completes The Crown Jewels" in t
@@ -555,10 +548,9 @@ def test_complete_step_d_checklist():
 
 
 def test_completion_no_draw_with_full_team_and_no_bonus_without_three():
-    s = heist_state(team=("Rosa Vance", "Byte", "Ghost", "Big Tomas"), a="The Crown Jewels", b="Casino Vault",
-                    dice=[(0, 4), (1, 4), (0, 5)])
-    s["intel"][0] = 9
-    rig(s, [4])
+    s = (MastermindsTable.at_a_heist(team=("Rosa Vance", "Byte", "Ghost", "Big Tomas"), a="The Crown Jewels",
+                                     b="Casino Vault", dice=[(0, 4), (1, 4), (0, 5)])
+         .intel(0, 9).dice(4).state)
     ev = attempt(s, [tid("Big Tomas")])
     assert "PERFECTION" in texts(ev)  # P1's dice show 4 and 5 (P2's 4 doesn't count): two alike at most
     assert "bonus" not in texts(ev) and s["hands"][0] == []
@@ -566,8 +558,8 @@ def test_completion_no_draw_with_full_team_and_no_bonus_without_three():
 
 
 def test_completer_takes_all_and_dice_return_to_owners():
-    s = heist_state(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault", dice=[(0, 2), (1, 3), (1, 6)])
-    s["intel"][0] = 9
+    s = MastermindsTable.at_a_heist(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault",
+                                    dice=[(0, 2), (1, 3), (1, 6)]).intel(0, 9).state
     attempt(s, [tid("Big Tomas")])
     assert s["dice"] == [5, 5] and sum(s["gems"][1].values()) == 1 and sum(s["gems"][0].values()) == 5
     # A single recruit retires automatically.
@@ -708,7 +700,7 @@ def test_abilities_solo_leader_allrounder_gearhead():
     assert ENGINE.attempt_total(s, 0, "Muscle", [tess])[0] == 2
     priya, = set_team(s, 0, ["Priya Ashdown"], {"Priya Ashdown": "Blueprints"})
     assert ENGINE.attempt_total(s, 0, "Hacking", [priya])[0] == 4 + 1 + 1
-    s["intel"][0] = 2
+    MastermindsTable.of(s).intel(0, 2)
     assert ENGINE.attempt_total(s, 0, "Hacking", [priya])[0] == 8
 
 
@@ -753,18 +745,13 @@ def test_ability_fixer_scout_fence():
     play(s, 0, {"type": "draw_prep"})
     play(s, 0, {"type": "end_plan"})
     assert len(s["hands"][0]) == 2  # the draw + Fixer in upkeep (hand < 3)
-    s = fresh(2)
-    clear_hands(s)
-    set_team(s, 1, ["Big Tomas"])
+    s = MastermindsTable().empty_hands().in_pool("Big Tomas").state
     tomas = tid("Big Tomas")
-    s["teams"][1] = []
-    s["talent_discard"].append(s["pool"].pop())
-    s["pool"].append(tomas)
     ev = play(s, 0, {"type": "recruit", "card": tomas, "replace": None})
     assert len(s["hands"][0]) == 1 and "(Scout)" in texts(ev)
     check(s)
-    s = heist_state(team=("Celeste Moreau",), a="The Crown Jewels", b="Casino Vault", dice=[(0, 1), (0, 2), (0, 3)])
-    s["intel"][0] = 20
+    s = MastermindsTable.at_a_heist(team=("Celeste Moreau",), a="The Crown Jewels", b="Casino Vault",
+                                    dice=[(0, 1), (0, 2), (0, 3)]).intel(0, 20).state
     ev = attempt(s, [tid("Celeste Moreau")])
     assert "(Fence)" in texts(ev) and sum(s["gems"][0].values()) == 1 + 4 + 1
     check(s)
@@ -772,12 +759,9 @@ def test_ability_fixer_scout_fence():
 
 # ----------------------------------------------------------------- game end
 def test_game_ends_at_players_plus_one_heists():
-    s = heist_state(team=("Big Tomas", "Byte"), a="The Crown Jewels", b="Casino Vault", dice=[(0, 1), (0, 2), (0, 3)])
-    s["completed"] = 2
-    s["mementos"][1] = [m for m in list(s["heist_deck"])[:2]]
-    for m in s["mementos"][1]:
-        s["heist_deck"].remove(m)
-    s["intel"][0] = 20
+    s = (MastermindsTable.at_a_heist(team=("Big Tomas", "Byte"), a="The Crown Jewels", b="Casino Vault",
+                                     dice=[(0, 1), (0, 2), (0, 3)])
+         .heists_done(1, 2).intel(0, 20).state)
     ev = attempt(s, [tid("Big Tomas")])
     ev += play(s, 0, {"type": "retire", "recruit": tid("Byte")})
     # The round is played out: P2 (later in turn order) still gets this round's turn.
@@ -793,28 +777,17 @@ def test_game_ends_at_players_plus_one_heists():
 
 
 def test_last_player_in_the_round_completing_ends_the_game_at_once():
-    s = heist_state(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault", dice=[(1, 1), (1, 2), (1, 3)])
-    s["turn"] = 1  # P2 is last in turn order (P1 started)
-    set_team(s, 1, ["Big Tomas"])
-    s["completed"] = 2
-    s["mementos"][0] = [m for m in list(s["heist_deck"])[:2]]
-    for m in s["mementos"][0]:
-        s["heist_deck"].remove(m)
-    s["intel"][1] = 20
+    s = (MastermindsTable.at_a_heist(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault",
+                                     dice=[(1, 1), (1, 2), (1, 3)])
+         .turn(1)  # P2 is last in turn order (P1 started)
+         .team(1, "Big Tomas").heists_done(0, 2).intel(1, 20).state)
     go(s, 1, 0, "Muscle", [tid("Big Tomas")], resolve=True)
     assert ENGINE.is_terminal(s) and s["final"]["reason"] == "heists"
     check(s)
 
 
 def test_game_ends_when_bag_empties():
-    s = fresh(2)
-    clear_hands(s)
-    for c in s["bag"]:
-        s["gems"][1][c] += s["bag"][c]
-        s["bag"][c] = 0
-    s["bag"]["Blue"] = 1
-    s["gems"][1]["Blue"] -= 1
-    top_prep(s, "Windfall")
+    s = MastermindsTable().empty_hands().bag_only(1, Blue=1).next_prep("Windfall").state
     play(s, 0, {"type": "draw_prep"})
     assert ENGINE.is_terminal(s) and s["final"]["reason"] == "bag"
     check(s)
@@ -832,12 +805,9 @@ def test_round_limit_ends_the_game():
 
 
 def test_scoring_and_tiebreak():
-    s = fresh(2)
-    s["gems"][0] = {"Red": 1, "Blue": 0, CLEAR: 2}
-    s["gems"][1] = {"Red": 0, "Blue": 1, CLEAR: 1}
-    s["end_reason"] = "rounds"
-    rig(s, [4, 6])  # Red = 4, Blue = 6
-    ENGINE._finish(s, [])
+    s = (MastermindsTable().gems(0, Red=1, Blue=0, Clear=2).gems(1, Red=0, Blue=1, Clear=1)
+         .dice(4, 6)  # Red = 4, Blue = 6
+         .game_over("rounds").state)
     rows = {r["seat"]: r for r in ENGINE.scores(s)}
     assert rows[0]["score"] == 4 + 4 and rows[1]["score"] == 6 + 2
     # Tie on points: more Clear gems wins.
@@ -845,11 +815,7 @@ def test_scoring_and_tiebreak():
 
 
 def test_full_tie_is_shared():
-    s = fresh(2)
-    s["gems"][0] = {"Red": 0, "Blue": 0, CLEAR: 1}
-    s["gems"][1] = {"Red": 0, "Blue": 0, CLEAR: 1}
-    s["end_reason"] = "rounds"
-    ENGINE._finish(s, [])
+    s = MastermindsTable().gems(0, Red=0, Blue=0, Clear=1).gems(1, Red=0, Blue=0, Clear=1).game_over("rounds").state
     assert all(r["won"] and r["rank"] == 1 for r in ENGINE.scores(s))
 
 
