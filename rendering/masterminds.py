@@ -5,8 +5,32 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import (BG, BLUE, GOLD, GREEN, INK, MUTED, PANEL, PURPLE, RED, fit_text, font, new_canvas,
-                              seat_colour, wrap_text)
+from bot.games.masterminds.viewtypes import (
+    AttemptView,
+    FinalView,
+    HeistView,
+    MastermindsView,
+    PickingView,
+    PlayerView,
+    RecruitView,
+    TalentCardView,
+)
+from rendering.common import (
+    BG,
+    BLUE,
+    GOLD,
+    GREEN,
+    INK,
+    MUTED,
+    PANEL,
+    PURPLE,
+    RED,
+    fit_text,
+    font,
+    new_canvas,
+    seat_colour,
+    wrap_text,
+)
 
 W = 800  # drawn at 800 px so a phone's 400 px shows it at half size
 PAD = 16
@@ -30,112 +54,115 @@ def _die(d: ImageDraw.ImageDraw, x: int, y: int, size: int, seat: int, value: in
     rgb = seat_colour(seat)
     d.rounded_rectangle([x, y, x + size, y + size], radius=size // 6, fill=rgb, outline=INK, width=2)
     ink = DARK if sum(rgb) > 450 else INK
-    f = font(int(size * 0.62), bold=True)
-    d.text((x + size / 2, y + size / 2), str(value), font=f, fill=ink, anchor="mm")
+    face = font(int(size * 0.62), bold=True)
+    d.text((x + size / 2, y + size / 2), str(value), font=face, fill=ink, anchor="mm")
 
 
-def _text(d, xy, text, size=20, bold=False, fill=INK, anchor="la", width=None, condensed=False):
-    f = font(size, bold=bold, condensed=condensed)
+def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int = 20, bold: bool = False,
+          fill: tuple[int, int, int] = INK, anchor: str = "la", width: int | None = None, condensed: bool = False) -> None:
+    face = font(size, bold=bold, condensed=condensed)
     if width:
-        text = fit_text(d, text, f, width)
-    d.text(xy, text, font=f, fill=fill, anchor=anchor)
+        text = fit_text(d, text, face, width)
+    d.text(xy, text, font=face, fill=fill, anchor=anchor)
 
 
-def _heist(d, x: int, y: int, w: int, h: int, hv: dict[str, Any] | None, names: list[str], active: dict | None) -> None:
+def _heist(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, heist: HeistView | None, names: list[str],
+           active: PickingView | AttemptView | None) -> None:
     d.rounded_rectangle([x, y, x + w, y + h], radius=12, fill=PANEL)
-    if hv is None:
+    if heist is None:
         _text(d, (x + w / 2, y + h / 2), "No heist", 28, fill=MUTED, anchor="mm")
         return
-    _text(d, (x + 12, y + 8), hv["name"], 30, bold=True, width=w - 24, condensed=True)
-    _text(d, (x + 12, y + 46), f"TAKE {hv['take']} gems", 24, bold=True, fill=GOLD)
+    _text(d, (x + 12, y + 8), heist["name"], 30, bold=True, width=w - 24, condensed=True)
+    _text(d, (x + 12, y + 46), f"TAKE {heist['take']} gems", 24, bold=True, fill=GOLD)
     row_h = (h - 84) / 4
-    for i, st in enumerate(hv["steps"]):
+    for i, step in enumerate(heist["steps"]):
         ry = int(y + 80 + i * row_h)
-        is_next = i == hv["next"]
-        is_active = active is not None and active.get("heist") == hv["slot"] and active.get("step") == i
-        fill = (70, 74, 96) if is_next else PANEL2 if st["die"] else PANEL
+        is_next = i == heist["next"]
+        is_active = active is not None and active.get("heist") == heist["slot"] and active.get("step") == i
+        fill = (70, 74, 96) if is_next else PANEL2 if step["die"] else PANEL
         d.rounded_rectangle([x + 8, ry, x + w - 8, ry + row_h - 6], radius=8, fill=fill,
                             outline=GOLD if is_active else (INK if is_next else None), width=3)
         cy = ry + (row_h - 6) / 2
-        _text(d, (x + 28, cy), st["letter"], 28, bold=True, fill=GOLD if is_next else MUTED, anchor="mm")
-        skills = "/".join(SKILL_ABBR[SKILLS.index(k)] for k in st["skills"]) if len(st["skills"]) > 1 else st["skills"][0]
+        _text(d, (x + 28, cy), step["letter"], 28, bold=True, fill=GOLD if is_next else MUTED, anchor="mm")
+        skills = "/".join(SKILL_ABBR[SKILLS.index(skill)] for skill in step["skills"]) if len(step["skills"]) > 1 else step["skills"][0]
         size = int(row_h - 14)
         _text(d, (x + 50, cy), skills, 26, anchor="lm", width=w - 150 - size, condensed=True)
-        _text(d, (x + w - 26 - size, cy), str(st["number"]), 32, bold=True, anchor="rm")
+        _text(d, (x + w - 26 - size, cy), str(step["number"]), 32, bold=True, anchor="rm")
         dx = x + w - 16 - size
-        if st["die"]:
-            _die(d, dx, int(cy - size / 2), size, st["die"]["seat"], st["die"]["value"])
+        if step["die"]:
+            _die(d, dx, int(cy - size / 2), size, step["die"]["seat"], step["die"]["value"])
         else:
             d.rounded_rectangle([dx, cy - size / 2, dx + size, cy + size / 2], radius=6, outline=MUTED, width=2)
 
 
 def _values_line(values: list[int]) -> str:
-    return " ".join(f"{SKILL_ABBR[i][0]}{v}" for i, v in enumerate(values))
+    return " ".join(f"{SKILL_ABBR[i][0]}{value}" for i, value in enumerate(values))
 
 
-def _talent_card(d, x: int, y: int, w: int, h: int, t: dict[str, Any], tapped: bool = False,
+def _talent_card(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, talent: TalentCardView | RecruitView, tapped: bool = False,
                  injured: bool = False, small: bool = False) -> None:
     """A Talent: name, the five skill values that count (gear and All-Rounder included), ability."""
     fill = (40, 42, 52) if tapped else PANEL2
     d.rounded_rectangle([x, y, x + w, y + h], radius=10, fill=fill, outline=RED if injured else None, width=3)
-    _text(d, (x + 8, y + 6), t["name"], 24, bold=True, fill=MUTED if tapped else INK, width=w - 16, condensed=True)
-    values = t.get("values") or t["stats"]
+    _text(d, (x + 8, y + 6), talent["name"], 24, bold=True, fill=MUTED if tapped else INK, width=w - 16, condensed=True)
+    values = talent["values"] if "values" in talent else talent["stats"]  # a recruit shows its values with gear
     cell = (w - 12) / 5
-    for i, v in enumerate(values):
+    for i, value in enumerate(values):
         cx = x + 6 + cell * i + cell / 2
         _text(d, (cx, y + 38), SKILL_ABBR[i][0], 18, fill=MUTED, anchor="ma")
-        colour = GOLD if v >= 4 else INK if v >= 2 else MUTED
-        _text(d, (cx, y + 58), str(v), 28, bold=True, fill=colour, anchor="ma")
-    foot = t["ability"]
+        colour = GOLD if value >= 4 else INK if value >= 2 else MUTED
+        _text(d, (cx, y + 58), str(value), 28, bold=True, fill=colour, anchor="ma")
+    foot = talent["ability"]
     if small:
-        gear = t.get("gear")
-        foot = ("⚙ " + gear["name"]) if gear else t["ability"]
+        gear = talent["gear"] if "gear" in talent else None
+        foot = ("⚙ " + gear["name"]) if gear else talent["ability"]
         if tapped or injured:
             foot = "INJURED" if injured else "TAPPED"
-    _text(d, (x + 8, y + 94), foot, 20, bold=True, fill=RED if injured else (BLUE if small and t.get("gear") and not tapped else GOLD),
+    _text(d, (x + 8, y + 94), foot, 20, bold=True, fill=RED if injured else (BLUE if small and talent.get("gear") and not tapped else GOLD),
           width=w - 16, condensed=True)
     if not small and h > 150:
-        for i, line in enumerate(wrap_text(d, t["ability_text"], font(20, condensed=True), w - 16, 2)):
+        for i, line in enumerate(wrap_text(d, talent["ability_text"], font(20, condensed=True), w - 16, 2)):
             _text(d, (x + 8, y + 120 + i * 22), line, 20, fill=MUTED, condensed=True)
 
 
-def _player_panel(d, x: int, y: int, w: int, h: int, p: dict[str, Any], turn: bool, colours: list[str]) -> None:
-    rgb = seat_colour(p["seat"])
+def _player_panel(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, player: PlayerView, turn: bool,
+                  colours: list[str]) -> None:
+    rgb = seat_colour(player["seat"])
     d.rounded_rectangle([x, y, x + w, y + h], radius=12, fill=PANEL, outline=GOLD if turn else None, width=4)
     d.rounded_rectangle([x, y, x + 10, y + h], radius=4, fill=rgb)
     lx = x + 20
-    _text(d, (lx, y + 8), ("▶ " if turn else "") + p["name"], 30, bold=True, fill=rgb, width=300)
+    _text(d, (lx, y + 8), ("▶ " if turn else "") + player["name"], 30, bold=True, fill=rgb, width=300)
     # Gems by colour (the score so far), then the public counts
     gx = x + 330
-    _text(d, (gx, y + 10), f"{p['gem_count']} gem{'' if p['gem_count'] == 1 else 's'}", 26, bold=True)
+    _text(d, (gx, y + 10), f"{player['gem_count']} gem{'' if player['gem_count'] == 1 else 's'}", 26, bold=True)
     gx += 130
-    for c in [*colours, "Clear"]:
-        n = p["gems"].get(c, 0)
-        if n:
-            _gem(d, gx, y + 14, 22, c)
-            _text(d, (gx + 25, y + 10), str(n), 26, bold=True)
+    for colour in [*colours, "Clear"]:
+        count = player["gems"].get(colour, 0)
+        if count:
+            _gem(d, gx, y + 14, 22, colour)
+            _text(d, (gx + 25, y + 10), str(count), 26, bold=True)
             gx += 56
-    done = len(p["heists"])
-    info = f"heists {done} · hand {p['hand']} · dice {p['dice_free']}/5" + (f" · Intel +{p['intel']}" if p["intel"] else "")
+    done = len(player["heists"])
+    info = f"heists {done} · hand {player['hand']} · dice {player['dice_free']}/5" + (f" · Intel +{player['intel']}" if player["intel"] else "")
     _text(d, (lx, y + 48), info, 22, fill=MUTED, width=w - 40)
     cw = (w - 28 - 3 * 8) // 4
     for i in range(4):
         cx = x + 18 + i * (cw + 8)
         cy = y + 80
-        if i < len(p["team"]):
-            t = p["team"][i]
-            _talent_card(d, cx, cy, cw, 124, t, t["tapped"], t["injured"], small=True)
+        if i < len(player["team"]):
+            talent = player["team"][i]
+            _talent_card(d, cx, cy, cw, 124, talent, talent["tapped"], talent["injured"], small=True)
         else:
             d.rounded_rectangle([cx, cy, cx + cw, cy + 124], radius=10, outline=(80, 83, 100), width=2)
 
 
-def _recent_lines(view: dict[str, Any]) -> list[str]:
+def _recent_lines(view: MastermindsView) -> list[str]:
     """What just happened: the last public events, skipping the noise of who has decided."""
-    lines = [t for t in view.get("recent") or [] if not t.endswith("has decided.")]
+    lines = [text for text in view.get("recent") or [] if not text.endswith("has decided.")]
     return lines[-3:]
 
 
-def render_board(view: dict[str, Any]) -> Image.Image:
+def render_board(view: MastermindsView) -> Image.Image:
     """The public board, laid out to be read at 400 px wide on a phone (half size)."""
     players = view["players"]
     heist_h = 300
@@ -143,26 +170,23 @@ def render_board(view: dict[str, Any]) -> Image.Image:
     pl_h = 214
     img, d = new_canvas(W, 10, BG)  # measured below
     recent = _recent_lines(view)
-    wrapped = [ln for t in recent for ln in wrap_text(d, t, font(22, condensed=True), W - 2 * PAD - 20, 2)][-4:]
+    wrapped = [ln for text in recent for ln in wrap_text(d, text, font(22, condensed=True), W - 2 * PAD - 20, 2)][-4:]
     info = []
-    if view.get("window"):
-        w = view["window"]
-        waiting = [view["names"][s] for s in w["seats"] if s not in w["decided"]]
-        info.append(f"INTERRUPT WINDOW ({'heist roll' if w['kind'] == 'step' else 'Failure test'}): waiting for "
+    if window := view.get("window"):
+        waiting = [view["names"][seat] for seat in window["seats"] if seat not in window["decided"]]
+        info.append(f"INTERRUPT WINDOW ({'heist roll' if window['kind'] == 'step' else 'Failure test'}): waiting for "
                     + ", ".join(waiting))
     active = view.get("attempt")
     if active and active.get("result") is None:
         mods = f" {'+' if active['mods'] >= 0 else '-'} {abs(active['mods'])}" if active["mods"] else ""
         info.append(f"{view['names'][active['seat']]}: {active['skill']} {active['number']} with "
                     f"{' + '.join(active['recruits'])} = {active['base']}{mods}")
-    if view.get("test"):
-        te = view["test"]
-        info.append(f"Failure test: {te['recruit']} must beat {te['skill']} {te['number']} ({te['card']})")
-    if view.get("picking"):
-        pk = view["picking"]
-        info.append(f"Step chosen: {pk['name']} {pk['letter']} ({pk['skill']} {pk['number']})")
-    if view.get("burned"):
-        info.append(f"Drawn from the Talent deck: {view['burned']['name']}")
+    if test := view.get("test"):
+        info.append(f"Failure test: {test['recruit']} must beat {test['skill']} {test['number']} ({test['card']})")
+    if picking := view.get("picking"):
+        info.append(f"Step chosen: {picking['name']} {picking['letter']} ({picking['skill']} {picking['number']})")
+    if burned := view.get("burned"):
+        info.append(f"Drawn from the Talent deck: {burned['name']}")
     news_h = 16 + 30 * len(wrapped) + 34 * len(info[:2]) + (8 if wrapped or info else 0)
     height = 104 + news_h + heist_h + 16 + 36 + pool_h + 16 + len(players) * (pl_h + 10) + PAD
     img, d = new_canvas(W, height, BG)
@@ -204,13 +228,13 @@ def render_board(view: dict[str, Any]) -> Image.Image:
         else:
             d.rounded_rectangle([cx, y, cx + cw, y + pool_h], radius=10, outline=(80, 83, 100), width=2)
     y += pool_h + 16
-    for p in players:
-        _player_panel(d, PAD, y, W - 2 * PAD, pl_h, p, p["seat"] == view["turn"] and not view.get("over"), view["colours"])
+    for player in players:
+        _player_panel(d, PAD, y, W - 2 * PAD, pl_h, player, player["seat"] == view["turn"] and not view.get("over"), view["colours"])
         y += pl_h + 10
     return img
 
 
-def describe(view: dict[str, Any]) -> str:
+def describe(view: MastermindsView) -> str:
     """Plain-words alt text for the public board (at most 1,000 characters); public view only."""
     parts = [f"Masterminds, round {view['round']} of {view['round_limit']}; {view['completed']} of "
              f"{view['target']} heists completed; {view['bag']} gems left in the bag."]
@@ -218,23 +242,23 @@ def describe(view: dict[str, Any]) -> str:
     recent = _recent_lines(view)
     if recent:
         parts.append("Just happened: " + " ".join(recent))
-    for hv in view["heists"]:
-        if hv and hv["next"] < 4:
-            st = hv["steps"][hv["next"]]
-            dice = [f"{s['letter']} {view['names'][s['die']['seat']]}" for s in hv["steps"] if s["die"]]
-            parts.append(f"{hv['name']} (take {hv['take']}): next step {st['letter']}, "
-                         f"{' or '.join(st['skills'])} {st['number']}" + (f"; dice on {', '.join(dice)}." if dice else "."))
-    parts.append("Talent pool: " + ", ".join(t["name"] for t in view["pool"]) + ".")
+    for heist in view["heists"]:
+        if heist and heist["next"] < 4:
+            step = heist["steps"][heist["next"]]
+            dice = [f"{placed['letter']} {view['names'][placed['die']['seat']]}" for placed in heist["steps"] if placed["die"]]
+            parts.append(f"{heist['name']} (take {heist['take']}): next step {step['letter']}, "
+                         f"{' or '.join(step['skills'])} {step['number']}" + (f"; dice on {', '.join(dice)}." if dice else "."))
+    parts.append("Talent pool: " + ", ".join(talent["name"] for talent in view["pool"]) + ".")
     parts.append("Players: " + "; ".join(
-        f"{p['name']} {p['gem_count']} gem{'' if p['gem_count'] == 1 else 's'}, {len(p['heists'])} heist"
-        f"{'' if len(p['heists']) == 1 else 's'}, team of {len(p['team'])}" for p in view["players"]) + ".")
+        f"{player['name']} {player['gem_count']} gem{'' if player['gem_count'] == 1 else 's'}, {len(player['heists'])} heist"
+        f"{'' if len(player['heists']) == 1 else 's'}, team of {len(player['team'])}" for player in view["players"]) + ".")
     text = " ".join(parts)
     if len(text) > 1000:
         text = text[:997].rsplit(" ", 1)[0] + "…"
     return text
 
 
-def render_private(view: dict[str, Any]) -> Image.Image | None:
+def render_private(view: MastermindsView) -> Image.Image | None:
     """Your hand and your team (the facts you decide on), readable at 400 px wide."""
     priv = view.get("private")
     if not priv:
@@ -245,70 +269,71 @@ def render_private(view: dict[str, Any]) -> Image.Image | None:
     ch = 176
     rows = max(1, (len(hand) + cols - 1) // cols)
     seat = priv["seat"]
-    me = view["players"][seat]
-    team_h = 150 if me["team"] else 0
+    mine = view["players"][seat]
+    team_h = 150 if mine["team"] else 0
     height = 92 + rows * (ch + 12) + (44 + team_h if team_h else 0) + PAD
     img, d = new_canvas(W, height, BG)
-    _text(d, (PAD, 10), f"{me['name']}: your hand ({len(hand)}/6)", 30, bold=True, fill=seat_colour(seat), width=W - 2 * PAD)
-    sub = f"free dice {me['dice_free']}/5 · Intel +{me['intel']}"
+    _text(d, (PAD, 10), f"{mine['name']}: your hand ({len(hand)}/6)", 30, bold=True, fill=seat_colour(seat), width=W - 2 * PAD)
+    sub = f"free dice {mine['dice_free']}/5 · Intel +{mine['intel']}"
     if priv.get("committed"):
         sub += f" · committed: {priv['committed']}"
     _text(d, (PAD, 52), sub, 24, fill=MUTED, width=W - 2 * PAD)
     if not hand:
         _text(d, (PAD, 100), "No Prep cards in hand.", 26, fill=MUTED)
-    for i, c in enumerate(hand):
+    for i, card in enumerate(hand):
         x = PAD + (i % cols) * (cw + 12)
         y = 92 + (i // cols) * (ch + 12)
-        kc = KIND_RGB.get(c["kind"], INK)
+        kind_rgb = KIND_RGB.get(card["kind"], INK)
         d.rounded_rectangle([x, y, x + cw, y + ch], radius=10, fill=PANEL2)
-        d.rounded_rectangle([x, y, x + cw, y + 8], radius=4, fill=kc)
-        _text(d, (x + 10, y + 14), c["name"], 28, bold=True, width=cw - 20, condensed=True)
-        _text(d, (x + 10, y + 48), c["kind"].upper(), 20, bold=True, fill=kc)
-        body = c["text"] + (f"  GEM: {c['gem_text']}" if c.get("gem_text") else "")
+        d.rounded_rectangle([x, y, x + cw, y + 8], radius=4, fill=kind_rgb)
+        _text(d, (x + 10, y + 14), card["name"], 28, bold=True, width=cw - 20, condensed=True)
+        _text(d, (x + 10, y + 48), card["kind"].upper(), 20, bold=True, fill=kind_rgb)
+        body = card["text"] + (f"  GEM: {card['gem_text']}" if card.get("gem_text") else "")
         for j, line in enumerate(wrap_text(d, body, font(22, condensed=True), cw - 20, 4)):
             _text(d, (x + 10, y + 74 + j * 25), line, 22, condensed=True)
     if team_h:
         y = 92 + rows * (ch + 12) + 4
         _text(d, (PAD, y), "YOUR TEAM (values with gear)", 24, bold=True, fill=GOLD)
         tw = (W - 2 * PAD - 3 * 8) // 4
-        for i, t in enumerate(me["team"]):
-            _talent_card(d, PAD + i * (tw + 8), y + 38, tw, 124, t, t["tapped"], t["injured"], small=True)
+        for i, talent in enumerate(mine["team"]):
+            _talent_card(d, PAD + i * (tw + 8), y + 38, tw, 124, talent, talent["tapped"], talent["injured"], small=True)
     return img
 
 
-def render_final(view: dict[str, Any], scores: list[dict[str, Any]]) -> Image.Image:
-    final = view.get("final") or {}
+def render_final(view: MastermindsView, scores: list[dict[str, Any]]) -> Image.Image:
+    """The final board: the rolled gem values and every player's score, winner first."""
+    final: FinalView | dict[str, Any] = view.get("final") or {}
     values = final.get("values", {})
-    rows = sorted(scores, key=lambda r: (r["rank"], r["seat"]))
+    rows = sorted(scores, key=lambda row: (row["rank"], row["seat"]))
     height = 150 + len(rows) * 78 + PAD
     img, d = new_canvas(W, height, BG)
     _text(d, (W / 2, 14), "THE HEIST IS OVER", 32, bold=True, fill=GOLD, anchor="ma")
     reason = {"heists": "the last heist was completed", "bag": "the gem bag is empty",
-              "rounds": "the round limit was reached"}.get(final.get("reason"), "")
+              "rounds": "the round limit was reached"}.get(final.get("reason") or "", "")
     _text(d, (W / 2, 54), f"Game ended because {reason}." if reason else "", 19, fill=MUTED, anchor="ma")
     x = PAD + 10
     _text(d, (x, 90), "Gem values:", 20, bold=True)
     x += 150
     step = (W - PAD - x) // (len(view["colours"]) + 1)
-    for c in [*view["colours"], "Clear"]:
-        _gem(d, x, 92, 22, c)
-        _text(d, (x + 28, 90), f"= {values.get(c, '?')}", 20, bold=True)
+    for colour in [*view["colours"], "Clear"]:
+        _gem(d, x, 92, 22, colour)
+        _text(d, (x + 28, 90), f"= {values.get(colour, '?')}", 20, bold=True)
         x += step
     y = 134
-    for r in rows:
-        p = view["players"][r["seat"]]
-        d.rounded_rectangle([PAD, y, W - PAD, y + 68], radius=12, fill=PANEL, outline=GOLD if r["won"] else None, width=3)
-        _text(d, (PAD + 20, y + 34), f"#{r['rank']}", 28, bold=True, fill=GOLD if r["won"] else MUTED, anchor="lm")
-        _text(d, (PAD + 90, y + 8), p["name"] + ("  — WINNER" if r["won"] else ""), 24, bold=True,
-              fill=seat_colour(r["seat"]), width=560)
+    for row in rows:
+        player = view["players"][row["seat"]]
+        d.rounded_rectangle([PAD, y, W - PAD, y + 68], radius=12, fill=PANEL, outline=GOLD if row["won"] else None, width=3)
+        _text(d, (PAD + 20, y + 34), f"#{row['rank']}", 28, bold=True, fill=GOLD if row["won"] else MUTED, anchor="lm")
+        _text(d, (PAD + 90, y + 8), player["name"] + ("  — WINNER" if row["won"] else ""), 24, bold=True,
+              fill=seat_colour(row["seat"]), width=560)
         gx = PAD + 90
-        for c in [*view["colours"], "Clear"]:
-            n = p["gems"].get(c, 0)
-            if n:
-                _gem(d, gx, y + 41, 18, c)
-                _text(d, (gx + 22, y + 39), f"{n}×{values.get(c, '?')}", 18)
+        for colour in [*view["colours"], "Clear"]:
+            count = player["gems"].get(colour, 0)
+            if count:
+                _gem(d, gx, y + 41, 18, colour)
+                _text(d, (gx + 22, y + 39), f"{count}×{values.get(colour, '?')}", 18)
                 gx += 92
-        _text(d, (W - PAD - 20, y + 34), f"{r['score']} pts", 30, bold=True, anchor="rm")
-        _text(d, (W - PAD - 180, y + 34), f"heists {len(p['heists'])}", 18, fill=MUTED, anchor="rm")
+        _text(d, (W - PAD - 20, y + 34), f"{row['score']} pts", 30, bold=True, anchor="rm")
+        _text(d, (W - PAD - 180, y + 34), f"heists {len(player['heists'])}", 18, fill=MUTED, anchor="rm")
         y += 78
     return img

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from bot.games import registry
-from bot.games.masterminds import ENGINE as E
+from bot.games.masterminds import ENGINE
 from bot.games.masterminds.cards import PREP
 from tests.playout import random_playout
 from tests.test_masterminds_util import check
@@ -15,8 +15,8 @@ OPTION_SETS = [{}, {"round_limit": 8, "gems_per_colour": 3}, {"round_limit": 12,
 
 
 def test_registered():
-    assert registry()["masterminds"] is E
-    assert len(E.meta.summary) < 3500
+    assert registry()["masterminds"] is ENGINE
+    assert len(ENGINE.meta.summary) < 3500
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -25,11 +25,11 @@ def test_random_playouts(players, opt):
     seeds = range(30) if opt == 0 else range(15)
     reasons = set()
     for seed in seeds:
-        state, log = random_playout(E, players, seed, OPTION_SETS[opt], check=check, check_every=3)
+        state, log = random_playout(ENGINE, players, seed, OPTION_SETS[opt], check=check, check_every=3)
         check(state)
         assert state["phase"] == "over" and state["final"]["reason"] in ("heists", "bag", "rounds")
         reasons.add(state["final"]["reason"])
-        scores = E.scores(state)
+        scores = ENGINE.scores(state)
         assert [r["rank"] for r in scores].count(1) >= 1
         assert all(1 <= v <= 6 for c, v in state["final"]["values"].items() if c != "Clear")
         assert state["final"]["values"]["Clear"] == 2
@@ -37,18 +37,18 @@ def test_random_playouts(players, opt):
 
 def _bot_game(players, seed, bots=None, options=None):
     names = [f"B{i + 1}" for i in range(players)]
-    state = E.setup(names, E.meta.resolve_options(options or {}), seed)
+    state = ENGINE.setup(names, ENGINE.meta.resolve_options(options or {}), seed)
     rng = random.Random(seed)
     events_seen = []
     steps = 0
-    while not E.is_terminal(state):
-        seat = rng.choice(E.to_act(state))
+    while not ENGINE.is_terminal(state):
+        seat = rng.choice(ENGINE.to_act(state))
         if bots is None or seat in bots:
-            action = E.bot_action(state, seat, rng)
+            action = ENGINE.bot_action(state, seat, rng)
         else:
-            action = rng.choice(E.legal_actions(state, seat))
-        assert action in E.legal_actions(state, seat)
-        events = E.apply(state, seat, action)
+            action = rng.choice(ENGINE.legal_actions(state, seat))
+        assert action in ENGINE.legal_actions(state, seat)
+        events = ENGINE.apply(state, seat, action)
         events_seen.extend(events)
         steps += 1
         assert steps < 5000
@@ -71,7 +71,7 @@ def test_bot_beats_random():
     games = 40
     for seed in range(games):
         state, _ = _bot_game(2, 500 + seed, bots={0})
-        wins += next(r for r in E.scores(state) if r["seat"] == 0)["won"]
+        wins += next(r for r in ENGINE.scores(state) if r["seat"] == 0)["won"]
     assert wins >= games * 0.6
 
 
@@ -79,12 +79,12 @@ def test_public_events_keep_secrets():
     """Public event texts never name a card that was drawn into a hand or committed hidden."""
     hand_names = {p["name"] for p in PREP.values() if p["kind"] != "immediate"}
     for seed in range(6):
-        state = E.setup(["A", "B", "C"], E.meta.resolve_options({}), seed)
+        state = ENGINE.setup(["A", "B", "C"], ENGINE.meta.resolve_options({}), seed)
         rng = random.Random(seed)
-        while not E.is_terminal(state):
-            seat = rng.choice(E.to_act(state))
-            action = E.bot_action(state, seat, rng) if rng.random() < 0.7 else rng.choice(E.legal_actions(state, seat))
-            for ev in E.apply(state, seat, action):
+        while not ENGINE.is_terminal(state):
+            seat = rng.choice(ENGINE.to_act(state))
+            action = ENGINE.bot_action(state, seat, rng) if rng.random() < 0.7 else rng.choice(ENGINE.legal_actions(state, seat))
+            for ev in ENGINE.apply(state, seat, action):
                 if "to" in ev:
                     continue
                 if ev["type"] in ("draw", "commit"):
@@ -93,38 +93,38 @@ def test_public_events_keep_secrets():
 
 def test_timeout_in_window_is_pass():
     for seed in range(200):
-        state = E.setup(["A", "B", "C"], E.meta.resolve_options({}), seed)
+        state = ENGINE.setup(["A", "B", "C"], ENGINE.meta.resolve_options({}), seed)
         rng = random.Random(seed)
-        while not E.is_terminal(state) and state["phase"] != "window":
-            seat = E.to_act(state)[0]
-            E.apply(state, seat, E.bot_action(state, seat, rng))
+        while not ENGINE.is_terminal(state) and state["phase"] != "window":
+            seat = ENGINE.to_act(state)[0]
+            ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
         if state["phase"] == "window":
-            for seat in E.to_act(state):
-                assert E.timeout_action(state, seat, rng) == {"type": "pass"}
+            for seat in ENGINE.to_act(state):
+                assert ENGINE.timeout_action(state, seat, rng) == {"type": "pass"}
             return
     pytest.fail("no interrupt window in 200 bot games")
 
 
 def test_renderer_smoke():
-    from rendering import masterminds as R
+    from rendering import masterminds as renderer
     from rendering.common import to_png
 
     for players in (2, 5):
-        state = E.setup([f"Player {i + 1}" for i in range(players)], E.meta.resolve_options({}), 7)
+        state = ENGINE.setup([f"Player {i + 1}" for i in range(players)], ENGINE.meta.resolve_options({}), 7)
         rng = random.Random(3)
         step = 0
         while True:
-            if step % 40 == 0 or E.is_terminal(state):
-                view = E.view(state, None)
-                png = to_png(R.render_board(view))
+            if step % 40 == 0 or ENGINE.is_terminal(state):
+                view = ENGINE.view(state, None)
+                png = to_png(renderer.render_board(view))
                 assert len(png) < 400_000
-                priv = R.render_private(E.view(state, 0))
+                priv = renderer.render_private(ENGINE.view(state, 0))
                 assert priv is None or len(to_png(priv)) < 400_000
-            if E.is_terminal(state):
+            if ENGINE.is_terminal(state):
                 break
-            seat = rng.choice(E.to_act(state))
-            E.apply(state, seat, E.bot_action(state, seat, rng))
+            seat = rng.choice(ENGINE.to_act(state))
+            ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
             step += 1
-        view = E.view(state, None)
-        final = R.render_final(view, E.scores(state))
+        view = ENGINE.view(state, None)
+        final = renderer.render_final(view, ENGINE.scores(state))
         assert len(to_png(final)) < 400_000

@@ -7,15 +7,33 @@ import json
 import pytest
 
 from bot.games.masterminds.cards import CLEAR, HEISTS, PREP, TALENTS
+from tests.masterminds_scenario import MastermindsTable
 from tests.playout import assert_rejects
-from tests.test_masterminds_util import (E, heist_state, check, clear_hands, fresh, go, hid, pass_all, play, rig, set_hand,
-                                         set_heist, set_team, texts, tid, top_failure, top_prep)
+from tests.test_masterminds_util import (
+    ENGINE,
+    check,
+    clear_hands,
+    fresh,
+    go,
+    heist_state,
+    hid,
+    pass_all,
+    play,
+    rig,
+    set_hand,
+    set_heist,
+    set_team,
+    texts,
+    tid,
+    top_failure,
+    top_prep,
+)
 
 
 # ----------------------------------------------------------------- setup
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_setup(n):
-    s = E.setup([f"P{i}" for i in range(n)], E.meta.resolve_options({}), 42)
+    s = ENGINE.setup([f"P{i}" for i in range(n)], ENGINE.meta.resolve_options({}), 42)
     assert s["dice"] == [5] * n
     assert s["bag"] == {c: 5 for c in s["colours"]} | {CLEAR: 10}
     assert all(g[CLEAR] == 1 and sum(g.values()) == 1 for g in s["gems"])
@@ -30,7 +48,7 @@ def test_setup(n):
 
 def test_setup_rolloff_ties_reroll():
     for seed in range(200):
-        s = E.setup(["A", "B", "C", "D", "E"], E.meta.resolve_options({}), seed)
+        s = ENGINE.setup(["A", "B", "C", "D", "E"], ENGINE.meta.resolve_options({}), seed)
         if len(s["first_rolls"]) > 1:
             first = s["first_rolls"][0]
             best = max(r for _, r in first)
@@ -44,7 +62,7 @@ def test_heist_is_a_of_one_card_and_b_of_another():
     s = fresh(2)
     for h in s["heists"]:
         assert h["a"] != h["b"]
-    v = E.view(s, None)["heists"][0]
+    v = ENGINE.view(s, None)["heists"][0]
     h = s["heists"][0]
     assert v["name"] == HEISTS[h["a"]]["name"] and v["take"] == HEISTS[h["b"]]["take"]
     assert v["steps"][0]["number"] == HEISTS[h["a"]]["a"]["number"]
@@ -70,10 +88,10 @@ def test_recruit_then_two_plan_actions_then_next_player():
 def test_team_of_four_must_replace():
     s = fresh(2)
     set_team(s, 0, ["Rosa Vance", "Ghost", "Byte", "Big Tomas"], {"Ghost": "Shadow Suit"})
-    legal = E.legal_actions(s, 0)
+    legal = ENGINE.legal_actions(s, 0)
     recruits = [a for a in legal if a["type"] == "recruit"]
     assert recruits and all(a["replace"] for a in recruits)
-    msg = assert_rejects(E, s, 0, {"type": "recruit", "card": s["pool"][0], "replace": None})
+    msg = assert_rejects(ENGINE, s, 0, {"type": "recruit", "card": s["pool"][0], "replace": None})
     assert "replace" in msg
     ghost = tid("Ghost")
     play(s, 0, {"type": "recruit", "card": s["pool"][0], "replace": ghost})
@@ -85,7 +103,7 @@ def test_team_of_four_must_replace():
 def test_may_replace_even_below_four():
     s = fresh(2)
     set_team(s, 0, ["Rosa Vance"])
-    assert {"type": "recruit", "card": s["pool"][0], "replace": tid("Rosa Vance")} in E.legal_actions(s, 0)
+    assert {"type": "recruit", "card": s["pool"][0], "replace": tid("Rosa Vance")} in ENGINE.legal_actions(s, 0)
 
 
 def test_burn_pool_then_hire_or_pool():
@@ -124,14 +142,14 @@ def test_play_two_gear_one_per_recruit():
     car = s["hands"][0][0]
     play(s, 0, {"type": "gear", "card": car, "recruit": rosa})
     assert s["phase"] == "gear2"
-    legal = E.legal_actions(s, 0)
+    legal = ENGINE.legal_actions(s, 0)
     assert all(a.get("recruit") != rosa for a in legal)  # max one gear per recruit
     suit = next(p for p in s["hands"][0] if PREP[p]["name"] == "Shadow Suit")
     play(s, 0, {"type": "gear", "card": suit, "recruit": ghost})
     assert s["phase"] == "plan" and s["plan_left"] == 1
     assert s["teams"][0][0]["gear"] == car and s["teams"][0][1]["gear"] == suit
     # No recruit without gear: no gear action any more.
-    assert not any(a["type"] == "gear" for a in E.legal_actions(s, 0))
+    assert not any(a["type"] == "gear" for a in ENGINE.legal_actions(s, 0))
     check(s)
 
 
@@ -182,17 +200,22 @@ def test_hand_limit_discard_in_upkeep():
 
 
 # ----------------------------------------------------------------- action cards
+def _planning(table: MastermindsTable, *names: str) -> MastermindsTable:
+    """Seat 0 holds these Prep cards and has chosen PREP (skipping the recruit): the plan phase."""
+    play(table.hand(0, *names).state, 0, {"type": "draw_prep"})
+    return table
+
+
 def _plan_with(s, names):
-    set_hand(s, 0, names)
-    play(s, 0, {"type": "draw_prep"})
+    """As ``_planning``; the ids of the cards in hand by name."""
+    _planning(MastermindsTable.of(s), *names)
     return {PREP[p]["name"]: p for p in s["hands"][0]}
 
 
 def test_action_without_and_with_gem():
-    s = fresh(2)
-    set_team(s, 0, ["Rosa Vance"])
-    _plan_with(s, ["Casing the Joint", "Casing the Joint"])
-    p1, p2 = [p for p in s["hands"][0] if PREP[p]["name"] == "Casing the Joint"]
+    table = _planning(MastermindsTable().team(0, "Rosa Vance"), "Casing the Joint", "Casing the Joint")
+    s = table.state
+    p1, p2 = table.held(0, "Casing the Joint")
     play(s, 0, {"type": "action", "card": p1, "gem": None})
     assert s["intel"][0] == 2
     bag = s["bag"][CLEAR]
@@ -202,11 +225,9 @@ def test_action_without_and_with_gem():
 
 
 def test_gem_option_only_with_a_gem():
-    s = fresh(2)
-    s["bag"][CLEAR] += 1
-    s["gems"][0][CLEAR] = 0
+    s = MastermindsTable().gems(0, Clear=0).state
     cards = _plan_with(s, ["Call in Favours"])
-    acts = [a for a in E.legal_actions(s, 0) if a["type"] == "action"]
+    acts = [a for a in ENGINE.legal_actions(s, 0) if a["type"] == "action"]
     assert acts == [{"type": "action", "card": cards["Call in Favours"], "gem": None}]
 
 
@@ -243,17 +264,16 @@ def test_sabotage_targets_a_rival():
 
 
 def test_double_cross_base_and_instead():
-    s = fresh(2)
-    set_team(s, 1, ["Ghost", "Byte"], {"Ghost": "Shadow Suit", "Byte": "Laptop Rig"})
-    set_heist(s, 0, hid("Casino Vault"), hid("Server Farm"), [(1, 4), (1, 4)])
-    _plan_with(s, ["Double-Cross", "Double-Cross"])
-    dc = [p for p in s["hands"][0] if PREP[p]["name"] == "Double-Cross"]
+    table = (MastermindsTable().team(1, "Ghost", "Byte", gear={"Ghost": "Shadow Suit", "Byte": "Laptop Rig"})
+             .heist(0, "Casino Vault", "Server Farm", dice=[(1, 4), (1, 4)]))
+    s = _planning(table, "Double-Cross", "Double-Cross").state
+    dc = table.held(0, "Double-Cross")
     play(s, 0, {"type": "action", "card": dc[0], "gem": None})
     assert s["phase"] == "target"
-    assert {a.get("recruit") for a in E.legal_actions(s, 0)} == {tid("Ghost"), tid("Byte")}
+    assert {a.get("recruit") for a in ENGINE.legal_actions(s, 0)} == {tid("Ghost"), tid("Byte")}
     play(s, 0, {"type": "target", "recruit": tid("Ghost")})
     assert s["teams"][1][0]["gear"] is None
-    s["gems"][0][CLEAR] = 1
+    table.gems(0, Clear=1)
     play(s, 0, {"type": "action", "card": dc[1], "gem": CLEAR})
     # Instead: the last die on a heist returns to its owner (one heist has dice: automatic).
     assert s["heists"][0]["dice"][1] is None and s["heists"][0]["dice"][0] is not None
@@ -311,8 +331,8 @@ def test_street_tip_and_rival_crew_and_lockdown():
 def attempt(s, recruits, skill=None, slot=0, resolve=True):
     """Seat 0 picks the step, then the crew; with ``resolve`` everyone passes in the windows."""
     h = s["heists"][slot]
-    k = E._next_step(h)
-    skill = skill or E._steps(h)[k]["skills"][0]
+    k = ENGINE._next_step(h)
+    skill = skill or ENGINE._steps(h)[k]["skills"][0]
     return go(s, 0, slot, skill, recruits, resolve=resolve)
 
 
@@ -323,11 +343,10 @@ def test_perfection_face_matches_your_dice_without_a_question():
     ev = attempt(s, [tid("Ghost")])
     assert "PERFECTION" in texts(ev) and "shows 3" in texts(ev)
     assert s["heists"][0]["dice"][1] == {"seat": 0, "value": 3} and s["dice"][0] == 3
-    assert all(a["type"] != "face" for a in E.legal_actions(s, 0))
+    assert all(a["type"] != "face" for a in ENGINE.legal_actions(s, 0))
     # Two of your dice differ (2 and 5): either matches one of them; the higher is shown. A rival's die never counts.
-    s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"}, a="The Crown Jewels", b="Casino Vault",
-                    dice=[(0, 2), (1, 1), (0, 5)])
-    s["intel"][0] = 9
+    s = MastermindsTable.at_a_heist(team=("Ghost",), gear={"Ghost": "Shadow Suit"}, a="The Crown Jewels",
+                                    b="Casino Vault", dice=[(0, 2), (1, 1), (0, 5)]).intel(0, 9).state
     ev = attempt(s, [tid("Ghost")])  # step D, Muscle 9: Ghost 1 + 9 Intel + Lone Wolf 2 = 12 > 9
     assert "PERFECTION" in texts(ev) and "shows 5" in texts(ev) and "bonus" not in texts(ev)
     assert s["phase"] == "turn" and s["turn"] == 1  # no fresh recruits: the run ends
@@ -374,7 +393,7 @@ def test_failure_choose_who_suffers_and_test_fails_busted():
     top_failure(s, "Silent Alarm")  # Stealth/Hacking, test Stealth 5, busted
     attempt(s, [tid("Marco Bellini"), tid("Big Tomas")])  # Stealth 0 + 0 + 1 = 1 < 6
     assert s["phase"] == "suffer"
-    assert {a["recruit"] for a in E.legal_actions(s, 0)} == {tid("Marco Bellini"), tid("Big Tomas")}
+    assert {a["recruit"] for a in ENGINE.legal_actions(s, 0)} == {tid("Marco Bellini"), tid("Big Tomas")}
     ev = play(s, 0, {"type": "suffer", "recruit": tid("Big Tomas")})
     ev += pass_all(s)
     assert "arrested" in texts(ev) and [e["card"] for e in s["teams"][0]] == [tid("Marco Bellini")]
@@ -408,8 +427,8 @@ def test_consequence_injured_stays_tapped_one_upkeep():
     play(s, 1, {"type": "draw_prep"})
     play(s, 1, {"type": "end_plan"})
     play(s, 0, {"type": "heist", "heist": 0, "skill": "Driving"})
-    assert not any(tid("Marco Bellini") in a["recruits"] for a in E.legal_actions(s, 0) if a["type"] == "crew")
-    msg = assert_rejects(E, s, 0, {"type": "crew", "recruits": [tid("Marco Bellini")]})
+    assert not any(tid("Marco Bellini") in a["recruits"] for a in ENGINE.legal_actions(s, 0) if a["type"] == "crew")
+    msg = assert_rejects(ENGINE, s, 0, {"type": "crew", "recruits": [tid("Marco Bellini")]})
     assert "tapped" in msg
     play(s, 0, {"type": "back"})
     play(s, 0, {"type": "draw_prep"})
@@ -425,18 +444,12 @@ def test_consequence_lost_gear():
     assert "loses Getaway Car" in texts(ev) and s["teams"][0][0]["gear"] is None
     check(s)
 def test_consequence_lose_gem_choice():
-    s = heist_state(team=("Rosa Vance",), a="Casino Vault", b="Server Farm")  # A: Charm 5
-    s["gems"][0]["Red"] = 1
-    s["bag"]["Red"] -= 1
-    rig(s, [1, 1])
-    top_failure(s, "Hush Money")  # Charm/Hacking, test Charm 5
+    s = (MastermindsTable.at_a_heist(team=("Rosa Vance",), a="Casino Vault", b="Server Farm")  # A: Charm 5
+         .gems(0, Red=1).dice(1, 1).next_failure("Hush Money").state)  # Charm/Hacking, test Charm 5
     attempt(s, [tid("Rosa Vance")])  # Charm 2 + 2 + 1 = 5: push!
     assert s["turn"] == 1  # a push: no failure card
-    s = heist_state(team=("Marco Bellini",), a="Casino Vault", b="Server Farm")
-    s["gems"][0]["Red"] = 1
-    s["bag"]["Red"] -= 1
-    rig(s, [1, 1])
-    top_failure(s, "Hush Money")
+    s = (MastermindsTable.at_a_heist(team=("Marco Bellini",), a="Casino Vault", b="Server Farm")
+         .gems(0, Red=1).dice(1, 1).next_failure("Hush Money").state)
     attempt(s, [tid("Marco Bellini")])  # Charm 2 + 1 = 3 < 5; test 2 + 1 = 3 < 5
     assert s["phase"] == "lose_gem"
     play(s, 0, {"type": "give_gem", "colour": "Red"})
@@ -459,12 +472,12 @@ def test_continue_with_unused_recruits_only_same_heist():
     s = heist_state(team=("Ghost", "Silas Crane", "Big Tomas"), gear={"Ghost": "Shadow Suit"})
     attempt(s, [tid("Ghost")])
     assert s["phase"] == "continue"
-    legal = E.legal_actions(s, 0)
+    legal = ENGINE.legal_actions(s, 0)
     steps = [a for a in legal if a["type"] == "heist" and "recruits" not in a]
     assert steps == [{"type": "heist", "heist": 0, "skill": "Stealth"}]
     assert {"type": "hold"} in legal
     play(s, 0, steps[0])
-    crews = [a for a in E.legal_actions(s, 0) if a["type"] == "crew"]
+    crews = [a for a in ENGINE.legal_actions(s, 0) if a["type"] == "crew"]
     assert crews and all(tid("Ghost") not in a["recruits"] for a in crews)
     # Crown Jewels B is Stealth 7 (from Casino Vault's B side).
     rig(s, [6])
@@ -482,15 +495,15 @@ def test_hold_keeps_the_die_and_others_may_continue():
     play(s, 0, {"type": "hold"})
     assert s["turn"] == 1 and s["heists"][0]["dice"][0] == {"seat": 0, "value": 6}
     # P2 may attempt step B of the same heist.
-    assert any(a["type"] == "heist" and a["heist"] == 0 for a in E.legal_actions(s, 1))
+    assert any(a["type"] == "heist" and a["heist"] == 0 for a in ENGINE.legal_actions(s, 1))
 
 
 def test_need_a_free_die():
     s = heist_state(team=("Ghost",), dice=[(0, 1), (0, 2), (0, 3)])
     set_heist(s, 1, hid("Yacht Party"), hid("Auction House"), [(0, 4), (0, 5)])
     assert s["dice"][0] == 0
-    assert not any(a["type"] == "heist" for a in E.legal_actions(s, 0))
-    msg = assert_rejects(E, s, 0, {"type": "heist", "heist": 0, "skill": "Stealth"})
+    assert not any(a["type"] == "heist" for a in ENGINE.legal_actions(s, 0))
+    msg = assert_rejects(ENGINE, s, 0, {"type": "heist", "heist": 0, "skill": "Stealth"})
     assert "free die" in msg
     check(s)
 
@@ -498,28 +511,25 @@ def test_need_a_free_die():
 def test_at_most_three_recruits():
     s = heist_state(team=("Ghost", "Byte", "Big Tomas", "Rosa Vance"))
     play(s, 0, {"type": "heist", "heist": 0, "skill": "Stealth"})
-    assert max(len(a["recruits"]) for a in E.legal_actions(s, 0) if a["type"] == "crew") == 3
-    msg = assert_rejects(E, s, 0, {"type": "crew", "recruits": [e["card"] for e in s["teams"][0]]})
+    assert max(len(a["recruits"]) for a in ENGINE.legal_actions(s, 0) if a["type"] == "crew") == 3
+    msg = assert_rejects(ENGINE, s, 0, {"type": "crew", "recruits": [e["card"] for e in s["teams"][0]]})
     assert "at most 3" in msg
 
 
 def test_two_skill_step_choose_one():
     s = heist_state(team=("Ghost",), a="Museum After Dark")  # A: Stealth or Hacking 6
-    skills = {a["skill"] for a in E.legal_actions(s, 0) if a["type"] == "heist" and a["heist"] == 0}
+    skills = {a["skill"] for a in ENGINE.legal_actions(s, 0) if a["type"] == "heist" and a["heist"] == 0}
     assert skills == {"Stealth", "Hacking"}
 
 
 # ----------------------------------------------------------------- completion
 def test_complete_step_d_checklist():
-    s = heist_state(team=("Rosa Vance", "Byte", "Ghost"), gear={"Rosa Vance": "Getaway Car", "Byte": "Laptop Rig"},
-                    a="The Crown Jewels", b="Casino Vault", dice=[(0, 4), (1, 4), (0, 4)])
-    s["bag"] = {c: 5 for c in s["colours"]} | {CLEAR: 10}
-    s["gems"] = [{c: 0 for c in s["colours"]} | {CLEAR: 1} for _ in range(2)]
-    s["hands"][0] = []
     # D = Muscle 9 (Casino Vault B side): Rosa 2 + Byte 0 + Ghost 1 + Intel 6 = 9 (not greater), rolled 4 -> 13 > 9.
-    s["intel"][0] = 6
-    rig(s, [4])
-    top_prep(s, "Blueprints")
+    s = (MastermindsTable.at_a_heist(team=("Rosa Vance", "Byte", "Ghost"),
+                                     gear={"Rosa Vance": "Getaway Car", "Byte": "Laptop Rig"},
+                                     a="The Crown Jewels", b="Casino Vault", dice=[(0, 4), (1, 4), (0, 4)])
+         .intel(0, 6).dice(4).next_prep("Blueprints").state)
+    assert s["gems"] == [{c: 0 for c in s["colours"]} | {CLEAR: 1} for _ in range(2)] and s["hands"][0] == []
     ev = attempt(s, [tid("Rosa Vance"), tid("Byte"), tid("Ghost")])
     t = texts(ev)
     assert "completes The Crown Jewels" in t
@@ -538,10 +548,9 @@ def test_complete_step_d_checklist():
 
 
 def test_completion_no_draw_with_full_team_and_no_bonus_without_three():
-    s = heist_state(team=("Rosa Vance", "Byte", "Ghost", "Big Tomas"), a="The Crown Jewels", b="Casino Vault",
-                    dice=[(0, 4), (1, 4), (0, 5)])
-    s["intel"][0] = 9
-    rig(s, [4])
+    s = (MastermindsTable.at_a_heist(team=("Rosa Vance", "Byte", "Ghost", "Big Tomas"), a="The Crown Jewels",
+                                     b="Casino Vault", dice=[(0, 4), (1, 4), (0, 5)])
+         .intel(0, 9).dice(4).state)
     ev = attempt(s, [tid("Big Tomas")])
     assert "PERFECTION" in texts(ev)  # P1's dice show 4 and 5 (P2's 4 doesn't count): two alike at most
     assert "bonus" not in texts(ev) and s["hands"][0] == []
@@ -549,8 +558,8 @@ def test_completion_no_draw_with_full_team_and_no_bonus_without_three():
 
 
 def test_completer_takes_all_and_dice_return_to_owners():
-    s = heist_state(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault", dice=[(0, 2), (1, 3), (1, 6)])
-    s["intel"][0] = 9
+    s = MastermindsTable.at_a_heist(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault",
+                                    dice=[(0, 2), (1, 3), (1, 6)]).intel(0, 9).state
     attempt(s, [tid("Big Tomas")])
     assert s["dice"] == [5, 5] and sum(s["gems"][1].values()) == 1 and sum(s["gems"][0].values()) == 5
     # A single recruit retires automatically.
@@ -563,9 +572,9 @@ def test_window_opens_for_everyone_even_without_interrupts():
     s = heist_state(team=("Ghost",))
     rig(s, [6])
     ev = attempt(s, [tid("Ghost")], resolve=False)
-    assert s["phase"] == "window" and sorted(E.to_act(s)) == [0, 1]
-    assert E.legal_actions(s, 0) == [{"type": "pass"}] and E.legal_actions(s, 1) == [{"type": "pass"}]
-    assert E.describe_action(s, 0, {"type": "pass"}) == "Roll without an interrupt"
+    assert s["phase"] == "window" and sorted(ENGINE.to_act(s)) == [0, 1]
+    assert ENGINE.legal_actions(s, 0) == [{"type": "pass"}] and ENGINE.legal_actions(s, 1) == [{"type": "pass"}]
+    assert ENGINE.describe_action(s, 0, {"type": "pass"}) == "Roll without an interrupt"
     assert "everyone may play an interrupt or pass" in texts(ev)
 
 
@@ -575,15 +584,15 @@ def test_window_simultaneous_hidden_then_resolves():
     set_hand(s, 1, ["Jammed Radio"])
     set_hand(s, 2, ["Cover Story"])  # "self" only: seat 2 can't use it on P1's attempt
     attempt(s, [tid("Byte")], resolve=False)
-    assert s["phase"] == "window" and sorted(E.to_act(s)) == [0, 1, 2]
-    assert E.legal_actions(s, 2) == [{"type": "pass"}]
-    assert E.timeout_action(s, 1, __import__("random").Random(1)) == {"type": "pass"}
+    assert s["phase"] == "window" and sorted(ENGINE.to_act(s)) == [0, 1, 2]
+    assert ENGINE.legal_actions(s, 2) == [{"type": "pass"}]
+    assert ENGINE.timeout_action(s, 1, __import__("random").Random(1)) == {"type": "pass"}
     jam = s["hands"][1][0]
     ev = play(s, 1, {"type": "interrupt", "card": jam})
-    assert E.to_act(s) == [0, 2]
+    assert ENGINE.to_act(s) == [0, 2]
     assert "Jammed Radio" not in texts(ev)
-    assert "Jammed Radio" not in json.dumps(E.view(s, None)) and jam in s["hands"][1]
-    assert E.view(s, 1)["private"]["committed"] == "Jammed Radio"
+    assert "Jammed Radio" not in json.dumps(ENGINE.view(s, None)) and jam in s["hands"][1]
+    assert ENGINE.view(s, 1)["private"]["committed"] == "Jammed Radio"
     play(s, 2, {"type": "pass"})
     rig(s, [5])
     ev = play(s, 0, {"type": "pass"})
@@ -598,7 +607,7 @@ def test_window_closes_when_all_pass():
     set_hand(s, 1, ["Jammed Radio"])
     set_hand(s, 2, ["Adrenaline"])
     attempt(s, [tid("Ghost")], resolve=False)
-    assert sorted(E.to_act(s)) == [0, 1, 2]
+    assert sorted(ENGINE.to_act(s)) == [0, 1, 2]
     play(s, 2, {"type": "pass"})
     play(s, 0, {"type": "pass"})
     rig(s, [3])
@@ -609,11 +618,11 @@ def test_window_closes_when_all_pass():
 
 def test_window_has_its_own_short_deadline():
     s = heist_state(n=3, team=("Ghost",))
-    options = E.meta.resolve_options({"interrupt_seconds": "12"})
-    assert E.window_seconds(s, options) is None  # an ordinary turn: the table's turn timer applies
+    options = ENGINE.meta.resolve_options({"interrupt_seconds": "12"})
+    assert ENGINE.window_seconds(s, options) is None  # an ordinary turn: the table's turn timer applies
     attempt(s, [tid("Ghost")], resolve=False)
-    assert s["phase"] == "window" and E.window_seconds(s, options) == 12
-    assert E.window_seconds(s, E.meta.resolve_options({})) == 20
+    assert s["phase"] == "window" and ENGINE.window_seconds(s, options) == 12
+    assert ENGINE.window_seconds(s, ENGINE.meta.resolve_options({})) == 20
 
 
 def test_interrupt_adrenaline_and_lucky_break():
@@ -668,11 +677,11 @@ def test_window_before_failure_test():
     top_failure(s, "Silent Alarm")
     set_hand(s, 1, ["Adrenaline"])
     attempt(s, [tid("Marco Bellini")], resolve=False)
-    assert s["phase"] == "window" and s["window"]["kind"] == "step" and sorted(E.to_act(s)) == [0, 1]
+    assert s["phase"] == "window" and s["window"]["kind"] == "step" and sorted(ENGINE.to_act(s)) == [0, 1]
     play(s, 1, {"type": "pass"})
     play(s, 0, {"type": "pass"})
     # Stealth 0 + 1 < 6: FAILURE, Silent Alarm triggers on Stealth: a new window before the test roll.
-    assert s["phase"] == "window" and s["window"]["kind"] == "test" and sorted(E.to_act(s)) == [0, 1]
+    assert s["phase"] == "window" and s["window"]["kind"] == "test" and sorted(ENGINE.to_act(s)) == [0, 1]
     play(s, 0, {"type": "pass"})
     rig(s, [4])
     ev = play(s, 1, {"type": "interrupt", "card": s["hands"][1][0]})
@@ -684,15 +693,15 @@ def test_window_before_failure_test():
 def test_abilities_solo_leader_allrounder_gearhead():
     s = fresh(2)
     rosa, = set_team(s, 0, ["Rosa Vance"])
-    assert E.attempt_total(s, 0, "Driving", [rosa])[0] == 6  # 4 + Lone Wolf 2
+    assert ENGINE.attempt_total(s, 0, "Driving", [rosa])[0] == 6  # 4 + Lone Wolf 2
     countess, tomas, byte = set_team(s, 0, ["The Countess", "Big Tomas", "Byte"])
-    assert E.attempt_total(s, 0, "Charm", [countess, tomas, byte])[0] == 4 + 3 + 2 + 2
+    assert ENGINE.attempt_total(s, 0, "Charm", [countess, tomas, byte])[0] == 4 + 3 + 2 + 2
     tess, = set_team(s, 0, ["Tess Okafor"])
-    assert E.attempt_total(s, 0, "Muscle", [tess])[0] == 2
+    assert ENGINE.attempt_total(s, 0, "Muscle", [tess])[0] == 2
     priya, = set_team(s, 0, ["Priya Ashdown"], {"Priya Ashdown": "Blueprints"})
-    assert E.attempt_total(s, 0, "Hacking", [priya])[0] == 4 + 1 + 1
-    s["intel"][0] = 2
-    assert E.attempt_total(s, 0, "Hacking", [priya])[0] == 8
+    assert ENGINE.attempt_total(s, 0, "Hacking", [priya])[0] == 4 + 1 + 1
+    MastermindsTable.of(s).intel(0, 2)
+    assert ENGINE.attempt_total(s, 0, "Hacking", [priya])[0] == 8
 
 
 def test_ability_clutch_turns_push_into_success():
@@ -736,18 +745,13 @@ def test_ability_fixer_scout_fence():
     play(s, 0, {"type": "draw_prep"})
     play(s, 0, {"type": "end_plan"})
     assert len(s["hands"][0]) == 2  # the draw + Fixer in upkeep (hand < 3)
-    s = fresh(2)
-    clear_hands(s)
-    set_team(s, 1, ["Big Tomas"])
+    s = MastermindsTable().empty_hands().in_pool("Big Tomas").state
     tomas = tid("Big Tomas")
-    s["teams"][1] = []
-    s["talent_discard"].append(s["pool"].pop())
-    s["pool"].append(tomas)
     ev = play(s, 0, {"type": "recruit", "card": tomas, "replace": None})
     assert len(s["hands"][0]) == 1 and "(Scout)" in texts(ev)
     check(s)
-    s = heist_state(team=("Celeste Moreau",), a="The Crown Jewels", b="Casino Vault", dice=[(0, 1), (0, 2), (0, 3)])
-    s["intel"][0] = 20
+    s = MastermindsTable.at_a_heist(team=("Celeste Moreau",), a="The Crown Jewels", b="Casino Vault",
+                                    dice=[(0, 1), (0, 2), (0, 3)]).intel(0, 20).state
     ev = attempt(s, [tid("Celeste Moreau")])
     assert "(Fence)" in texts(ev) and sum(s["gems"][0].values()) == 1 + 4 + 1
     check(s)
@@ -755,51 +759,37 @@ def test_ability_fixer_scout_fence():
 
 # ----------------------------------------------------------------- game end
 def test_game_ends_at_players_plus_one_heists():
-    s = heist_state(team=("Big Tomas", "Byte"), a="The Crown Jewels", b="Casino Vault", dice=[(0, 1), (0, 2), (0, 3)])
-    s["completed"] = 2
-    s["mementos"][1] = [m for m in list(s["heist_deck"])[:2]]
-    for m in s["mementos"][1]:
-        s["heist_deck"].remove(m)
-    s["intel"][0] = 20
+    s = (MastermindsTable.at_a_heist(team=("Big Tomas", "Byte"), a="The Crown Jewels", b="Casino Vault",
+                                     dice=[(0, 1), (0, 2), (0, 3)])
+         .heists_done(1, 2).intel(0, 20).state)
     ev = attempt(s, [tid("Big Tomas")])
     ev += play(s, 0, {"type": "retire", "recruit": tid("Byte")})
     # The round is played out: P2 (later in turn order) still gets this round's turn.
-    assert not E.is_terminal(s) and s["turn"] == 1 and "when this round is over" in texts(ev)
-    assert "LAST ROUND" in E.status_line(s)
+    assert not ENGINE.is_terminal(s) and s["turn"] == 1 and "when this round is over" in texts(ev)
+    assert "LAST ROUND" in ENGINE.status_line(s)
     play(s, 1, {"type": "draw_prep"})
     ev = play(s, 1, {"type": "end_plan"})
-    assert E.is_terminal(s) and s["final"]["reason"] == "heists" and E.to_act(s) == []
+    assert ENGINE.is_terminal(s) and s["final"]["reason"] == "heists" and ENGINE.to_act(s) == []
     assert "Gem values" in texts(ev)
-    sc = E.scores(s)
+    sc = ENGINE.scores(s)
     assert len(sc) == 2 and any(r["won"] for r in sc)
     check(s)
 
 
 def test_last_player_in_the_round_completing_ends_the_game_at_once():
-    s = heist_state(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault", dice=[(1, 1), (1, 2), (1, 3)])
-    s["turn"] = 1  # P2 is last in turn order (P1 started)
-    set_team(s, 1, ["Big Tomas"])
-    s["completed"] = 2
-    s["mementos"][0] = [m for m in list(s["heist_deck"])[:2]]
-    for m in s["mementos"][0]:
-        s["heist_deck"].remove(m)
-    s["intel"][1] = 20
+    s = (MastermindsTable.at_a_heist(team=("Big Tomas",), a="The Crown Jewels", b="Casino Vault",
+                                     dice=[(1, 1), (1, 2), (1, 3)])
+         .turn(1)  # P2 is last in turn order (P1 started)
+         .team(1, "Big Tomas").heists_done(0, 2).intel(1, 20).state)
     go(s, 1, 0, "Muscle", [tid("Big Tomas")], resolve=True)
-    assert E.is_terminal(s) and s["final"]["reason"] == "heists"
+    assert ENGINE.is_terminal(s) and s["final"]["reason"] == "heists"
     check(s)
 
 
 def test_game_ends_when_bag_empties():
-    s = fresh(2)
-    clear_hands(s)
-    for c in s["bag"]:
-        s["gems"][1][c] += s["bag"][c]
-        s["bag"][c] = 0
-    s["bag"]["Blue"] = 1
-    s["gems"][1]["Blue"] -= 1
-    top_prep(s, "Windfall")
+    s = MastermindsTable().empty_hands().bag_only(1, Blue=1).next_prep("Windfall").state
     play(s, 0, {"type": "draw_prep"})
-    assert E.is_terminal(s) and s["final"]["reason"] == "bag"
+    assert ENGINE.is_terminal(s) and s["final"]["reason"] == "bag"
     check(s)
 
 
@@ -811,53 +801,46 @@ def test_round_limit_ends_the_game():
         play(s, seat, {"type": "end_plan"})
         while s["phase"] == "discard":
             play(s, seat, {"type": "discard", "card": s["hands"][seat][0]})
-    assert E.is_terminal(s) and s["final"]["reason"] == "rounds"
+    assert ENGINE.is_terminal(s) and s["final"]["reason"] == "rounds"
 
 
 def test_scoring_and_tiebreak():
-    s = fresh(2)
-    s["gems"][0] = {"Red": 1, "Blue": 0, CLEAR: 2}
-    s["gems"][1] = {"Red": 0, "Blue": 1, CLEAR: 1}
-    s["end_reason"] = "rounds"
-    rig(s, [4, 6])  # Red = 4, Blue = 6
-    E._finish(s, [])
-    rows = {r["seat"]: r for r in E.scores(s)}
+    s = (MastermindsTable().gems(0, Red=1, Blue=0, Clear=2).gems(1, Red=0, Blue=1, Clear=1)
+         .dice(4, 6)  # Red = 4, Blue = 6
+         .game_over("rounds").state)
+    rows = {r["seat"]: r for r in ENGINE.scores(s)}
     assert rows[0]["score"] == 4 + 4 and rows[1]["score"] == 6 + 2
     # Tie on points: more Clear gems wins.
     assert rows[0]["won"] and not rows[1]["won"] and rows[1]["rank"] == 2
 
 
 def test_full_tie_is_shared():
-    s = fresh(2)
-    s["gems"][0] = {"Red": 0, "Blue": 0, CLEAR: 1}
-    s["gems"][1] = {"Red": 0, "Blue": 0, CLEAR: 1}
-    s["end_reason"] = "rounds"
-    E._finish(s, [])
-    assert all(r["won"] and r["rank"] == 1 for r in E.scores(s))
+    s = MastermindsTable().gems(0, Red=0, Blue=0, Clear=1).gems(1, Red=0, Blue=0, Clear=1).game_over("rounds").state
+    assert all(r["won"] and r["rank"] == 1 for r in ENGINE.scores(s))
 
 
 # ----------------------------------------------------------------- views / text
 def test_views_and_texts():
     s = fresh(3)
-    pub = E.view(s, None)
+    pub = ENGINE.view(s, None)
     assert "private" not in pub and pub["bag"] == 25 and len(pub["pool"]) == 3
     assert all(isinstance(p["hand"], int) for p in pub["players"])
-    mine = E.view(s, 1)
+    mine = ENGINE.view(s, 1)
     assert len(mine["private"]["hand"]) == 4
-    assert "Your hand" in E.private_text(mine)
-    for a in E.legal_actions(s, s["turn"]):
-        d = E.describe_action(s, s["turn"], a)
+    assert "Your hand" in ENGINE.private_text(mine)
+    for a in ENGINE.legal_actions(s, s["turn"]):
+        d = ENGINE.describe_action(s, s["turn"], a)
         assert d and len(d) <= 80
-        assert E.action_group(s, s["turn"], a)
-    assert E.status_line(s).startswith("Round 1/25")
+        assert ENGINE.action_group(s, s["turn"], a)
+    assert ENGINE.status_line(s).startswith("Round 1/25")
 
 
 def test_illegal_messages():
     s = fresh(2)
-    msg = assert_rejects(E, s, 1, {"type": "draw_prep"})
+    msg = assert_rejects(ENGINE, s, 1, {"type": "draw_prep"})
     assert "not your turn" in msg.lower()
-    msg = assert_rejects(E, s, 0, {"type": "draw"})
+    msg = assert_rejects(ENGINE, s, 0, {"type": "draw"})
     assert msg
     play(s, 0, {"type": "draw_prep"})
-    msg = assert_rejects(E, s, 0, {"type": "burn"})
+    msg = assert_rejects(ENGINE, s, 0, {"type": "burn"})
     assert "recruit phase is over" in msg

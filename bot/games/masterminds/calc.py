@@ -12,13 +12,14 @@ def recruit_value(tid: str, gear: str | None, skill: str) -> int:
     """A recruit's value in ``skill``: effective stat plus gear (Gearhead: +1 more)."""
     value = effective_stats(tid)[SKILLS.index(skill)]
     if gear:
-        g = PREP[gear]
-        if g["skill"] in ("all", skill):
-            value += g["bonus"] + (1 if TALENTS[tid]["ability"] == "gearhead" else 0)
+        gear_card = PREP[gear]
+        if gear_card["skill"] in ("all", skill):
+            value += gear_card["bonus"] + (1 if TALENTS[tid]["ability"] == "gearhead" else 0)
     return value
 
 
 def recruit_values(tid: str, gear: str | None) -> list[int]:
+    """A recruit's value in each of the five skills, with its gear."""
     return [recruit_value(tid, gear, skill) for skill in SKILLS]
 
 
@@ -27,9 +28,9 @@ def crew_total(members: list[tuple[str, str | None]], skill: str, intel: int = 0
     total = 0
     parts = []
     for tid, gear in members:
-        v = recruit_value(tid, gear, skill)
-        total += v
-        parts.append(f"{TALENTS[tid]['name']} {v}")
+        value = recruit_value(tid, gear, skill)
+        total += value
+        parts.append(f"{TALENTS[tid]['name']} {value}")
     for tid, _ in members:
         ability = TALENTS[tid]["ability"]
         if ability == "solo" and len(members) == 1:

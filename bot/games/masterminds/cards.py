@@ -7,8 +7,11 @@ about a card beyond its deck, so public views may list public ids freely.
 from __future__ import annotations
 
 import json
-from bot.paths import DATA_DIR
 from typing import Any
+
+from bot.paths import DATA_DIR
+
+from .viewtypes import PrepCardView, TalentCardView
 
 _DATA = json.loads((DATA_DIR / "masterminds" / "cards.json").read_text("utf-8"))
 
@@ -47,45 +50,51 @@ for _h in HEISTS.values():
 
 
 def talent(tid: str) -> dict[str, Any]:
+    """The printed data of a Talent card."""
     return TALENTS[tid]
 
 
 def prep(pid: str) -> dict[str, Any]:
+    """The printed data of a Prep card."""
     return PREP[pid]
 
 
 def prep_name(pid: str) -> str:
+    """A Prep card's name."""
     return PREP[pid]["name"]
 
 
 def effective_stats(tid: str) -> list[int]:
     """A talent's stats as they count in play: an All-Rounder is at least 2 everywhere."""
-    t = TALENTS[tid]
-    if t["ability"] == "allrounder":
-        return [max(2, v) for v in t["stats"]]
-    return list(t["stats"])
+    talent = TALENTS[tid]
+    if talent["ability"] == "allrounder":
+        return [max(2, v) for v in talent["stats"]]
+    return list(talent["stats"])
 
 
-def talent_public(tid: str) -> dict[str, Any]:
-    t = TALENTS[tid]
-    ab = ABILITIES[t["ability"]]
+def talent_public(tid: str) -> TalentCardView:
+    """A Talent card's public face (what the pool, the teams and the bot see)."""
+    talent = TALENTS[tid]
+    ability = ABILITIES[talent["ability"]]
     # ``stats`` are the values that count in play (an All-Rounder's printed 1s count as 2).
-    return {"id": tid, "name": t["name"], "stats": effective_stats(tid), "ability": ab["name"], "ability_text": ab["text"]}
+    return {"id": tid, "name": talent["name"], "stats": effective_stats(tid), "ability": ability["name"], "ability_text": ability["text"]}
 
 
-def prep_public(pid: str) -> dict[str, Any]:
-    p = PREP[pid]
-    out = {"id": pid, "name": p["name"], "kind": p["kind"], "text": p["text"]}
-    if p.get("gem_text"):
-        out["gem_text"] = p["gem_text"]
+def prep_public(pid: str) -> PrepCardView:
+    """A Prep card's face (in a hand, or as gear on a recruit)."""
+    card = PREP[pid]
+    out: PrepCardView = {"id": pid, "name": card["name"], "kind": card["kind"], "text": card["text"]}
+    if card.get("gem_text"):
+        out["gem_text"] = card["gem_text"]
     return out
 
 
 def prep_line(pid: str) -> str:
-    p = PREP[pid]
-    line = f"**{p['name']}** ({p['kind']}): {p['text']}"
-    if p.get("gem_text"):
-        line += f" 💎 {p['gem_text']}"
+    """A Prep card as one line of Discord text: bold name, kind, effect and gem bonus."""
+    card = PREP[pid]
+    line = f"**{card['name']}** ({card['kind']}): {card['text']}"
+    if card.get("gem_text"):
+        line += f" 💎 {card['gem_text']}"
     return line
 
 
@@ -95,4 +104,5 @@ def heist_steps(a_id: str, b_id: str) -> list[dict[str, Any]]:
 
 
 def step_label(step: dict[str, Any]) -> str:
+    """A heist step in words: its skills and the number to beat ("Stealth or Hacking 9")."""
     return " or ".join(step["skills"]) + f" {step['number']}"

@@ -1,0 +1,263 @@
+"""Masterminds: the words of the game (status line, move descriptions, hand text, refusals)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .cards import PREP, TALENTS, prep_name
+from .constants import HAND_LIMIT, MAX_ACTIVATE, STEP_LETTERS, TEAM_LIMIT
+
+SUMMARY = """\
+**Goal:** complete heists to collect gems. At the end every mastermind colour's gem value is rolled (1-6); Clear gems are worth 2. Most points wins.
+**Your turn: PREP or HEIST.**
+**PREP** — 1) *Recruit phase*, one of: recruit a Talent from the pool (team of up to 4, you may replace one); burn the pool and draw the top Talent (hire it or put it in the pool); or draw a Prep card. 2) *Plan phase*, twice: draw a Prep card, play ONE action card (💎 spend a gem for its bonus; "Instead" bonuses replace the normal effect), play up to TWO gear cards (one gear per recruit), or move/swap gear between your recruits. 3) Upkeep.
+**HEIST** — pick the next open step of a heist (A→D) and the skill (if two are shown), then activate 1-3 untapped recruits and add their skill (+gear, abilities, Intel). An **interrupt window** opens for everyone: each player plays one interrupt or passes (hidden, revealed together; no answer = pass). Then:
+• total already **greater** than the number → **PERFECTION**: place your die on any face (it is set to match most of your dice on that heist).
+• else roll a die: total+roll **greater** → **SUCCESS** (place the rolled die); **equal** → **PUSH** (run over); **less** → **FAILURE**: the dice you placed on that heist this run come off again (bust), and one activated recruit flips a Failure card. If the step's skill is a trigger, that recruit rolls skill+die and must beat the test or suffer the consequence. Run over.
+After a success: **hold** (end the run; your die stays) or **continue** to the next step of the same heist with recruits not yet used this turn. Anyone may continue a heist others started, but **step D is an inside job**: only a player with a die on that heist may attempt it. Whoever completes step D takes it.
+**Completing step D:** take the TAKE in gems from the bag; draw a Prep card if your team has fewer than 4; all dice go back (3 of *your* dice showing the same number there = bonus gem); keep the heist's name card; discard all your gear; retire one recruit.
+**Upkeep:** Fixer draws, recruits untap (injured ones stay tapped one more upkeep), pool and heists refill, discard to 6 cards.
+**End:** when players+1 heists are completed the round is played out, then the game ends; it ends at once when the bag is emptied; or after the round limit. Tiebreak: more Clear gems, then more heists completed.
+"""
+
+
+class TextsMixin:
+    """Every sentence the game shows about a state or a move."""
+
+    def status_line(self, state) -> str:
+        """One line: round, heists completed, and who must decide what."""
+        phase = state["phase"]
+        if phase == "over":
+            final = state.get("final") or {}
+            why = {"heists": "the last heist was completed", "bag": "the bag is empty",
+                   "rounds": "the round limit was reached"}.get(final.get("reason") or "", "")
+            return f"Game over: {why}." if why else "Game over."
+        name = state["names"][state["turn"]]
+        head = f"Round {state['round']}/{state['options']['round_limit']} · heists {state['completed']}/{state['target']} · "
+        if state.get("final_round"):
+            head += "LAST ROUND · "
+        what = {
+            "turn": f"{name}: PREP (recruit, burn or draw) or go for a HEIST",
+            "burned": f"{name}: hire the drawn Talent or put it in the pool",
+            "plan": f"{name}: plan action {3 - state['plan_left']} of 2",
+            "gear2": f"{name}: equip a second gear card or stop",
+            "target": f"{name}: choose a target",
+            "hire": f"{name}: recruit from the fresh Talent Pool",
+            "crew": f"{name}: choose the recruits for the heist step",
+            "suffer": f"{name}: choose who suffers the Failure card",
+            "lose_gem": f"{name}: choose a gem to return to the bag",
+            "continue": f"{name}: continue the heist or hold",
+            "retire": f"{name}: choose a recruit to retire",
+            "discard": f"{name}: discard down to {HAND_LIMIT} cards",
+        }.get(phase)
+        if phase == "window":
+            waiting = [state["names"][seat] for seat in self.to_act(state)]
+            what = "Interrupt window: waiting for " + ", ".join(waiting)
+        return head + (what or name)
+
+    def describe_action(self, state, seat: int, action: dict[str, Any]) -> str:
+        """One line (at most 80 characters) saying what ``action`` does, for buttons and the log."""
+        kind = action["type"]
+        if kind in FIXED_DESCRIPTIONS:
+            return FIXED_DESCRIPTIONS[kind]
+        describe = DESCRIBERS.get(kind)
+        return describe(self, state, seat, action) if describe else kind
+
+    def _with_replace(self, head: str, action: dict[str, Any]) -> str:
+        """``head``, plus the recruit a hire replaces (if any)."""
+        return (head + f" (replace {self._talent_name(action['replace'])})" if action["replace"] else head)[:80]
+
+    def _describe_recruit(self, state, seat: int, action: dict[str, Any]) -> str:
+        return self._with_replace(f"Recruit {self._talent_name(action['card'])}", action)
+
+    def _describe_hire(self, state, seat: int, action: dict[str, Any]) -> str:
+        tid = state["pending"]["card"] if state.get("pending") else None
+        return self._with_replace(f"Hire {self._talent_name(tid)}" if tid else "Hire", action)
+
+    def _describe_action_card(self, state, seat: int, action: dict[str, Any]) -> str:
+        card = PREP[action["card"]]
+        if action["gem"]:
+            return f"{card['name']} + {action['gem']} gem: {card['gem_text']}"[:80]
+        return f"{card['name']}: {card['text']}"[:80]
+
+    def _describe_gear(self, state, seat: int, action: dict[str, Any]) -> str:
+        return f"Equip {prep_name(action['card'])} on {self._talent_name(action['recruit'])}"[:80]
+
+    def _describe_trade(self, state, seat: int, action: dict[str, Any]) -> str:
+        _, receiver = self._entry(state, action["to"])
+        verb = "Swap gear:" if receiver and receiver["gear"] else "Move gear:"
+        return f"{verb} {self._talent_name(action['from'])} → {self._talent_name(action['to'])}"[:80]
+
+    def _describe_target(self, state, seat: int, action: dict[str, Any]) -> str:
+        if "seat" in action:
+            return f"Target {state['names'][action['seat']]}"
+        if "heist" in action:
+            heist = state["heists"][action["heist"]]
+            step_index = self._next_step(heist) - 1
+            die = heist["dice"][step_index]
+            return f"{self._heist_name(heist)}: remove {state['names'][die['seat']]}'s die on step {STEP_LETTERS[step_index]}"[:80]
+        owner, entry = self._entry(state, action["recruit"])
+        return f"{state['names'][owner]}'s {self._talent_name(entry['card'])}: discard {prep_name(entry['gear'])}"[:80]
+
+    def _describe_heist(self, state, seat: int, action: dict[str, Any]) -> str:
+        heist = state["heists"][action["heist"]]
+        step_index = self._next_step(heist)
+        number = self._steps(heist)[step_index]["number"]
+        head = f"{self._heist_name(heist)} {STEP_LETTERS[step_index]} {action['skill']} {number}"
+        if "recruits" in action:
+            total, _ = self.attempt_total(state, seat, action["skill"], action["recruits"])
+            who = " + ".join(self._talent_name(tid) for tid in action["recruits"])
+            return f"{head}: send {who} ({total})"[:80]
+        return f"{head}: choose the crew…"[:80]
+
+    def _describe_crew(self, state, seat: int, action: dict[str, Any]) -> str:
+        pending = state["pending"]
+        heist = state["heists"][pending["heist"]]
+        number = self._steps(heist)[self._next_step(heist)]["number"]
+        total, _ = self.attempt_total(state, seat, pending["skill"], action["recruits"])
+        who = " + ".join(self._talent_name(tid) for tid in action["recruits"])
+        return f"{who}: total {total} vs {number}"[:80]
+
+    def _describe_pass(self, state, seat: int, action: dict[str, Any]) -> str:
+        if state["phase"] == "window" and seat == state["turn"]:
+            return "Roll without an interrupt"
+        return "Pass (no interrupt)"
+
+    def _describe_interrupt(self, state, seat: int, action: dict[str, Any]) -> str:
+        card = PREP[action["card"]]
+        return f"Play {card['name']}: {card['text']}"[:80]
+
+    def _describe_suffer(self, state, seat: int, action: dict[str, Any]) -> str:
+        return f"{self._talent_name(action['recruit'])} suffers the Failure card"[:80]
+
+    def _describe_give_gem(self, state, seat: int, action: dict[str, Any]) -> str:
+        return f"Return a {action['colour']} gem"
+
+    def _describe_retire(self, state, seat: int, action: dict[str, Any]) -> str:
+        return f"Retire {self._talent_name(action['recruit'])}"[:80]
+
+    def _describe_discard(self, state, seat: int, action: dict[str, Any]) -> str:
+        return f"Discard {prep_name(action['card'])}"[:80]
+
+    def action_group(self, state, seat: int, action: dict[str, Any]) -> str:
+        """The heading a move is listed under in the move panel."""
+        kind = action["type"]
+        if kind == "heist":
+            return "Heist: pick a step"
+        if kind in ("crew", "back"):
+            return "Heist: pick the crew"
+        if kind in ("recruit", "burn", "draw_prep"):
+            return "Prep: recruit phase"
+        if kind in ("draw", "action", "gear", "trade", "end_plan", "gear_done"):
+            return {"draw": "Plan", "end_plan": "Plan", "action": "Plan: action card", "gear": "Plan: gear",
+                    "gear_done": "Plan: gear", "trade": "Plan: trade gear"}[kind]
+        if kind in ("pass", "interrupt"):
+            return "Interrupts"
+        return {"hire": "Hire", "to_pool": "Hire", "hire_pool": "Hire", "hire_skip": "Hire", "hold": "Heist",
+                "suffer": "Failure", "give_gem": "Gems", "retire": "Retire",
+                "discard": "Discard", "target": "Target"}.get(kind, "Moves")
+
+    def private_text(self, view: dict[str, Any]) -> str:
+        """A seat's hand, committed interrupt, gems, free dice and Intel as Discord text."""
+        private = view.get("private") or {}
+        seat = private.get("seat")
+        lines = [f"**Your hand ({len(private.get('hand', []))}/{HAND_LIMIT}):**"]
+        for card in private.get("hand", []):
+            line = f"• **{card['name']}** ({card['kind']}): {card['text']}"
+            if card.get("gem_text"):
+                line += f" 💎 {card['gem_text']}"
+            lines.append(line)
+        if not private.get("hand"):
+            lines.append("• (empty)")
+        if private.get("committed"):
+            lines.append(f"You committed **{private['committed']}** in this interrupt window.")
+        if seat is not None and view.get("players"):
+            player = view["players"][seat]
+            gems = ", ".join(f"{count} {colour}" for colour, count in player["gems"].items() if count) or "none"
+            lines.append(f"**Your colour:** {player['colour']} · gems: {gems} · free dice: {player['dice_free']} · Intel: {player['intel']}")
+        return "\n".join(lines)
+
+    def illegal_message(self, state, seat: int, action: dict[str, Any]) -> str:
+        """Why a move is refused, in a sentence a player can act on."""
+        phase = state["phase"]
+        kind = action.get("type") if isinstance(action, dict) else None
+        if phase == "window":
+            return "The interrupt window is open: play one of your interrupts that fits this roll, or pass."
+        if kind == "attempt":
+            return "A heist attempt is two picks now: the step (heist + skill), then the recruits."
+        if kind == "heist":
+            if state["dice"][seat] <= 0:
+                return "All five of your dice are on heists: you need a free die to attempt a step."
+            if not any(not entry["tapped"] for entry in state["teams"][seat]):
+                return "You have no untapped recruit to send on a heist step."
+            slot = action.get("heist")
+            heist = state["heists"][slot] if slot in (0, 1) else None
+            if heist and self._next_step(heist) == 3 and not any(die and die["seat"] == seat for die in heist["dice"][:3]):
+                return "Inside job: you may only attempt step D of a heist where one of your dice already sits."
+            if phase == "continue":
+                return "You may only continue to the next step of the same heist."
+            if phase != "turn":
+                return "You can't start a heist attempt now."
+            return "Attempt the next open step of a heist, with one of its skills."
+        if kind == "crew":
+            recruits = action.get("recruits") or []
+            if len(recruits) > MAX_ACTIVATE:
+                return "You may activate at most 3 recruits for one heist step."
+            team = {entry["card"]: entry for entry in state["teams"][seat]}
+            for tid in recruits:
+                if tid not in team:
+                    return "You can only activate recruits on your own team."
+                if team[tid]["tapped"]:
+                    return f"{TALENTS[tid]['name']} is tapped and can't be activated again this turn."
+            if phase != "crew":
+                return "Pick the heist step first, then the recruits."
+            return "Choose 1 to 3 of your untapped recruits."
+        if kind == "recruit" and phase == "turn" and len(state["teams"][seat]) >= TEAM_LIMIT and not action.get("replace"):
+            return "Your team already has 4 recruits: choose one to replace."
+        if kind == "gear":
+            return "Each recruit may carry only one Gear card; equip gear you hold onto a recruit without gear."
+        if kind in ("recruit", "burn", "draw_prep") and phase != "turn":
+            return "The recruit phase is over for this turn."
+        if kind == "action":
+            return "You can't play that action card now (check its target and your gems)."
+        return {
+            "turn": "Choose PREP (recruit, burn the pool or draw a Prep card) or attempt a heist step.",
+            "plan": "Pick a plan action: draw, play one action card, play gear, trade gear or end the plan phase.",
+            "crew": "Choose 1 to 3 of your untapped recruits for this step, or go back.",
+            "suffer": "Choose one of the recruits who attempted the step.",
+            "continue": "Continue to the next step of this heist with fresh recruits, or hold.",
+            "retire": "Choose one of your recruits to retire.",
+            "discard": "Discard one of the cards in your hand.",
+        }.get(phase, "That move isn't allowed right now.")
+
+
+# The moves whose description never depends on the state.
+FIXED_DESCRIPTIONS = {
+    "burn": "Burn the Talent Pool and draw a Talent",
+    "draw_prep": "Don't recruit: draw a Prep card",
+    "to_pool": "Put the drawn Talent into the pool",
+    "draw": "Draw a Prep card",
+    "gear_done": "No second gear card",
+    "end_plan": "End the plan phase",
+    "hire_skip": "Recruit nobody",
+    "back": "Back: choose another step or move",
+    "hold": "Hold: end the run here",
+}
+
+# The describer of every other move type.
+DESCRIBERS: dict[str, Callable[[Any, dict[str, Any], int, dict[str, Any]], str]] = {
+    "recruit": TextsMixin._describe_recruit,
+    "hire": TextsMixin._describe_hire,
+    "hire_pool": TextsMixin._describe_recruit,
+    "action": TextsMixin._describe_action_card,
+    "gear": TextsMixin._describe_gear,
+    "trade": TextsMixin._describe_trade,
+    "target": TextsMixin._describe_target,
+    "heist": TextsMixin._describe_heist,
+    "crew": TextsMixin._describe_crew,
+    "pass": TextsMixin._describe_pass,
+    "interrupt": TextsMixin._describe_interrupt,
+    "suffer": TextsMixin._describe_suffer,
+    "give_gem": TextsMixin._describe_give_gem,
+    "retire": TextsMixin._describe_retire,
+    "discard": TextsMixin._describe_discard,
+}
