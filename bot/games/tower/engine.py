@@ -1,7 +1,7 @@
 """10 Minute Heist: The Wizard's Tower -- the rules engine.
 
 State (plain JSON):
-  tower[f][s]   card id or None (floor 0 = top, floor 7 = bottom; tower[7][4] is face-down while it is there)
+  tower[floor][slot]  card id or None (floor 0 = top, floor 7 = bottom; tower[7][4] is face-down while it is there)
   pawns[seat]   [floor, slot]; floor -1 = balcony, floor 8 = bridge
   hauls[seat]   face-up cards; secret[seat] the face-down card (None once revealed by the Codex)
   queue         pending steps of the current turn (card powers, the 2-player discard); queue[0] is decided now
