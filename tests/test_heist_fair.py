@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.games.heist import ENGINE as E
 from bot.games.heist import cards as K
+from bot.games.heist.scoring import final_rows
 from tests.test_heist_rules import choose, new, set_bag, set_hand, texts
 
 
@@ -118,7 +119,7 @@ def test_head_start_for_the_start_player_where_measured() -> None:
     for n in (3, 5, 6):
         st = new(n, seed=4)
         st["phase"] = "over"
-        rows = {r["seat"]: r for r in E._final(st)}
+        rows = {r["seat"]: r for r in final_rows(st)}
         assert K.HEAD_START[n] == 1
         assert "head start 1" in rows[st["start"]]["detail"]
         assert all("head start" not in rows[s]["detail"] for s in range(n) if s != st["start"])

@@ -10,6 +10,8 @@ from bot.engine import RuleError
 from bot.games.heist import ENGINE as E
 from bot.games.heist import cards as K
 from bot.games.heist.bot_player import token_sum_distribution
+from bot.games.heist.scoring import final_rows
+from bot.games.heist.supply import apply_effect
 from tests.playout import assert_rejects
 
 
@@ -636,7 +638,7 @@ def test_job_completion_bonus() -> None:
     st["test"]["bonus"] = 20
     ev = E.apply(st, a, {"type": "resolve"})
     assert st["completed"] == ["D"] and "complete" in texts(ev)
-    rows = E._final(st)
+    rows = final_rows(st)
     mine = next(r for r in rows if r["seat"] == a)
     assert "job bonus 2" in mine["detail"]
 
@@ -735,9 +737,9 @@ def test_heat_supply_runs_out() -> None:
     st = new(6)
     assert st["supply"]["orange"] == 0
     ev: list = []
-    E._effect(st, 0, {"do": "add", "colour": "orange", "n": 1}, ev, "Test")
+    apply_effect(st, 0, {"do": "add", "colour": "orange", "n": 1}, ev, "Test")
     assert "no orange token is left" in ev[0]["text"]
-    E._effect(st, 0, {"do": "remove", "colour": "green", "n": 1}, ev, "Test")
+    apply_effect(st, 0, {"do": "remove", "colour": "green", "n": 1}, ev, "Test")
     assert "no green token in the bag" in ev[1]["text"]
 
 
@@ -865,15 +867,15 @@ def test_scores_and_tiebreaks(monkeypatch) -> None:
     st["piles"][0] = ["A1", "A2"]      # 2 cheese, 2 obstacles
     st["piles"][1] = ["B1"]            # 2 cheese, 1 obstacle
     st["piles"][2] = ["A3"]            # 2 cheese, 1 obstacle
-    rows = {r["seat"]: r for r in E._final(st)}
+    rows = {r["seat"]: r for r in final_rows(st)}
     assert [rows[s]["score"] for s in range(3)] == [2, 2, 2]
     assert rows[0]["rank"] == 1 and rows[0]["won"]
     assert rows[1]["rank"] == rows[2]["rank"] == 2  # shared
     st["piles"][1] = ["B1", "C1"]
-    rows = {r["seat"]: r for r in E._final(st)}
+    rows = {r["seat"]: r for r in final_rows(st)}
     assert rows[1]["score"] == 3 and rows[1]["won"] and not rows[0]["won"]
     st["piles"][2] = ["A3", ids_named("Lookout")[0]]  # 3 cheese too, but only 1 obstacle
-    rows = {r["seat"]: r for r in E._final(st)}
+    rows = {r["seat"]: r for r in final_rows(st)}
     assert rows[2]["score"] == 3 and rows[1]["won"] and not rows[2]["won"] and rows[2]["rank"] == 2
 
 
@@ -883,7 +885,7 @@ def test_full_tie_is_shared() -> None:
     _with_secret(st, 1, "saboteur")
     st["piles"][0] = ["A1"]
     st["piles"][1] = ["C1"]
-    rows = E._final(st)
+    rows = final_rows(st)
     assert all(r["won"] and r["rank"] == 1 for r in rows)
 
 
