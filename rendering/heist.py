@@ -1,10 +1,11 @@
 """HEIST renderer: draws views only (never the full state)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.games.heist.viewtypes import HeistView, JobView, ScoreView, TokenView
 from rendering.common import (BG, GOLD, GREEN, INK, MUTED, PANEL, RED, fit_text, font, new_canvas, seat_colour,
                               wrap_text)
 
@@ -20,7 +21,7 @@ DARK = (20, 21, 27)
 
 def _token(draw: ImageDraw.ImageDraw, x: int, y: int, r: int, colour: str, label: str,
            crossed: bool = False, dim: bool = False) -> None:
-    rgb = TOKEN_RGB[colour]
+    rgb: tuple[int, ...] = TOKEN_RGB[colour]
     if dim:
         rgb = tuple(int(c * 0.45) for c in rgb)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=rgb, outline=INK if not dim else MUTED, width=2)
@@ -31,11 +32,12 @@ def _token(draw: ImageDraw.ImageDraw, x: int, y: int, r: int, colour: str, label
         draw.line((x - r, y - r, x + r, y + r), fill=INK, width=4)
 
 
-def _panel(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], outline=None, width: int = 3) -> None:
+def _panel(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], outline: tuple[int, int, int] | None = None,
+           width: int = 3) -> None:
     draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=outline, width=width if outline else 0)
 
 
-def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _header(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     rnd = "Final" if view["over"] else f"Round {min(view['round'], view['rounds'])}/{view['rounds']}"
     draw.text((PAD, y), "HEIST", font=font(40, bold=True), fill=GOLD)
     draw.text((W - PAD, y + 2), rnd, font=font(38, bold=True), fill=INK, anchor="ra")
@@ -46,7 +48,7 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     return y + 8
 
 
-def _heat_and_bag(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _heat_and_bag(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     h = 112
     split = 470
     _panel(draw, (PAD, y, split - 8, y + h))
@@ -72,7 +74,7 @@ def _heat_and_bag(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> in
     return y + h + 12
 
 
-def _job_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], job: dict[str, Any], box) -> None:
+def _job_panel(draw: ImageDraw.ImageDraw, view: HeistView, job: JobView, box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
     outline = GOLD if job["active"] else (GREEN if job["completed"] else None)
     _panel(draw, box, outline=outline, width=5)
@@ -103,6 +105,7 @@ def _job_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], job: dict[str, A
             label = "FINALE · MANDATORY" if top.get("finale") else "MANDATORY"
             draw.text((x0 + 14, y), label, font=font(24, bold=True), fill=RED)
             y += 32
+        key: Literal["success", "failure"]
         for key, colour in (("success", GREEN), ("failure", RED)):
             if top[key]:
                 text = f"{'✓' if key == 'success' else '✗'} {top[key]}"
@@ -119,7 +122,7 @@ def _job_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], job: dict[str, A
         draw.text((x1 - 14, y1 - 10), "◆ ACTIVE", font=font(26, bold=True), fill=GOLD, anchor="rd")
 
 
-def _jobs(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _jobs(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     h = 262
     cw = (W - 2 * PAD - 16) // 2
     for i, job in enumerate(view["jobs"]):
@@ -131,7 +134,7 @@ def _jobs(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     return y + rows * (h + 12) + 4
 
 
-def _test_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _test_panel(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     test = view["test"]
     last = view.get("last")
     names = view["names"]
@@ -141,6 +144,10 @@ def _test_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     _panel(draw, (PAD, y, W - PAD, y + h), outline=GOLD if test else None, width=4)
     x = PAD + 16
     inner = W - 2 * PAD - 32
+    tokens: Sequence[TokenView]
+    numbers: Mapping[str, Any]  # the test's numbers, or the last test's result
+    assists: Sequence[Mapping[str, Any]]
+    tricks: Sequence[Mapping[str, Any]]
     if test is not None:
         ob = test["obstacle"]
         head = f"{names[test['seat']]} faces {ob['id']} {ob['name']}: {test['label']}"
@@ -157,6 +164,7 @@ def _test_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
         assists = test["assists"]
         tricks = test["tricks"]
     else:
+        assert last is not None  # (returned above when there is neither)
         head = (f"Last: {names[last['seat']]} {'beat' if last['success'] else 'failed'} {last['obstacle']} "
                 f"{last['name']} ({last['label']})")
         draw.text((x, y + 10), fit_text(draw, head, font(30, bold=True), inner), font=font(30, bold=True),
@@ -190,7 +198,7 @@ def _test_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     return y + h + 12
 
 
-def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _players(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     row = 74
     h = 46 + row * len(view["players"])
     _panel(draw, (PAD, y, W - PAD, y + h))
@@ -222,7 +230,7 @@ def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     return y + h + 12
 
 
-def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _footer(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     text = (f"Deck {view['deck']}  ·  Discard {view['discard']}"
             + (f" (top: {view['discard_top']})" if view["discard_top"] else "")
             + f"  ·  Failed and boxed {len(view['boxed'])}")
@@ -230,7 +238,7 @@ def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     return y + 36
 
 
-def render_board(view: dict[str, Any]) -> Image.Image:
+def render_board(view: HeistView) -> Image.Image:
     height = 200 + 136 + 2 * 274 + 212 + 46 + 74 * len(view["players"]) + 12 + 60
     image, draw = new_canvas(W, height, BG)
     y = _header(draw, view, PAD)
@@ -242,7 +250,7 @@ def render_board(view: dict[str, Any]) -> Image.Image:
     return image.crop((0, 0, W, min(height, y + PAD)))
 
 
-def render_private(view: dict[str, Any]) -> Image.Image | None:
+def render_private(view: HeistView) -> Image.Image | None:
     priv = view.get("private")
     if not priv:
         return None
@@ -288,7 +296,7 @@ def render_private(view: dict[str, Any]) -> Image.Image | None:
     return image
 
 
-def render_final(view: dict[str, Any], scores: list[dict[str, Any]]) -> Image.Image:
+def render_final(view: HeistView, scores: list[ScoreView]) -> Image.Image:
     rows = sorted(scores, key=lambda r: (r["rank"], r["seat"]))
     secrets = {s["seat"]: s for s in view.get("secrets", [])}
     row_h = 150
@@ -318,7 +326,7 @@ def render_final(view: dict[str, Any], scores: list[dict[str, Any]]) -> Image.Im
     return image
 
 
-def describe(view: dict[str, Any]) -> str:
+def describe(view: HeistView) -> str:
     """Plain-words alt text for the public board (at most 1,000 characters): whose turn,
     what just happened, and the position. Reads only public parts of the view."""
     names = view["names"]

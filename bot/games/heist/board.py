@@ -7,6 +7,7 @@ from bot.engine import State
 
 from . import cards
 from .cards import OBSTACLE, RESOURCE
+from .viewtypes import TotalsView
 
 ROUNDS = len(cards.HEAT_TRACK)
 
@@ -46,7 +47,7 @@ def current_option(state: State) -> dict[str, Any]:
     return option
 
 
-def total(state: State) -> dict[str, Any]:
+def total(state: State) -> TotalsView:
     """The current test's numbers (all public once assists are revealed)."""
     test = state["test"]
     option = current_option(state)

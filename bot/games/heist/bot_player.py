@@ -8,6 +8,7 @@ from typing import Any
 
 from . import cards as K
 from .cards import OBSTACLE, RESOURCE
+from .viewtypes import CurrentTestView, HeistView
 
 
 SAME_JOB_NUDGE = 3.0  # Specialist: value per obstacle of that job already in the score pile
@@ -67,18 +68,18 @@ def _keep_value(cid: str) -> float:
     return 1.0 + c["cheese"] + 1.5 * bool(c["upgrade"])
 
 
-def _skill(view: dict[str, Any], seat: int, option: dict[str, Any]) -> int:
+def _skill(view: HeistView, seat: int, option: dict[str, Any]) -> int:
     skills = view["players"][seat]["skills"]
     return sum(skills[s] for s in option["skills"])
 
 
-def success_chance(view: dict[str, Any], seat: int, option: dict[str, Any], helpers: float) -> float:
+def success_chance(view: HeistView, seat: int, option: dict[str, Any], helpers: float) -> float:
     front = view["options"].get("token_faces") == "front"
     dist = token_sum_distribution(view["bag"], K.DRAW_TOKENS, front)
     return p_at_least(dist, option["target"] - _skill(view, seat, option) - helpers)
 
 
-def _secret(view: dict[str, Any]) -> dict[str, Any]:
+def _secret(view: HeistView) -> dict[str, Any]:
     """The seat's own secret condition at this player count."""
     return K.secret_check(view["private"]["secret"]["id"], view["n"])
 
@@ -106,11 +107,18 @@ def _bag_shift(effects: list[dict[str, Any]], goal: dict[str, Any]) -> int:
     return shift
 
 
-def _hand(view: dict[str, Any]) -> list[str]:
+def _current_test(view: HeistView) -> CurrentTestView:
+    """The test being faced (the bot is asked to assist, play tricks or upgrade only during one)."""
+    test = view["test"]
+    assert test is not None
+    return test
+
+
+def _hand(view: HeistView) -> list[str]:
     return [c["id"] for c in view["private"]["hand"]]
 
 
-def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def choose(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     phase = view["phase"]
     if phase == "choose":
         return _choose(view, legal, rng)
@@ -123,7 +131,7 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     return legal[0]
 
 
-def _choose(view, legal, rng):
+def _choose(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     seat = view["private"]["seat"]
     hand = _hand(view)
     tricks = sum(1 for c in hand if K.is_trick(c))
@@ -136,11 +144,13 @@ def _choose(view, legal, rng):
     best, best_score = legal[0], -1e9
     for action in legal:
         job = jobs[action["job"]]
-        ob = OBSTACLE[job["top"]["id"]]
+        top = job["top"]
+        assert top is not None  # a job with no obstacle left can't be chosen
+        ob = OBSTACLE[top["id"]]
         option = ob["test"][action["option"]]
         p = success_chance(view, seat, option, helpers)
         penalty = 1.0 if ob["failure"] else 0.0
-        if job["top"]["mandatory"]:
+        if top["mandatory"]:
             penalty += 0.5
         value = ob["cheese"] + 1.0
         # a bag secret: a success that moves the final bag towards it is worth more
@@ -160,8 +170,8 @@ def _choose(view, legal, rng):
     return best
 
 
-def _assist(view, legal, rng):
-    test = view["test"]
+def _assist(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    test = _current_test(view)
     active = view["active"]
     option = OBSTACLE[test["obstacle"]["id"]]["test"][test["option"]]
     p = success_chance(view, active, option, 0.8 * (view["n"] - 2))
@@ -196,7 +206,7 @@ def _assist(view, legal, rng):
     return best
 
 
-def _bag_value(view, card: dict[str, Any], goal: dict[str, Any]) -> float:
+def _bag_value(view: HeistView, card: dict[str, Any], goal: dict[str, Any]) -> float:
     """What an assist's bag change is worth: the shift of the expected two-token sum,
     plus a nudge when the seat's secret counts that colour in the final bag."""
     value = 0.0
@@ -215,9 +225,9 @@ def _bag_value(view, card: dict[str, Any], goal: dict[str, Any]) -> float:
     return value
 
 
-def _gain(view, action) -> float:
+def _gain(view: HeistView, action: dict[str, Any]) -> float:
     """Expected change of the total from one trick."""
-    test = view["test"]
+    test = _current_test(view)
     c = RESOURCE[action["card"]]
     do = c["effect"]["do"]
     front = view["options"].get("token_faces") == "front"
@@ -247,8 +257,8 @@ def _gain(view, action) -> float:
     return 0.0
 
 
-def _tricks(view, legal):
-    numbers = view["test"]["numbers"]
+def _tricks(view: HeistView, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    numbers = _current_test(view)["numbers"]
     deficit = numbers["target"] - numbers["total"]
     if deficit <= 0:
         return {"type": "resolve"}
@@ -275,13 +285,13 @@ def _tricks(view, legal):
         if c["cheese"] and not c["upgrade"] and c["effect"]["do"] != "clean_exit":
             return action
     clean = [a for _, a in scored if RESOURCE[a["card"]]["effect"]["do"] == "clean_exit"]
-    if clean and OBSTACLE[view["test"]["obstacle"]["id"]]["failure"]:
+    if clean and OBSTACLE[_current_test(view)["obstacle"]["id"]]["failure"]:
         return clean[0]
     return {"type": "resolve"}
 
 
-def _upgrade(view, legal):
-    test = view["test"]
+def _upgrade(view: HeistView, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    test = _current_test(view)
     seat = view["private"]["seat"]
     option = OBSTACLE[test["obstacle"]["id"]]["test"][test["option"]]
     secret = _secret(view)

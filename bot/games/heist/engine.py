@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple, cast
 
 from bot.engine import Action, Engine, Event, GameMeta, Option, RuleError, State
 
@@ -48,6 +48,7 @@ from .opening import new_state
 from .resolution import resolve, upgrade, upgrade_actions
 from .texts import SUMMARY
 from .tricks import play_trick, trick_actions
+from .viewtypes import HeistView, ScoreView
 
 __all__ = ["HeistEngine", "PHASES", "Phase", "ROUNDS", "SUMMARY"]
 
@@ -155,7 +156,7 @@ class HeistEngine(Engine):
                 break
         return events
 
-    def scores(self, state: State) -> list[dict[str, Any]]:
+    def scores(self, state: State) -> list[ScoreView]:  # type: ignore[override]  # a typed row of the contract's
         """Each seat's cheese, rank and whether it won (ties: most obstacles, then shared)."""
         return scoring.scores(state)
 
@@ -164,7 +165,7 @@ class HeistEngine(Engine):
         return scoring.balance_tally(state, trace)
 
     # ------------------------------------------------------------------ views and words
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: State, viewer: int | None) -> HeistView:  # type: ignore[override]  # the contract's dict, typed
         """The public board (``viewer`` None), plus ``private`` for a seat."""
         return views.view(state, viewer)
 
@@ -174,7 +175,7 @@ class HeistEngine(Engine):
 
     def private_text(self, view: dict[str, Any]) -> str:
         """Markdown for a seat's DM: its secret, identity, skills and hand."""
-        return texts.private_text(view)
+        return texts.private_text(cast(HeistView, view))
 
     def describe_action(self, state: State, seat: int, action: Action) -> str:
         """A button label for a move (at most 80 characters)."""

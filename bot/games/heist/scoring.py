@@ -8,6 +8,7 @@ from bot.engine import State, competition_ranks
 from . import cards
 from .board import obstacles_left, skill, skills
 from .cards import OBSTACLE, RESOURCE
+from .viewtypes import ScoreView
 
 
 def _obstacles(state: State, seat: int) -> list[str]:
@@ -136,7 +137,7 @@ def final_rows(state: State) -> list[dict[str, Any]]:
     return rows
 
 
-def scores(state: State) -> list[dict[str, Any]]:
+def scores(state: State) -> list[ScoreView]:
     """The contract's result per seat: score, rank, won and the score's make-up."""
     final = state["final"] or final_rows(state)
     return [{"seat": row["seat"], "score": row["score"], "rank": row["rank"], "won": row["won"],

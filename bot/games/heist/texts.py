@@ -8,6 +8,7 @@ from bot.engine import Action, State
 from . import cards
 from .board import ROUNDS, skill, to_act, total
 from .cards import OBSTACLE, RESOURCE, SKILL_NAME
+from .viewtypes import HeistView
 
 SUMMARY = """**HEIST**: 1-6 thieves, 5 rounds. Score the most **cheese**.
 **Setup**: each player gets an identity (skills Agility/Charm/Dexterity), a hidden secret and 5 resource cards (assists and tricks). Four jobs (A-D) each stack their top obstacles in order (3 obstacles at 1-2 players, 5 at 3, 6 at 4, all 7 at 5-6); the last one is the job's Mandatory finale. Only the top obstacle of each job can be faced.
@@ -51,7 +52,7 @@ def status_line(state: State) -> str:
     return f"{head}: {active} failed {obstacle['name']} and may upgrade a skill with a trick."
 
 
-def private_text(view: dict[str, Any]) -> str:
+def private_text(view: HeistView) -> str:
     """Markdown for a seat's DM: its secret, identity and skills, location and hand."""
     private = view["private"]
     secret = private["secret"]

@@ -10,9 +10,11 @@ from .board import ROUNDS, current_option, mandatory, skills, to_act, total
 from .cards import OBSTACLE, RESOURCE
 from .scoring import scores, secret_met
 from .texts import describe_action, status_line
+from .viewtypes import (AssistView, CardView, CurrentTestView, HeistPrivate, HeistView, JobView, LastView,
+                        ObstacleView, PlayerView, SecretResultView, TokenView)
 
 
-def obstacle_view(state: State, obstacle_id: str) -> dict[str, Any]:
+def obstacle_view(state: State, obstacle_id: str) -> ObstacleView:
     """An obstacle as printed, plus whether it is Mandatory or its job's finale in this game."""
     obstacle = OBSTACLE[obstacle_id]
     return {"id": obstacle_id, "name": obstacle["name"], "job": obstacle["job"], "cheese": obstacle["cheese"],
@@ -23,22 +25,27 @@ def obstacle_view(state: State, obstacle_id: str) -> dict[str, Any]:
             "success": cards.effects_text(obstacle["success"]), "failure": cards.effects_text(obstacle["failure"])}
 
 
-def card_view(card_id: str, with_id: bool = False) -> dict[str, Any]:
+def card_view(card_id: str, with_id: bool = False) -> CardView:
     """A resource card's name, kind, text and rewards (and its id where a move may name it)."""
     card = RESOURCE[card_id]
-    out = {"name": card["name"], "kind": card["kind"], "text": cards.card_text(card_id),
-           "cheese": card["cheese"], "upgrade": card["upgrade"]}
+    out: CardView = {"name": card["name"], "kind": card["kind"], "text": cards.card_text(card_id),
+                     "cheese": card["cheese"], "upgrade": card["upgrade"]}
     if with_id:
         out["id"] = card_id
     return out
 
 
-def _token_view(token: dict[str, Any]) -> dict[str, Any]:
+def _token_view(token: dict[str, Any]) -> TokenView:
     return {"colour": token["colour"], "face": token["face"], "value": cards.token_value(token),
             "ignored": token["ignored"]}
 
 
-def _jobs_view(state: State) -> list[dict[str, Any]]:
+def _assist_view(assist: dict[str, Any]) -> AssistView:
+    """An assist on the current test: the card, and who gave it (the seat comes first)."""
+    return {"seat": assist["seat"], **card_view(assist["card"])}
+
+
+def _jobs_view(state: State) -> list[JobView]:
     active_job = state["test"]["job"] if state["test"] else None
     return [{"letter": job["letter"], "name": job["name"], "left": len(state["jobs"][job["letter"]]),
              "length": cards.JOB_LENGTH[state["n"]],
@@ -48,7 +55,7 @@ def _jobs_view(state: State) -> list[dict[str, Any]]:
             for job in cards.JOBS]
 
 
-def _player_view(state: State, seat: int) -> dict[str, Any]:
+def _player_view(state: State, seat: int) -> PlayerView:
     identity = cards.IDENTITY[state["identities"][seat]]
     pile = state["piles"][seat]
     return {
@@ -61,18 +68,18 @@ def _player_view(state: State, seat: int) -> dict[str, Any]:
     }
 
 
-def _test_view(state: State) -> dict[str, Any] | None:
+def _test_view(state: State) -> CurrentTestView | None:
     test = state["test"]
     if not test:
         return None
     option = current_option(state)
-    out: dict[str, Any] = {
+    out: CurrentTestView = {
         "seat": state["active"], "job": test["job"], "obstacle": obstacle_view(state, test["obstacle"]),
         "option": test["option"], "label": cards.test_label(option), "target": option["target"],
         "revealed": test["revealed"],
         "committed": sorted(int(seat) for seat in test["commits"]),
         "waiting": to_act(state) if state["phase"] == "assist" else [],
-        "assists": [{"seat": assist["seat"], **card_view(assist["card"])} for assist in test["assists"]],
+        "assists": [_assist_view(assist) for assist in test["assists"]],
         "tokens": [_token_view(token) for token in test["tokens"]],
         "tricks": [card_view(card, True) for card in test["tricks"]],  # ids: a failed test's upgrade names one
     }
@@ -81,7 +88,7 @@ def _test_view(state: State) -> dict[str, Any] | None:
     return out
 
 
-def _last_view(state: State) -> dict[str, Any] | None:
+def _last_view(state: State) -> LastView | None:
     last = state["last"]
     if not last:
         return None
@@ -95,10 +102,10 @@ def _last_view(state: State) -> dict[str, Any] | None:
             "tricks": [cards.card_name(card) for card in last["tricks"]]}
 
 
-def _private_view(state: State, viewer: int) -> dict[str, Any]:
+def _private_view(state: State, viewer: int) -> HeistPrivate:
     secret = cards.SECRET[state["secrets"][viewer]]
     test = state["test"]
-    private: dict[str, Any] = {
+    private: HeistPrivate = {
         "seat": viewer,
         "hand": [card_view(card, True) for card in sorted(state["hands"][viewer])],
         "secret": {"id": secret["id"], "name": secret["name"], "text": cards.secret_text(secret["id"], state["n"]),
@@ -110,10 +117,17 @@ def _private_view(state: State, viewer: int) -> dict[str, Any]:
     return private
 
 
-def view(state: State, viewer: int | None) -> dict[str, Any]:
+def _secret_result(state: State, row: dict[str, Any]) -> SecretResultView:
+    """A secret revealed at the end, and whether it was met."""
+    secret = cards.SECRET[row["secret"]]
+    return {"seat": row["seat"], "name": secret["name"], "text": cards.secret_text(row["secret"], state["n"]),
+            "cheese": secret["cheese"], "met": row["secret_met"]}
+
+
+def view(state: State, viewer: int | None) -> HeistView:
     """The public board (``viewer`` None), plus ``private`` for a seat."""
     over = state["phase"] == "over"
-    out: dict[str, Any] = {
+    out: HeistView = {
         "game": "heist", "names": list(state["names"]), "n": state["n"], "round": state["round"], "rounds": ROUNDS,
         "phase": state["phase"], "active": state["active"], "start": state["start"],
         "options": dict(state["options"]),
@@ -133,10 +147,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
     }
     if over:
         out["scores"] = scores(state)
-        out["secrets"] = [{"seat": row["seat"], "name": cards.SECRET[row["secret"]]["name"],
-                           "text": cards.secret_text(row["secret"], state["n"]),
-                           "cheese": cards.SECRET[row["secret"]]["cheese"], "met": row["secret_met"]}
-                          for row in state["final"]]
+        out["secrets"] = [_secret_result(state, row) for row in state["final"]]
     if viewer is not None:
         out["private"] = _private_view(state, viewer)
     return out
