@@ -9,14 +9,14 @@ import random
 import pytest
 
 from bot.engine import RuleError
-from bot.games.heist import ENGINE as E
+from bot.games.heist import ENGINE
 from tests.test_heist_rules import choose, new, no_assists, set_bag, set_hand
 
 
 def _rejected(st: dict, seat: int, action) -> None:
     before = json.dumps(st, sort_keys=True)
     with pytest.raises(RuleError):
-        E.apply(st, seat, action)
+        ENGINE.apply(st, seat, action)
     assert json.dumps(st, sort_keys=True) == before, f"{action!r} changed the state"
 
 
@@ -34,11 +34,11 @@ def _tricks_state() -> dict:
 def test_trick_with_look_alike_token_index_is_rejected_unchanged() -> None:
     st = _tricks_state()
     a = st["active"]
-    for legal in E.legal_actions(st, a):
+    for legal in ENGINE.legal_actions(st, a):
         if "token" in legal:
             for odd in (float(legal["token"]), bool(legal["token"]), str(legal["token"])):
                 _rejected(st, a, {**legal, "token": odd})
-    flip = next(x for x in E.legal_actions(st, a) if "token" in x)
+    flip = next(x for x in ENGINE.legal_actions(st, a) if "token" in x)
     _rejected(st, a, {**flip, "token": 2})  # no third token
     _rejected(st, a, {**flip, "token": -1})
     _rejected(st, a, {**flip, "token": None})
@@ -56,8 +56,8 @@ def test_choose_and_assist_look_alikes_are_rejected_unchanged() -> None:
                 {}, [], "choose", None, 7, {"type": "choose", "job": "A", "option": 5}):
         _rejected(st, a, odd)
     choose(st, "A")
-    s = E.to_act(st)[0]
-    for legal in E.legal_actions(st, s):
+    s = ENGINE.to_act(st)[0]
+    for legal in ENGINE.legal_actions(st, s):
         if legal["type"] == "assist":
             _rejected(st, s, {**legal, "card": [legal["card"]]})
             _rejected(st, s, {**legal, "pay": {"x": 1}})
@@ -83,16 +83,16 @@ def test_fuzzed_actions_never_change_state() -> None:
             yield {k: v for k, v in action.items() if k != key}
 
     for players in (1, 2, 4, 6):
-        st = E.setup([f"P{i}" for i in range(players)], {}, 40 + players)
+        st = ENGINE.setup([f"P{i}" for i in range(players)], {}, 40 + players)
         steps = 0
-        while not E.is_terminal(st):
-            seat = E.to_act(st)[0]
-            legal = E.legal_actions(st, seat)
+        while not ENGINE.is_terminal(st):
+            seat = ENGINE.to_act(st)[0]
+            legal = ENGINE.legal_actions(st, seat)
             if steps % 3 == 0:
                 for action in legal[:6]:
                     for odd in mutants(action):
                         if odd not in legal or json.dumps(odd, sort_keys=True) not in {
                                 json.dumps(x, sort_keys=True) for x in legal}:
                             _rejected(st, seat, copy.deepcopy(odd))
-            E.apply(st, seat, E.bot_action(st, seat, rng))
+            ENGINE.apply(st, seat, ENGINE.bot_action(st, seat, rng))
             steps += 1

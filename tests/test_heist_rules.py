@@ -7,8 +7,7 @@ import random
 import pytest
 
 from bot.engine import RuleError
-from bot.games.heist import ENGINE as E
-from bot.games.heist import cards as K
+from bot.games.heist import ENGINE, cards
 from bot.games.heist.bot_player import token_sum_distribution
 from bot.games.heist.scoring import final_rows
 from bot.games.heist.supply import apply_effect
@@ -17,7 +16,7 @@ from tests.playout import assert_rejects
 
 # --------------------------------------------------------------------------- helpers
 def new(n: int = 3, seed: int = 1, faces: str = "front") -> dict:
-    return E.setup([f"P{i}" for i in range(n)], {"token_faces": faces}, seed)
+    return ENGINE.setup([f"P{i}" for i in range(n)], {"token_faces": faces}, seed)
 
 
 def _take(st: dict, cid: str) -> None:
@@ -29,7 +28,7 @@ def _take(st: dict, cid: str) -> None:
 
 
 def ids_named(name: str) -> list[str]:
-    return [c for c in K.RESOURCE_IDS if K.RESOURCE[c]["name"] == name]
+    return [c for c in cards.RESOURCE_IDS if cards.RESOURCE[c]["name"] == name]
 
 
 def set_hand(st: dict, seat: int, names: list[str]) -> list[str]:
@@ -46,7 +45,7 @@ def set_hand(st: dict, seat: int, names: list[str]) -> list[str]:
 
 
 def set_bag(st: dict, **counts: int) -> None:
-    for colour in K.COLOURS:
+    for colour in cards.COLOURS:
         st["supply"][colour] += st["bag"][colour]
         st["bag"][colour] = 0
     for colour, count in counts.items():
@@ -67,15 +66,15 @@ def set_skills(st: dict, seat: int, identity: str) -> None:
 
 
 def choose(st: dict, letter: str, option: int = 0) -> list:
-    return E.apply(st, st["active"], {"type": "choose", "job": letter, "option": option})
+    return ENGINE.apply(st, st["active"], {"type": "choose", "job": letter, "option": option})
 
 
 def no_assists(st: dict) -> list:
     events = []
     if st["phase"] != "assist":
         return events
-    for s in E.to_act(st):
-        events += E.apply(st, s, {"type": "no_assist"})
+    for s in ENGINE.to_act(st):
+        events += ENGINE.apply(st, s, {"type": "no_assist"})
     return events
 
 
@@ -85,36 +84,36 @@ def texts(events: list) -> str:
 
 # --------------------------------------------------------------------------- data
 def test_component_counts() -> None:
-    assert len(K.IDENTITIES) == 7 and len(K.JOBS) == 4 and len(K.OBSTACLE) == 28
-    assert len(K.SECRETS) == 15 and len(K.ASSISTS) == 44 and len(K.TRICKS) == 34
-    assert K.TOKEN_TOTAL == {"blue": 7, "green": 9, "yellow": 12, "orange": 9, "red": 7, "purple": 6}
-    assert [K.TOKENS[c]["faces"] for c in K.COLOURS] == [[4, 2], [2, 1], [1, -1], [-1, -2], [-2, -4], [3, -3]]
-    assert K.HEAT_TRACK == ["orange", "orange", "red", "purple", "blue"]
-    for ident in K.IDENTITIES:
+    assert len(cards.IDENTITIES) == 7 and len(cards.JOBS) == 4 and len(cards.OBSTACLE) == 28
+    assert len(cards.SECRETS) == 15 and len(cards.ASSISTS) == 44 and len(cards.TRICKS) == 34
+    assert cards.TOKEN_TOTAL == {"blue": 7, "green": 9, "yellow": 12, "orange": 9, "red": 7, "purple": 6}
+    assert [cards.TOKENS[c]["faces"] for c in cards.COLOURS] == [[4, 2], [2, 1], [1, -1], [-1, -2], [-2, -4], [3, -3]]
+    assert cards.HEAT_TRACK == ["orange", "orange", "red", "purple", "blue"]
+    for ident in cards.IDENTITIES:
         assert sum(ident["skills"].values()) == 3
-    assert len({tuple(i["skills"].values()) for i in K.IDENTITIES}) == 7
-    for job in K.JOBS:
+    assert len({tuple(i["skills"].values()) for i in cards.IDENTITIES}) == 7
+    for job in cards.JOBS:
         assert [o["id"] for o in job["obstacles"]] == [f"{job['letter']}{i}" for i in range(1, 8)]
         assert job["obstacles"][-1]["mandatory"], "the final obstacle of each job is Mandatory"
-    for c in K.RESOURCE.values():
+    for c in cards.RESOURCE.values():
         assert not (c["cheese"] and c["upgrade"]), "a card scores or upgrades, never both"
         assert c["cheese"] or c["upgrade"] or c["kind"] == "assist", "every trick rewards something"
 
 
 def test_rulebook_examples() -> None:
-    cat = K.IDENTITY["cat_burglar"]
+    cat = cards.IDENTITY["cat_burglar"]
     assert cat["name"] == "Cat Burglar" and cat["skills"] == {"agility": 2, "charm": 0, "dexterity": 1}
-    b1 = K.OBSTACLE["B1"]
+    b1 = cards.OBSTACLE["B1"]
     assert b1["name"] == "Climb the Tower" and b1["test"] == [{"skills": ["agility"], "target": 2}]
     assert b1["failure"] == [{"do": "add", "colour": "red", "n": 1}] and b1["cheese"] == 2
-    thief = K.SECRET["master_thief"]
+    thief = cards.SECRET["master_thief"]
     assert thief["cheese"] == 4 and thief["check"]["kind"] == "top_skill" and thief["check"]["skill"] == "agility"
-    assert K.secret_text("master_thief", 4) == "Your Agility is at least as high as every other player's."  # ties count
-    soh = K.RESOURCE[ids_named("Sleight of Hand")[0]]
+    assert cards.secret_text("master_thief", 4) == "Your Agility is at least as high as every other player's."  # ties count
+    soh = cards.RESOURCE[ids_named("Sleight of Hand")[0]]
     assert soh["effect"]["do"] == "flip" and soh["upgrade"] == "dexterity"
-    wl = K.RESOURCE[ids_named("Watch & Learn")[0]]
+    wl = cards.RESOURCE[ids_named("Watch & Learn")[0]]
     assert wl["modifier"] == 1 and wl["upgrade"] == "agility"
-    museum = K.JOB["A"]
+    museum = cards.JOB["A"]
     assert museum["name"] == "The Museum Job"
     targets: dict[str, list[int]] = {}
     for ob in museum["obstacles"]:
@@ -127,12 +126,12 @@ def test_rulebook_examples() -> None:
 
 
 def test_card_texts() -> None:
-    for cid in K.RESOURCE_IDS:
-        assert K.card_text(cid)
-        assert len(E.describe_action(new(), 0, {"type": "no_assist"})) <= 80
-    assert K.card_text(ids_named("Watch & Learn")[0]) == "+1 to the test; success: +1 Agility"
-    assert "flip 1 drawn token" in K.card_text(ids_named("Sleight of Hand")[0])
-    assert "Mandatory" in K.obstacle_text(K.OBSTACLE["A7"])
+    for cid in cards.RESOURCE_IDS:
+        assert cards.card_text(cid)
+        assert len(ENGINE.describe_action(new(), 0, {"type": "no_assist"})) <= 80
+    assert cards.card_text(ids_named("Watch & Learn")[0]) == "+1 to the test; success: +1 Agility"
+    assert "flip 1 drawn token" in cards.card_text(ids_named("Sleight of Hand")[0])
+    assert "Mandatory" in cards.obstacle_text(cards.OBSTACLE["A7"])
 
 
 # --------------------------------------------------------------------------- setup
@@ -153,9 +152,9 @@ def test_setup(n: int) -> None:
     assert all(len(h) == 5 for h in st["hands"])
     assert len(st["deck"]) == 78 - 5 * n
     assert len(set(st["identities"])) == n and len(set(st["secrets"])) == n
-    k = K.JOB_LENGTH[n]  # shorter jobs with fewer players; the last one is the finale
+    k = cards.JOB_LENGTH[n]  # shorter jobs with fewer players; the last one is the finale
     assert st["jobs"]["A"] == [f"A{i}" for i in range(1, k + 1)]
-    assert st["finales"]["A"] == f"A{k}" and E.mandatory(st, f"A{k}")
+    assert st["finales"]["A"] == f"A{k}" and ENGINE.mandatory(st, f"A{k}")
     assert sorted(st["unused"]) == sorted(f"{j}{i}" for j in "ABCD" for i in range(k + 1, 8))
     assert st["locations"] == [None] * n
     assert st["phase"] == "choose" and st["active"] == st["start"] and st["round"] == 1
@@ -173,27 +172,27 @@ def test_setup_is_seeded() -> None:
 
 def test_rejects_bad_player_count() -> None:
     with pytest.raises(RuleError):
-        E.setup([f"P{i}" for i in range(7)], {}, 1)
+        ENGINE.setup([f"P{i}" for i in range(7)], {}, 1)
 
 
 # --------------------------------------------------------------------------- choosing
 def test_choose_only_top_obstacles_and_or_skill() -> None:
     st = new(3)
     seat = st["active"]
-    legal = E.legal_actions(st, seat)
+    legal = ENGINE.legal_actions(st, seat)
     assert legal == [{"type": "choose", "job": j, "option": 0} for j in "ABCD"]
     st["jobs"]["A"] = ["A5", "A6", "A7"]  # A5 is "Dexterity 8 or Charm 8"
     st["boxed"] += ["A1", "A2", "A3", "A4"]
-    legal = E.legal_actions(st, seat)
+    legal = ENGINE.legal_actions(st, seat)
     assert {"type": "choose", "job": "A", "option": 1} in legal
-    msg = assert_rejects(E, st, seat, {"type": "choose", "job": "A", "option": 2})
+    msg = assert_rejects(ENGINE, st, seat, {"type": "choose", "job": "A", "option": 2})
     assert "top obstacle" in msg
     choose(st, "A", 1)
-    assert E.option_of(st) == {"skills": ["charm"], "target": 8}
+    assert ENGINE.option_of(st) == {"skills": ["charm"], "target": 8}
     assert st["locations"][seat] == "A"
     # The declared skill is the one tested.
     set_skills(st, seat, "socialite")  # charm 2, dexterity 1
-    assert E.total(st)["skill"] == 2
+    assert ENGINE.total(st)["skill"] == 2
 
 
 def test_multi_skill_obstacle_adds_skills() -> None:
@@ -203,15 +202,15 @@ def test_multi_skill_obstacle_adds_skills() -> None:
     st["boxed"] += [f"D{i}" for i in range(1, 7)]
     set_bag(st, yellow=2)
     choose(st, "D")
-    assert E.total(st)["skill"] == 3  # Agility + Charm + Dexterity
+    assert ENGINE.total(st)["skill"] == 3  # Agility + Charm + Dexterity
 
 
 def test_empty_job_cannot_be_chosen() -> None:
     st = new(2)
     st["boxed"] += st["jobs"]["B"]
     st["jobs"]["B"] = []
-    assert all(a["job"] != "B" for a in E.legal_actions(st, st["active"]))
-    msg = assert_rejects(E, st, st["active"], {"type": "choose", "job": "B", "option": 0})
+    assert all(a["job"] != "B" for a in ENGINE.legal_actions(st, st["active"]))
+    msg = assert_rejects(ENGINE, st, st["active"], {"type": "choose", "job": "B", "option": 0})
     assert "no obstacle left" in msg
 
 
@@ -227,24 +226,24 @@ def test_assist_commit_is_simultaneous_and_hidden() -> None:
     for s in range(4):
         st["locations"][s] = "A"
     choose(st, "A")
-    assert sorted(E.to_act(st)) == others
-    ev = E.apply(st, third, {"type": "assist", "card": st["hands"][third][1]})  # Muscle
+    assert sorted(ENGINE.to_act(st)) == others
+    ev = ENGINE.apply(st, third, {"type": "assist", "card": st["hands"][third][1]})  # Muscle
     assert texts(ev) == f"P{third} has committed."
     assert any(e.get("to") == third and "Muscle" in e["text"] for e in ev)
-    public = E.view(st, None)
+    public = ENGINE.view(st, None)
     assert public["test"]["committed"] == [third]
     assert "Muscle" not in json.dumps(public)
-    assert E.view(st, third)["private"]["commit"].startswith("Assist: Muscle")
-    assert sorted(E.to_act(st)) == sorted([first, second])
-    assert_rejects(E, st, third, {"type": "no_assist"})  # already committed
-    E.apply(st, first, {"type": "no_assist"})
-    ev = E.apply(st, second, {"type": "assist", "card": st["hands"][second][0]})  # Lookout
+    assert ENGINE.view(st, third)["private"]["commit"].startswith("Assist: Muscle")
+    assert sorted(ENGINE.to_act(st)) == sorted([first, second])
+    assert_rejects(ENGINE, st, third, {"type": "no_assist"})  # already committed
+    ENGINE.apply(st, first, {"type": "no_assist"})
+    ev = ENGINE.apply(st, second, {"type": "assist", "card": st["hands"][second][0]})  # Lookout
     reveal = [e for e in ev if e["type"] == "reveal"]
     assert len(reveal) == 1
     text = reveal[0]["text"]
     # one event, clockwise from the active player
     assert text.index(f"P{first}: nothing") < text.index(f"P{second}: Lookout") < text.index(f"P{third}: Muscle")
-    assert st["phase"] == "tricks" and E.total(st)["assists"] == 5
+    assert st["phase"] == "tricks" and ENGINE.total(st)["assists"] == 5
     assert len(st["hands"][second]) == 1 and len(st["hands"][third]) == 1
 
 
@@ -254,14 +253,14 @@ def test_assist_needs_location_or_a_discard() -> None:
     other = 1 - active
     lookout, tumble, brute = set_hand(st, other, ["Lookout", "Tumble", "Brute Force"])
     choose(st, "C")
-    legal = E.legal_actions(st, other)
+    legal = ENGINE.legal_actions(st, other)
     assert {"type": "assist", "card": lookout} not in legal
     assert {"type": "assist", "card": lookout, "pay": tumble} in legal
-    msg = assert_rejects(E, st, other, {"type": "assist", "card": lookout})
+    msg = assert_rejects(ENGINE, st, other, {"type": "assist", "card": lookout})
     assert "discard" in msg
-    msg = assert_rejects(E, st, other, {"type": "assist", "card": tumble, "pay": brute})
+    msg = assert_rejects(ENGINE, st, other, {"type": "assist", "card": tumble, "pay": brute})
     assert "assist card" in msg
-    E.apply(st, other, {"type": "assist", "card": lookout, "pay": tumble})
+    ENGINE.apply(st, other, {"type": "assist", "card": lookout, "pay": tumble})
     assert st["locations"][other] == "C"
     assert tumble in st["discard"] and st["hands"][other] == [brute]
     assert [a["card"] for a in st["test"]["assists"]] == [lookout]
@@ -276,12 +275,12 @@ def test_assist_at_location_pays_nothing_and_lone_card_cannot_pay() -> None:
     ev = choose(state, "C")
     # Away with a single card: the commit could not be paid, so it isn't offered; the
     # public sees one card and the pawn elsewhere, so the player isn't even asked.
-    assert other not in E.to_act(state) and state["phase"] == "tricks"
+    assert other not in ENGINE.to_act(state) and state["phase"] == "tricks"
     assert "can't pay to move: no assist" in texts(ev)
     st["locations"][other] = "C"
     choose(st, "C")
-    assert {"type": "assist", "card": lookout} in E.legal_actions(st, other)
-    msg = assert_rejects(E, st, other, {"type": "assist", "card": lookout, "pay": lookout})
+    assert {"type": "assist", "card": lookout} in ENGINE.legal_actions(st, other)
+    msg = assert_rejects(ENGINE, st, other, {"type": "assist", "card": lookout, "pay": lookout})
     assert "already at this job" in msg
 
 
@@ -291,7 +290,7 @@ def test_identical_cards_are_offered_once() -> None:
     set_hand(st, other, ["Lookout", "Lookout", "Lookout", "Muscle", "Muscle"])
     st["locations"][other] = "A"
     choose(st, "A")
-    assert len(E.legal_actions(st, other)) == 3  # Lookout, Muscle, nothing
+    assert len(ENGINE.legal_actions(st, other)) == 3  # Lookout, Muscle, nothing
 
 
 def test_assist_bag_effects_resolve_before_the_draw() -> None:
@@ -302,7 +301,7 @@ def test_assist_bag_effects_resolve_before_the_draw() -> None:
     st["locations"][other] = "B"
     set_bag(st, red=1, yellow=2)
     choose(st, "B")
-    E.apply(st, other, {"type": "assist", "card": alarm})
+    ENGINE.apply(st, other, {"type": "assist", "card": alarm})
     assert st["bag"]["red"] == 0 and st["supply"]["red"] >= 1
     assert [t["colour"] for t in st["test"]["tokens"]] == ["yellow", "yellow"]
 
@@ -317,8 +316,8 @@ def test_supply_run_and_loaded_dice() -> None:
     before = len(st["hands"][active])
     set_bag(st, yellow=3)
     choose(st, "A")
-    E.apply(st, a, {"type": "assist", "card": run})
-    E.apply(st, b, {"type": "assist", "card": dice})
+    ENGINE.apply(st, a, {"type": "assist", "card": run})
+    ENGINE.apply(st, b, {"type": "assist", "card": dice})
     assert len(st["hands"][active]) == before + 1
     assert st["bag"]["blue"] + sum(t["colour"] == "blue" for t in st["test"]["tokens"]) == 1
 
@@ -332,8 +331,8 @@ def test_two_tokens_drawn_random_faces() -> None:
         choose(st, "A")
         assert len(st["test"]["tokens"]) == 2 and st["bag"]["purple"] == 2
         faces |= {t["face"] for t in st["test"]["tokens"]}
-        view = E.view(st, None)
-        assert [t["value"] for t in view["test"]["tokens"]] == [K.token_value(t) for t in st["test"]["tokens"]]
+        view = ENGINE.view(st, None)
+        assert [t["value"] for t in view["test"]["tokens"]] == [cards.token_value(t) for t in st["test"]["tokens"]]
     assert faces == {0, 1}
 
 
@@ -341,7 +340,7 @@ def test_front_option_draws_first_face() -> None:
     st = new(1, faces="front")
     set_bag(st, red=2)
     choose(st, "A")
-    assert [K.token_value(t) for t in st["test"]["tokens"]] == [-2, -2]
+    assert [cards.token_value(t) for t in st["test"]["tokens"]] == [-2, -2]
 
 
 def test_empty_bag_takes_back_earlier_tokens_then_draws_nothing() -> None:
@@ -385,26 +384,26 @@ def _tricks_state(tokens: list[tuple[str, int]], hand: list[str], n: int = 2) ->
 
 def test_flip_trick() -> None:
     st, (soh,) = _tricks_state([("red", 1), ("yellow", 0)], ["Sleight of Hand"])
-    assert E.total(st)["tokens"] == -3
-    legal = E.legal_actions(st, 0 if st["n"] == 1 else st["active"])
+    assert ENGINE.total(st)["tokens"] == -3
+    legal = ENGINE.legal_actions(st, 0 if st["n"] == 1 else st["active"])
     assert {"type": "trick", "card": soh, "token": 0} in legal and {"type": "resolve"} in legal
-    ev = E.apply(st, st["active"], {"type": "trick", "card": soh, "token": 0})
+    ev = ENGINE.apply(st, st["active"], {"type": "trick", "card": soh, "token": 0})
     assert "flips red -4 to red -2" in texts(ev)
-    assert E.total(st)["tokens"] == -1
+    assert ENGINE.total(st)["tokens"] == -1
 
 
 def test_flip_all_ignore_bonus_double() -> None:
     st, (tables, cold, brute, double) = _tricks_state(
         [("purple", 1), ("orange", 1)], ["Turn the Tables", "Cold Read", "Brute Force", "Double Down"])
     a = st["active"]
-    E.apply(st, a, {"type": "trick", "card": tables})
-    assert E.total(st)["tokens"] == 3 - 1
-    E.apply(st, a, {"type": "trick", "card": cold, "token": 1})
-    assert E.total(st)["tokens"] == 3
-    assert all(x.get("token") != 1 for x in E.legal_actions(st, a) if x["type"] == "trick")
-    E.apply(st, a, {"type": "trick", "card": brute})
-    E.apply(st, a, {"type": "trick", "card": double})
-    numbers = E.total(st)
+    ENGINE.apply(st, a, {"type": "trick", "card": tables})
+    assert ENGINE.total(st)["tokens"] == 3 - 1
+    ENGINE.apply(st, a, {"type": "trick", "card": cold, "token": 1})
+    assert ENGINE.total(st)["tokens"] == 3
+    assert all(x.get("token") != 1 for x in ENGINE.legal_actions(st, a) if x["type"] == "trick")
+    ENGINE.apply(st, a, {"type": "trick", "card": brute})
+    ENGINE.apply(st, a, {"type": "trick", "card": double})
+    numbers = ENGINE.total(st)
     assert numbers["tricks"] == 2 + 3 and numbers["tokens"] == 3
 
 
@@ -413,18 +412,18 @@ def test_redraw_extra_lucky() -> None:
                                              ["Second Chance", "Push Your Luck", "Lucky Break"])
     a = st["active"]
     set_bag(st, green=3)
-    ev = E.apply(st, a, {"type": "trick", "card": second, "token": 0})
+    ev = ENGINE.apply(st, a, {"type": "trick", "card": second, "token": 0})
     assert "puts red -4 back" in texts(ev)
     new_token = st["test"]["tokens"][0]
     assert st["bag"]["red"] + (new_token["colour"] == "red") == 1
     assert st["bag"]["green"] + (new_token["colour"] == "green") == 3
-    E.apply(st, a, {"type": "trick", "card": push})
+    ENGINE.apply(st, a, {"type": "trick", "card": push})
     assert len(st["test"]["tokens"]) == 3
-    E.apply(st, a, {"type": "trick", "card": lucky})
+    ENGINE.apply(st, a, {"type": "trick", "card": lucky})
     toks = st["test"]["tokens"]
     assert len(toks) == 4 and sum(t["ignored"] for t in toks) == 1
     low = next(t for t in toks if t["ignored"])
-    assert K.token_value(low) == min(K.token_value(t) for t in toks)
+    assert cards.token_value(low) == min(cards.token_value(t) for t in toks)
 
 
 def test_favour_counts_assists_and_clean_exit_once() -> None:
@@ -437,22 +436,22 @@ def test_favour_counts_assists_and_clean_exit_once() -> None:
             st["locations"][s] = "B"
     set_bag(st, yellow=3)
     choose(st, "B")
-    for s in E.to_act(st):
-        E.apply(st, s, {"type": "assist", "card": st["hands"][s][0]})
-    before = E.total(st)["total"]
-    E.apply(st, a, {"type": "trick", "card": favour})
-    assert E.total(st)["total"] == before + 2
-    E.apply(st, a, {"type": "trick", "card": clean})
+    for s in ENGINE.to_act(st):
+        ENGINE.apply(st, s, {"type": "assist", "card": st["hands"][s][0]})
+    before = ENGINE.total(st)["total"]
+    ENGINE.apply(st, a, {"type": "trick", "card": favour})
+    assert ENGINE.total(st)["total"] == before + 2
+    ENGINE.apply(st, a, {"type": "trick", "card": clean})
     assert st["test"]["clean_exit"]
 
 
 def test_only_active_player_plays_tricks_and_assists_are_not_tricks() -> None:
     st, (lookout,) = _tricks_state([("yellow", 0), ("yellow", 0)], ["Lookout"], n=2)
     a = st["active"]
-    assert E.legal_actions(st, a) == [{"type": "resolve"}]
-    msg = assert_rejects(E, st, a, {"type": "trick", "card": lookout})
+    assert ENGINE.legal_actions(st, a) == [{"type": "resolve"}]
+    msg = assert_rejects(ENGINE, st, a, {"type": "trick", "card": lookout})
     assert "assist card" in msg
-    msg = assert_rejects(E, st, 1 - a, {"type": "resolve"})
+    msg = assert_rejects(ENGINE, st, 1 - a, {"type": "resolve"})
     assert "not your turn" in msg
 
 
@@ -468,20 +467,20 @@ def test_success_scores_obstacle_assists_and_upgrades() -> None:
     st["locations"][x] = st["locations"][y] = "B"
     set_bag(st, yellow=4)
     choose(st, "B")  # B1 Climb the Tower: Agility 2
-    E.apply(st, x, {"type": "assist", "card": wl})
-    E.apply(st, y, {"type": "assist", "card": look})
-    E.apply(st, a, {"type": "trick", "card": brute})
-    ev = E.apply(st, a, {"type": "resolve"})
+    ENGINE.apply(st, x, {"type": "assist", "card": wl})
+    ENGINE.apply(st, y, {"type": "assist", "card": look})
+    ENGINE.apply(st, a, {"type": "trick", "card": brute})
+    ev = ENGINE.apply(st, a, {"type": "resolve"})
     assert "SUCCESS" in texts(ev)
     assert st["piles"][a] == ["B1"] and st["jobs"]["B"][0] == "B2"
-    assert st["upgrades"][x] == [wl] and E.skill(st, x, "agility") == K.IDENTITY[st["identities"][x]]["skills"]["agility"] + 1
+    assert st["upgrades"][x] == [wl] and ENGINE.skill(st, x, "agility") == cards.IDENTITY[st["identities"][x]]["skills"]["agility"] + 1
     assert st["piles"][y] == [look]
     assert brute in st["discard"]
     assert st["bag"]["red"] == 0  # no failure effect
     assert len(st["hands"][a]) == 5  # refilled
     assert st["phase"] == "choose" and st["active"] == (a + 1) % 3
-    pub = E.view(st, None)
-    assert pub["players"][x]["skills"]["agility"] == E.skill(st, x, "agility")
+    pub = ENGINE.view(st, None)
+    assert pub["players"][x]["skills"]["agility"] == ENGINE.skill(st, x, "agility")
     assert pub["last"]["success"] and pub["last"]["name"] == "Climb the Tower"
 
 
@@ -495,10 +494,10 @@ def test_failure_effects_box_discard_and_trick_cheese() -> None:
     st["locations"][o] = "B"
     set_bag(st, red=2)
     choose(st, "B")  # Agility 2; on failure add a red token
-    E.apply(st, o, {"type": "assist", "card": look})
-    E.apply(st, a, {"type": "trick", "card": brute})
+    ENGINE.apply(st, o, {"type": "assist", "card": look})
+    ENGINE.apply(st, a, {"type": "trick", "card": brute})
     reds = st["bag"]["red"]
-    ev = E.apply(st, a, {"type": "resolve"})
+    ev = ENGINE.apply(st, a, {"type": "resolve"})
     assert "FAILURE" in texts(ev)
     assert st["bag"]["red"] == reds + 1
     assert st["boxed"] == ["B1"] and st["jobs"]["B"][0] == "B2"
@@ -506,37 +505,37 @@ def test_failure_effects_box_discard_and_trick_cheese() -> None:
     assert st["piles"][a] == [brute]  # a played trick with cheese scores on failure
     # the unplayed Sleight of Hand can upgrade from hand
     assert st["phase"] == "upgrade"
-    assert E.legal_actions(st, a) == [{"type": "upgrade", "card": soh}, {"type": "no_upgrade"}]
-    E.apply(st, a, {"type": "upgrade", "card": soh})
-    assert st["upgrades"][a] == [soh] and E.skill(st, a, "dexterity") == 2
+    assert ENGINE.legal_actions(st, a) == [{"type": "upgrade", "card": soh}, {"type": "no_upgrade"}]
+    ENGINE.apply(st, a, {"type": "upgrade", "card": soh})
+    assert st["upgrades"][a] == [soh] and ENGINE.skill(st, a, "dexterity") == 2
     assert len(st["hands"][a]) == 5 and st["phase"] == "choose"
 
 
 def test_failure_upgrade_from_a_played_trick() -> None:
     st, (soh, tumble) = _tricks_state([("red", 1), ("red", 1)], ["Sleight of Hand", "Tumble"])
     a = st["active"]
-    E.apply(st, a, {"type": "trick", "card": soh, "token": 0})
-    E.apply(st, a, {"type": "resolve"})
-    legal = E.legal_actions(st, a)
+    ENGINE.apply(st, a, {"type": "trick", "card": soh, "token": 0})
+    ENGINE.apply(st, a, {"type": "resolve"})
+    legal = ENGINE.legal_actions(st, a)
     assert {"type": "upgrade", "card": soh} in legal and {"type": "upgrade", "card": tumble} in legal
-    assert "(played)" in E.describe_action(st, a, {"type": "upgrade", "card": soh})
-    E.apply(st, a, {"type": "upgrade", "card": soh})
+    assert "(played)" in ENGINE.describe_action(st, a, {"type": "upgrade", "card": soh})
+    ENGINE.apply(st, a, {"type": "upgrade", "card": soh})
     assert st["upgrades"][a] == [soh] and tumble in st["hands"][a]
 
 
 def test_unused_played_tricks_are_discarded_after_failure() -> None:
     st, (soh, tumble) = _tricks_state([("red", 1), ("red", 1)], ["Sleight of Hand", "Tumble"])
     a = st["active"]
-    E.apply(st, a, {"type": "trick", "card": soh, "token": 0})
-    E.apply(st, a, {"type": "trick", "card": tumble, "token": 1})
-    E.apply(st, a, {"type": "resolve"})
-    E.apply(st, a, {"type": "upgrade", "card": tumble})
+    ENGINE.apply(st, a, {"type": "trick", "card": soh, "token": 0})
+    ENGINE.apply(st, a, {"type": "trick", "card": tumble, "token": 1})
+    ENGINE.apply(st, a, {"type": "resolve"})
+    ENGINE.apply(st, a, {"type": "upgrade", "card": tumble})
     assert soh in st["discard"] and st["upgrades"][a] == [tumble]
 
 
 def test_no_upgrade_step_without_upgrade_tricks() -> None:
     st, _ = _tricks_state([("red", 1), ("red", 1)], ["Lookout", "Brute Force"])
-    E.apply(st, st["active"], {"type": "resolve"})
+    ENGINE.apply(st, st["active"], {"type": "resolve"})
     assert st["phase"] != "upgrade"
 
 
@@ -550,7 +549,7 @@ def test_mandatory_obstacle_stays_on_failure() -> None:
     set_bag(st, red=2)
     choose(st, "A")
     no_assists(st)
-    E.apply(st, a, {"type": "resolve"})
+    ENGINE.apply(st, a, {"type": "resolve"})
     assert st["jobs"]["A"][0] == "A3" and "A3" not in st["boxed"]
     assert st["bag"]["red"] == 1  # failure effect: add a red token (2 drawn are out)
 
@@ -559,8 +558,8 @@ def test_clean_exit_ignores_failure_effect() -> None:
     st, (clean,) = _tricks_state([("red", 1), ("red", 1)], ["Clean Exit"])
     st["test"]["obstacle"] = "A1"  # failure: add an orange token
     oranges = st["bag"]["orange"]
-    E.apply(st, st["active"], {"type": "trick", "card": clean})
-    ev = E.apply(st, st["active"], {"type": "resolve"})
+    ENGINE.apply(st, st["active"], {"type": "trick", "card": clean})
+    ev = ENGINE.apply(st, st["active"], {"type": "resolve"})
     assert st["bag"]["orange"] == oranges and "failure effect is ignored" in texts(ev)
 
 
@@ -574,10 +573,10 @@ def test_backup_plan_and_double_cross() -> None:
     st["locations"][x] = st["locations"][y] = "B"
     set_bag(st, red=3)
     choose(st, "B")
-    E.apply(st, x, {"type": "assist", "card": backup})
-    E.apply(st, y, {"type": "assist", "card": cross})
-    assert E.total(st)["assists"] == -1
-    E.apply(st, a, {"type": "resolve"})
+    ENGINE.apply(st, x, {"type": "assist", "card": backup})
+    ENGINE.apply(st, y, {"type": "assist", "card": cross})
+    assert ENGINE.total(st)["assists"] == -1
+    ENGINE.apply(st, a, {"type": "resolve"})
     assert backup in st["hands"][x]
     assert st["piles"][y] == [cross]
 
@@ -591,8 +590,8 @@ def test_double_cross_is_discarded_on_success() -> None:
     st["locations"][o] = "B"
     set_bag(st, blue=2)
     choose(st, "B")
-    E.apply(st, o, {"type": "assist", "card": cross})
-    E.apply(st, a, {"type": "resolve"})
+    ENGINE.apply(st, o, {"type": "assist", "card": cross})
+    ENGINE.apply(st, a, {"type": "resolve"})
     assert cross in st["discard"] and st["piles"][a] == ["B1"]
 
 
@@ -602,14 +601,14 @@ def test_success_effects_draw_and_tokens() -> None:
     set_bag(st, blue=2)
     greens = st["supply"]["green"]
     choose(st, "C")  # C1: success adds a green token
-    E.apply(st, 0, {"type": "resolve"})
+    ENGINE.apply(st, 0, {"type": "resolve"})
     assert st["supply"]["green"] == greens - 1
     choose(st, "A")  # round 2 (solo): A1
-    E.apply(st, 0, {"type": "resolve"})
+    ENGINE.apply(st, 0, {"type": "resolve"})
     choose(st, "A")  # A2 Charm 3: success draws a card
     st["test"]["bonus"] = 10
     hand = len(st["hands"][0])
-    ev = E.apply(st, 0, {"type": "resolve"})
+    ev = ENGINE.apply(st, 0, {"type": "resolve"})
     # the success draw comes on top of a full hand (refilling never discards)
     assert "draws 1 card" in texts(ev) and len(st["hands"][0]) == hand + 1 == 6
 
@@ -622,7 +621,7 @@ def test_discard_random_failure_effect() -> None:
     choose(st, "B")  # B2 Jam the Gears: Dexterity 4, failure discards a random card
     st["test"]["bonus"] = -20
     disc = len(st["discard"])
-    ev = E.apply(st, 0, {"type": "resolve"})
+    ev = ENGINE.apply(st, 0, {"type": "resolve"})
     assert "at random" in texts(ev) and len(st["discard"]) >= disc + 1
 
 
@@ -634,9 +633,9 @@ def test_job_completion_bonus() -> None:
     st["jobs"]["D"] = ["D7"]
     set_bag(st, blue=4)
     choose(st, "D")
-    E.apply(st, 1 - a, {"type": "no_assist"})
+    ENGINE.apply(st, 1 - a, {"type": "no_assist"})
     st["test"]["bonus"] = 20
-    ev = E.apply(st, a, {"type": "resolve"})
+    ev = ENGINE.apply(st, a, {"type": "resolve"})
     assert st["completed"] == ["D"] and "complete" in texts(ev)
     rows = final_rows(st)
     mine = next(r for r in rows if r["seat"] == a)
@@ -651,7 +650,7 @@ def test_refill_reshuffles_discard() -> None:
     st["deck"] = st["deck"][-1:]
     set_bag(st, yellow=2)
     choose(st, "A")
-    ev = E.apply(st, 0, {"type": "resolve"})
+    ev = ENGINE.apply(st, 0, {"type": "resolve"})
     assert "shuffled into a new resource deck" in texts(ev)
     assert len(st["hands"][0]) == 5
 
@@ -662,21 +661,21 @@ def test_only_active_player_refills() -> None:
     o = 1 - a
     look, tum, brute = set_hand(st, o, ["Lookout", "Tumble", "Brute Force"])
     choose(st, "A")
-    E.apply(st, o, {"type": "assist", "card": look, "pay": tum})
-    E.apply(st, a, {"type": "resolve"})
+    ENGINE.apply(st, o, {"type": "assist", "card": look, "pay": tum})
+    ENGINE.apply(st, a, {"type": "resolve"})
     while st["phase"] == "upgrade":
-        E.apply(st, a, {"type": "no_upgrade"})
+        ENGINE.apply(st, a, {"type": "no_upgrade"})
     assert len(st["hands"][o]) == 1 and len(st["hands"][a]) == 5
 
 
 # --------------------------------------------------------------------------- rounds and the end
 def _play_turn(st: dict) -> None:
     a = st["active"]
-    choose(st, E.legal_actions(st, a)[0]["job"])
+    choose(st, ENGINE.legal_actions(st, a)[0]["job"])
     no_assists(st)
-    E.apply(st, a, {"type": "resolve"})
+    ENGINE.apply(st, a, {"type": "resolve"})
     if st["phase"] == "upgrade":
-        E.apply(st, a, {"type": "no_upgrade"})
+        ENGINE.apply(st, a, {"type": "no_upgrade"})
 
 
 def test_round_end_adds_heat_and_returns_tokens() -> None:
@@ -689,7 +688,7 @@ def test_round_end_adds_heat_and_returns_tokens() -> None:
     assert st["round"] == 2 and st["active"] == (start + 1) % 3 and st["spent"] == []
     # drawn tokens are back; the heat added ceil(3/2)=2 orange (plus obstacle effects)
     assert st["heat"][0]["done"] and st["heat"][0]["count"] == 0
-    diff = {c: st["bag"][c] - bag_before[c] for c in K.COLOURS}
+    diff = {c: st["bag"][c] - bag_before[c] for c in cards.COLOURS}
     assert diff["orange"] >= 2
     assert sum(st["bag"].values()) + sum(st["supply"].values()) + sum(h["count"] for h in st["heat"]) == 50
 
@@ -710,10 +709,10 @@ def test_game_ends_after_heat_track() -> None:
         turns += 1
     assert turns == 10 and st["round"] == 5
     assert all(h["done"] for h in st["heat"])
-    assert E.to_act(st) == [] and E.legal_actions(st, 0) == []
+    assert ENGINE.to_act(st) == [] and ENGINE.legal_actions(st, 0) == []
     with pytest.raises(RuleError):
-        E.apply(st, 0, {"type": "resolve"})
-    view = E.view(st, None)
+        ENGINE.apply(st, 0, {"type": "resolve"})
+    view = ENGINE.view(st, None)
     assert view["over"] and len(view["secrets"]) == 2 and view["scores"]
 
 
@@ -727,8 +726,8 @@ def test_game_ends_when_every_job_is_empty() -> None:
     st["jobs"]["A"] = ["A1"]
     set_bag(st, blue=2)
     choose(st, "A")
-    E.apply(st, 1 - a, {"type": "no_assist"})
-    E.apply(st, a, {"type": "resolve"})
+    ENGINE.apply(st, 1 - a, {"type": "no_assist"})
+    ENGINE.apply(st, a, {"type": "resolve"})
     assert st["phase"] == "over" and st["round"] == 1
     assert st["heat"][0]["done"] and not st["heat"][1]["done"]
 
@@ -766,27 +765,27 @@ def test_secret_top_skill_ties_count() -> None:
     set_skills(st, 0, "cat_burglar")
     set_skills(st, 1, "acrobat")
     set_skills(st, 2, "fixer")
-    assert E.secret_met(st, 0)  # 2 vs 2 vs 1: ties are fine
+    assert ENGINE.secret_met(st, 0)  # 2 vs 2 vs 1: ties are fine
     st["upgrades"][1].append(ids_named("Tumble")[0])
     _take(st, ids_named("Tumble")[0])
     st["upgrades"][1].append(ids_named("Tumble")[0])
-    assert not E.secret_met(st, 0)
+    assert not ENGINE.secret_met(st, 0)
 
 
 def test_solo_comparison_secrets_need_a_minimum() -> None:
     st = _final_state(1)
     _with_secret(st, 0, "safecracker")  # solo: the skill must be at least 2
     set_skills(st, 0, "fixer")  # dexterity 1
-    assert not E.secret_met(st, 0)
+    assert not ENGINE.secret_met(st, 0)
     cid = ids_named("Steady Hands")[0]
     _take(st, cid)
     st["upgrades"][0].append(cid)
-    assert E.secret_met(st, 0)
+    assert ENGINE.secret_met(st, 0)
     _with_secret(st, 0, "ringleader")  # solo: at least 2 obstacles
     st["piles"][0] = ["A1"]
-    assert not E.secret_met(st, 0)
+    assert not ENGINE.secret_met(st, 0)
     st["piles"][0].append("B1")
-    assert E.secret_met(st, 0)
+    assert ENGINE.secret_met(st, 0)
 
 
 @pytest.mark.parametrize("sid,setup_fn,expected", [
@@ -818,33 +817,33 @@ def test_secret_conditions(sid, setup_fn, expected) -> None:
     st = _final_state()
     _with_secret(st, 0, sid)
     setup_fn(st)
-    assert E.secret_met(st, 0) is expected
+    assert ENGINE.secret_met(st, 0) is expected
 
 
 def test_team_player_ignores_double_cross() -> None:
     st = _final_state()
     _with_secret(st, 0, "team_player")
     st["piles"][0] += ids_named("Double Cross")
-    assert not E.secret_met(st, 0)
+    assert not ENGINE.secret_met(st, 0)
 
 
 def test_bag_secrets_use_final_bag() -> None:
     st = _final_state()
     _with_secret(st, 0, "heat_seeker")  # 3 players: at least 3 more red than blue
     set_bag(st, red=4, blue=1)
-    assert E.secret_met(st, 0)
+    assert ENGINE.secret_met(st, 0)
     set_bag(st, red=3, blue=1)
-    assert not E.secret_met(st, 0)
+    assert not ENGINE.secret_met(st, 0)
     _with_secret(st, 0, "guardian_angel")
     set_bag(st, red=3, blue=2, green=2)
-    assert E.secret_met(st, 0)
+    assert ENGINE.secret_met(st, 0)
     set_bag(st, red=3, blue=2, green=1)
-    assert not E.secret_met(st, 0)
+    assert not ENGINE.secret_met(st, 0)
     _with_secret(st, 0, "gambler")
     set_bag(st, red=2, purple=3)
-    assert E.secret_met(st, 0)
+    assert ENGINE.secret_met(st, 0)
     set_bag(st, red=3, purple=3)
-    assert not E.secret_met(st, 0)
+    assert not ENGINE.secret_met(st, 0)
 
 
 def test_secret_checked_after_last_heat_tokens() -> None:
@@ -854,13 +853,13 @@ def test_secret_checked_after_last_heat_tokens() -> None:
         _play_turn(st)
     # the round-5 blue tokens are in the final bag the secret looks at
     assert st["bag"]["blue"] >= 1
-    need = K.secret_check("guardian_angel", 2)["n"]
+    need = cards.secret_check("guardian_angel", 2)["n"]
     met = st["bag"]["blue"] + st["bag"]["green"] - st["bag"]["red"] >= need
     assert next(r for r in st["final"] if r["seat"] == 0)["secret_met"] is met
 
 
 def test_scores_and_tiebreaks(monkeypatch) -> None:
-    monkeypatch.setattr(K, "HEAD_START", [0] * 7)  # tested on its own
+    monkeypatch.setattr(cards, "HEAD_START", [0] * 7)  # tested on its own
     st = _final_state(3)
     for s in range(3):
         _with_secret(st, s, ["big_score", "saboteur", "specialist"][s])
@@ -898,28 +897,28 @@ def test_solo_has_no_assist_step() -> None:
     while st["phase"] != "over":
         a = st["active"]
         if st["phase"] == "choose":
-            choose(st, E.legal_actions(st, a)[0]["job"])
+            choose(st, ENGINE.legal_actions(st, a)[0]["job"])
         elif st["phase"] == "tricks":
-            E.apply(st, a, {"type": "resolve"})
+            ENGINE.apply(st, a, {"type": "resolve"})
         else:
-            E.apply(st, a, {"type": "no_upgrade"})
+            ENGINE.apply(st, a, {"type": "no_upgrade"})
     assert st["round"] == 5
 
 
 def test_public_view_contents() -> None:
     st = new(4, seed=26)
     choose(st, "B")
-    pub = E.view(st, None)
+    pub = ENGINE.view(st, None)
     assert [j["letter"] for j in pub["jobs"]] == list("ABCD")
     assert pub["jobs"][1]["active"] and pub["jobs"][1]["top"]["name"] == "Climb the Tower"
-    assert set(pub["bag"]) == set(K.COLOURS) and len(pub["heat"]) == 5
+    assert set(pub["bag"]) == set(cards.COLOURS) and len(pub["heat"]) == 5
     assert all("skills" in p and "location" in p and "identity" in p for p in pub["players"])
     assert pub["test"]["tokens"] == [] and pub["test"]["waiting"]
     assert "private" not in pub
-    own = E.view(st, 0)
-    assert own["private"]["secret"]["name"] == K.SECRET[st["secrets"][0]]["name"]
+    own = ENGINE.view(st, 0)
+    assert own["private"]["secret"]["name"] == cards.SECRET[st["secrets"][0]]["name"]
     assert len(own["private"]["hand"]) == len(st["hands"][0])
-    text = E.private_text(own)
+    text = ENGINE.private_text(own)
     assert own["private"]["secret"]["name"] in text and "Your hand" in text
     json.dumps(pub)
 
@@ -928,10 +927,10 @@ def test_public_events_hide_commits() -> None:
     for seed in range(10):
         st = new(3, seed=seed)
         choose(st, "A")
-        for s in E.to_act(st):
-            legal = E.legal_actions(st, s)
+        for s in ENGINE.to_act(st):
+            legal = ENGINE.legal_actions(st, s)
             act = legal[0]
-            ev = E.apply(st, s, act)
+            ev = ENGINE.apply(st, s, act)
             if st["phase"] == "assist":
                 for e in ev:
                     if "to" not in e:
@@ -941,31 +940,31 @@ def test_public_events_hide_commits() -> None:
 def test_describe_and_groups() -> None:
     st = new(3, seed=27)
     a = st["active"]
-    for act in E.legal_actions(st, a):
-        d = E.describe_action(st, a, act)
+    for act in ENGINE.legal_actions(st, a):
+        d = ENGINE.describe_action(st, a, act)
         assert len(d) <= 80 and "cheese" in d
-        assert E.action_group(st, a, act) == "Obstacles"
+        assert ENGINE.action_group(st, a, act) == "Obstacles"
     choose(st, "A")
-    for s in E.to_act(st):
-        for act in E.legal_actions(st, s):
-            assert len(E.describe_action(st, s, act)) <= 80
-            assert E.action_group(st, s, act) == "Assist"
-    assert "waiting for assists" in E.status_line(st)
+    for s in ENGINE.to_act(st):
+        for act in ENGINE.legal_actions(st, s):
+            assert len(ENGINE.describe_action(st, s, act)) <= 80
+            assert ENGINE.action_group(st, s, act) == "Assist"
+    assert "waiting for assists" in ENGINE.status_line(st)
 
 
 def test_illegal_messages() -> None:
     st = new(2, seed=28)
     a = st["active"]
-    msg = assert_rejects(E, st, a, {"type": "resolve"})
+    msg = assert_rejects(ENGINE, st, a, {"type": "resolve"})
     assert "Tricks" in msg
-    msg = assert_rejects(E, st, a, {"type": "choose", "job": "Z", "option": 0})
+    msg = assert_rejects(ENGINE, st, a, {"type": "choose", "job": "Z", "option": 0})
     assert "no such job" in msg
-    msg = assert_rejects(E, st, 1 - a, {"type": "choose", "job": "A", "option": 0})
+    msg = assert_rejects(ENGINE, st, 1 - a, {"type": "choose", "job": "A", "option": 0})
     assert "not your turn" in msg
     choose(st, "A")
-    msg = assert_rejects(E, st, 1 - a, {"type": "assist", "card": "zz"})
+    msg = assert_rejects(ENGINE, st, 1 - a, {"type": "assist", "card": "zz"})
     assert "isn't in your hand" in msg
-    msg = assert_rejects(E, st, a, {"type": "no_assist"})
+    msg = assert_rejects(ENGINE, st, a, {"type": "no_assist"})
     assert "not your turn" in msg
 
 
@@ -975,11 +974,11 @@ def test_bot_never_peeks() -> None:
         st = new(3, seed=seed)
         a = st["active"]
         choose(st, "A")
-        s = E.to_act(st)[0]
-        base = E.bot_action(st, s, random.Random(1))
+        s = ENGINE.to_act(st)[0]
+        base = ENGINE.bot_action(st, s, random.Random(1))
         other = [x for x in range(3) if x not in (a, s)][0]
         st2 = json.loads(json.dumps(st))
         st2["hands"][other], st2["deck"][:5] = st2["deck"][:5], st2["hands"][other]
         st2["secrets"][other] = st2["box_secrets"][0]
         st2["box_secrets"][0] = st["secrets"][other]
-        assert E.bot_action(st2, s, random.Random(1)) == base
+        assert ENGINE.bot_action(st2, s, random.Random(1)) == base

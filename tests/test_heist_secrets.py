@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.heist import ENGINE as E
-from bot.games.heist import cards as K
+from bot.games.heist import ENGINE, cards
 from tests.test_heist_rules import _final_state, _take, _with_secret, ids_named, set_skills
 
 
@@ -23,47 +22,47 @@ def test_top_skill_secrets_need_the_strictly_highest_skill_at_two_players() -> N
     _with_secret(st, 0, "master_thief")
     set_skills(st, 0, "cat_burglar")  # agility 2
     set_skills(st, 1, "acrobat")  # agility 2
-    assert not E.secret_met(st, 0)
+    assert not ENGINE.secret_met(st, 0)
     _upgrade(st, 0, "Watch & Learn")
-    assert E.secret_met(st, 0)
-    assert K.secret_text("master_thief", 2) == "Your Agility is higher than every other player's (no ties)."
-    assert K.secret_text("safecracker", 4) == "Your Dexterity is at least as high as every other player's."
+    assert ENGINE.secret_met(st, 0)
+    assert cards.secret_text("master_thief", 2) == "Your Agility is higher than every other player's (no ties)."
+    assert cards.secret_text("safecracker", 4) == "Your Dexterity is at least as high as every other player's."
     three = _final_state(3)
     _with_secret(three, 0, "silver_tongue")
     set_skills(three, 0, "grifter")  # charm 2
     set_skills(three, 1, "socialite")  # charm 2
     set_skills(three, 2, "fixer")  # charm 1
-    assert E.secret_met(three, 0)
+    assert ENGINE.secret_met(three, 0)
 
 
 def test_solo_secret_texts_say_what_solo_checks() -> None:
     """Solo has nobody to compare against: the card must state the minimum the engine checks."""
-    assert K.secret_text("safecracker", 1) == "Your Dexterity is at least 2."
-    assert K.secret_text("ringleader", 1) == "You scored at least 2 obstacles."
+    assert cards.secret_text("safecracker", 1) == "Your Dexterity is at least 2."
+    assert cards.secret_text("ringleader", 1) == "You scored at least 2 obstacles."
     st = _final_state(1)
     _with_secret(st, 0, "ringleader")
     st["piles"][0] = ["A1"]
-    assert not E.secret_met(st, 0)
+    assert not ENGINE.secret_met(st, 0)
     st["piles"][0] = ["A1", "B1"]
-    assert E.secret_met(st, 0)
+    assert ENGINE.secret_met(st, 0)
 
 
 def test_jack_of_all_trades_at_two_players_needs_two_skills_at_2_and_none_at_0() -> None:
     st = _final_state(2)
     _with_secret(st, 0, "jack_of_all_trades")
-    assert K.secret_text("jack_of_all_trades", 2) == "Each of your three skills is at least 1, and two of them at least 2."
-    assert K.secret_text("jack_of_all_trades", 4) == "Each of your three skills is at least 2."
+    assert cards.secret_text("jack_of_all_trades", 2) == "Each of your three skills is at least 1, and two of them at least 2."
+    assert cards.secret_text("jack_of_all_trades", 4) == "Each of your three skills is at least 2."
     set_skills(st, 0, "cat_burglar")  # 2/0/1
     _upgrade(st, 0, "Charm School")  # 2/1/1
-    assert not E.secret_met(st, 0)
+    assert not ENGINE.secret_met(st, 0)
     _upgrade(st, 0, "Steady Hands")  # 2/1/2
-    assert E.secret_met(st, 0)
+    assert ENGINE.secret_met(st, 0)
     four = _final_state(4)
     _with_secret(four, 0, "jack_of_all_trades")
     set_skills(four, 0, "cat_burglar")
     _upgrade(four, 0, "Charm School")
     _upgrade(four, 0, "Steady Hands")
-    assert not E.secret_met(four, 0)  # 2/1/2: at 4 players every skill must be 2
+    assert not ENGINE.secret_met(four, 0)  # 2/1/2: at 4 players every skill must be 2
 
 
 @pytest.mark.parametrize("players,pile,expected", [
@@ -76,17 +75,17 @@ def test_collector_thresholds(players, pile, expected) -> None:
     st = _final_state(players)
     _with_secret(st, 0, "collector")
     st["piles"][0] = list(pile)
-    assert E.secret_met(st, 0) is expected
+    assert ENGINE.secret_met(st, 0) is expected
 
 
 def test_sore_loser_needs_two_tricks_at_two_players() -> None:
     st = _final_state(2)
     _with_secret(st, 0, "sore_loser")
     st["piles"][0] = [ids_named("Brute Force")[0]]
-    assert not E.secret_met(st, 0)
+    assert not ENGINE.secret_met(st, 0)
     st["piles"][0].append(ids_named("Cold Read")[0])
-    assert E.secret_met(st, 0)
-    assert K.secret_text("sore_loser", 2) == "At least 2 trick cards are in your score pile."
+    assert ENGINE.secret_met(st, 0)
+    assert cards.secret_text("sore_loser", 2) == "At least 2 trick cards are in your score pile."
 
 
 @pytest.mark.parametrize("players,pile,expected", [
@@ -106,14 +105,14 @@ def test_specialist_needs_most_of_the_pile_from_one_job_solo_and_at_two_and_six_
     st = _final_state(players)
     _with_secret(st, 0, "specialist")
     st["piles"][0] = list(pile)
-    assert E.secret_met(st, 0) is expected
+    assert ENGINE.secret_met(st, 0) is expected
 
 
 def test_specialist_text_names_the_rule() -> None:
-    assert K.secret_text("specialist", 6) == ("Your score pile holds at least 2 obstacles from one job, "
+    assert cards.secret_text("specialist", 6) == ("Your score pile holds at least 2 obstacles from one job, "
                                               "and more from it than from all other jobs together.")
-    assert K.secret_text("specialist", 4) == "Your score pile holds at least 3 obstacles from one job."
-    assert K.secret_text("specialist", 1) == ("Your score pile holds at least 1 obstacle from one job, "
+    assert cards.secret_text("specialist", 4) == "Your score pile holds at least 3 obstacles from one job."
+    assert cards.secret_text("specialist", 1) == ("Your score pile holds at least 1 obstacle from one job, "
                                               "and more from it than from all other jobs together.")
 
 
@@ -121,6 +120,6 @@ def test_heat_seeker_needs_three_more_red_at_three_players() -> None:
     st = _final_state(3)
     _with_secret(st, 0, "heat_seeker")
     st["bag"].update(red=4, blue=2)
-    assert not E.secret_met(st, 0)
+    assert not ENGINE.secret_met(st, 0)
     st["bag"].update(red=5)
-    assert E.secret_met(st, 0)
+    assert ENGINE.secret_met(st, 0)

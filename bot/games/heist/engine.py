@@ -156,7 +156,7 @@ class HeistEngine(Engine):
                 break
         return events
 
-    def scores(self, state: State) -> list[ScoreView]:  # type: ignore[override]  # a typed row of the contract's
+    def scores(self, state: State) -> list[ScoreView]:  # type: ignore[override]  # (typed rows, see ``view``)
         """Each seat's cheese, rank and whether it won (ties: most obstacles, then shared)."""
         return scoring.scores(state)
 
@@ -165,7 +165,8 @@ class HeistEngine(Engine):
         return scoring.balance_tally(state, trace)
 
     # ------------------------------------------------------------------ views and words
-    def view(self, state: State, viewer: int | None) -> HeistView:  # type: ignore[override]  # the contract's dict, typed
+    # ``view`` and ``scores`` return TypedDicts where the contract says dict: a typed form of the same thing.
+    def view(self, state: State, viewer: int | None) -> HeistView:  # type: ignore[override]
         """The public board (``viewer`` None), plus ``private`` for a seat."""
         return views.view(state, viewer)
 

@@ -222,7 +222,8 @@ def _end_game(state: State, events: list[Event]) -> None:
         events.append({"type": "secret", "text": f"{names[row['seat']]}'s secret was {secret['name']} "
                        f"({cards.secret_text(secret['id'], state['n'])}) - "
                        f"{'met' if row['secret_met'] else 'not met'}."})
-    ranked = ", ".join(f"{names[row['seat']]} {row['score']}" for row in sorted(state["final"], key=lambda row: row["rank"]))
+    ranked = ", ".join(f"{names[row['seat']]} {row['score']}"
+                       for row in sorted(state["final"], key=lambda row: row["rank"]))
     if state["n"] > 1:
         outcome = ". Winner: " + " and ".join(names[row["seat"]] for row in best) + "."
     else:

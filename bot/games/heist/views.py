@@ -10,8 +10,19 @@ from .board import ROUNDS, current_option, mandatory, skills, to_act, total
 from .cards import OBSTACLE, RESOURCE
 from .scoring import scores, secret_met
 from .texts import describe_action, status_line
-from .viewtypes import (AssistView, CardView, CurrentTestView, HeistPrivate, HeistView, JobView, LastView,
-                        ObstacleView, PlayerView, SecretResultView, TokenView)
+from .viewtypes import (
+    AssistView,
+    CardView,
+    CurrentTestView,
+    HeistPrivate,
+    HeistView,
+    JobView,
+    LastView,
+    ObstacleView,
+    PlayerView,
+    SecretResultView,
+    TokenView,
+)
 
 
 def obstacle_view(state: State, obstacle_id: str) -> ObstacleView:
