@@ -6,6 +6,7 @@ import json
 import random
 
 from bot.games.heist import ENGINE, bot_player
+from tests.heist_scenario import HeistTable
 
 
 def test_bot_action_hands_the_bot_only_its_seats_view(monkeypatch) -> None:
@@ -50,21 +51,15 @@ def test_bot_plays_from_a_json_view_without_the_engine() -> None:
 
 
 # ------------------------------------------------------------------ playing for its secret
-def _choice(sid: str, n: int = 3, pile: tuple[str, ...] = (), tops: dict | None = None) -> str:
-    """The job the active bot picks, with secret ``sid``, on a board whose jobs' tops are ``tops``."""
-    from tests.test_heist_rules import _with_secret, new, set_bag, set_skills
-
-    st = new(n, seed=3)
-    seat = st["active"]
-    _with_secret(st, seat, sid)
-    set_skills(st, seat, "fixer")  # 1/1/1
-    set_bag(st, yellow=3, red=1, purple=1)
+def _choice(secret: str, n: int = 3, pile: tuple[str, ...] = (), tops: dict | None = None) -> str:
+    """The job the active bot picks, with ``secret``, on a board whose jobs' tops are ``tops``."""
+    table = HeistTable(n, seed=3)
+    st, seat = table.state, table.active
+    table.secret(seat, secret).identity(seat, "fixer").bag(yellow=3, red=1, purple=1)  # fixer: 1/1/1
     for letter in "ABCD":
         stack = st["jobs"][letter]
-        keep = stack[stack.index(tops[letter]):] if tops and letter in tops else []
-        st["boxed"] += [o for o in stack if o not in keep]
-        st["jobs"][letter] = keep
-    st["piles"][seat] = list(pile)
+        table.job(letter, *(stack[stack.index(tops[letter]):] if tops and letter in tops else []))
+    table.scored(seat, *pile)
     legal = ENGINE.legal_actions(st, seat)
     return bot_player.choose(ENGINE.view(st, seat), legal, random.Random(1))["job"]
 

@@ -3,31 +3,28 @@ from __future__ import annotations
 
 from bot.games.heist import ENGINE, cards
 from bot.games.heist.scoring import final_rows
-from tests.test_heist_rules import choose, new, set_bag, set_hand, texts
+from tests.heist_scenario import HeistTable
+from tests.test_heist_rules import choose, new, texts
 
 
 # ------------------------------------------------------------------ forced prompts
 def test_assist_prompt_skipped_when_the_board_shows_no_card() -> None:
     """An empty hand is public (hand sizes are on the board): that seat isn't asked."""
-    st = new(3, seed=2)
-    a = st["active"]
-    x, y = [(a + 1) % 3, (a + 2) % 3]
-    st["deck"] += st["hands"][x]
-    st["hands"][x] = []
+    table = HeistTable(3, seed=2)
+    empty, other = table.others()
+    st = table.holds(empty).state  # no cards at all
     ev = choose(st, "A")
-    assert ENGINE.to_act(st) == [y]
+    assert ENGINE.to_act(st) == [other]
     assert "has no cards: no assist" in texts(ev)
-    assert ENGINE.view(st, None)["test"]["committed"] == [x]
-    ENGINE.apply(st, y, {"type": "no_assist"})
+    assert ENGINE.view(st, None)["test"]["committed"] == [empty]
+    ENGINE.apply(st, other, {"type": "no_assist"})
     assert st["phase"] == "tricks"
 
 
 def test_assist_prompt_skipped_for_lone_card_away_from_the_job() -> None:
-    st = new(3, seed=2)
-    a = st["active"]
-    x, y = [(a + 1) % 3, (a + 2) % 3]
-    set_hand(st, x, ["Lookout"])
-    set_hand(st, y, ["Tumble"])  # y's single card: y is away too, so both are skipped
+    table = HeistTable(3, seed=2)
+    first, second = table.others()
+    st = table.holds(first, "Lookout").holds(second, "Tumble").state  # both away with one card: both skipped
     ev = choose(st, "B")
     assert st["phase"] == "tricks" and "Assists revealed" in texts(ev)
     assert "can't pay to move" in texts(ev)
@@ -36,55 +33,42 @@ def test_assist_prompt_skipped_for_lone_card_away_from_the_job() -> None:
 def test_assist_prompt_still_asked_when_being_forced_would_reveal_the_hand() -> None:
     """A hand of tricks only has 'No assist' as its one answer, but the public can't see
     that: skipping the prompt would tell everyone, so the seat is still asked."""
-    st = new(3, seed=2)
-    a = st["active"]
-    x = (a + 1) % 3
-    set_hand(st, x, ["Tumble", "Brute Force", "Cold Read"])
+    table = HeistTable(3, seed=2)
+    helper = table.others()[0]
+    st = table.holds(helper, "Tumble", "Brute Force", "Cold Read").state
     choose(st, "A")
-    assert x in ENGINE.to_act(st)
-    assert ENGINE.legal_actions(st, x) == [{"type": "no_assist"}]
-    st["locations"][x] = "A"
-    set_hand(st, x, ["Tumble"])  # one trick at the job: still hidden
-    assert x in ENGINE.to_act(st) and ENGINE.legal_actions(st, x) == [{"type": "no_assist"}]
+    assert helper in ENGINE.to_act(st)
+    assert ENGINE.legal_actions(st, helper) == [{"type": "no_assist"}]
+    table.at("A", helper).holds(helper, "Tumble")  # one trick at the job: still hidden
+    assert helper in ENGINE.to_act(st) and ENGINE.legal_actions(st, helper) == [{"type": "no_assist"}]
 
 
 def test_resolve_asked_unless_the_hand_is_empty() -> None:
-    st = new(2, seed=3)
-    a = st["active"]
-    set_hand(st, a, ["Lookout"])  # no trick, but the public doesn't know that
-    set_bag(st, yellow=4)
+    table = HeistTable(2, seed=3)
+    active = table.active
+    st = table.holds(active, "Lookout").bag(yellow=4).state  # no trick, but the public doesn't know that
     choose(st, "A")
-    ENGINE.apply(st, 1 - a, {"type": "no_assist"})
-    assert st["phase"] == "tricks" and ENGINE.legal_actions(st, a) == [{"type": "resolve"}]
-    st2 = new(2, seed=3)
-    a = st2["active"]
-    st2["deck"] += st2["hands"][a]
-    st2["hands"][a] = []
-    set_bag(st2, yellow=4)
+    ENGINE.apply(st, 1 - active, {"type": "no_assist"})
+    assert st["phase"] == "tricks" and ENGINE.legal_actions(st, active) == [{"type": "resolve"}]
+    table2 = HeistTable(2, seed=3)
+    active = table2.active
+    st2 = table2.holds(active).bag(yellow=4).state  # an empty hand
     choose(st2, "A")
-    ev = ENGINE.apply(st2, 1 - a, {"type": "no_assist"})
+    ev = ENGINE.apply(st2, 1 - active, {"type": "no_assist"})
     assert "has no cards left" in texts(ev) and ("SUCCESS" in texts(ev) or "FAILURE" in texts(ev))
-    assert st2["active"] != a or st2["phase"] == "choose"
+    assert st2["active"] != active or st2["phase"] == "choose"
 
 
 def test_single_obstacle_left_is_chosen_for_you() -> None:
-    st = new(2, seed=3)
-    for letter in "BC":
-        st["boxed"] += st["jobs"][letter]
-        st["jobs"][letter] = []
-    st["boxed"] += st["jobs"]["D"][:-1]
-    st["jobs"]["D"] = ["D7"]  # one test, no "or"
-    st["boxed"] += st["jobs"]["A"][1:]
-    st["jobs"]["A"] = ["A1"]
-    a = st["active"]
-    set_hand(st, a, ["Lookout", "Lookout"])
-    set_bag(st, yellow=4)
-    assert len(ENGINE.legal_actions(st, a)) == 2
+    table = HeistTable(2, seed=3).job("B").job("C").job("D", "D7").job("A", "A1")  # D7: one test, no "or"
+    active = table.active
+    st = table.holds(active, "Lookout", "Lookout").bag(yellow=4).state
+    assert len(ENGINE.legal_actions(st, active)) == 2
     choose(st, "A")
-    ENGINE.apply(st, 1 - a, {"type": "no_assist"})
-    ev = ENGINE.apply(st, a, {"type": "resolve"})
+    ENGINE.apply(st, 1 - active, {"type": "no_assist"})
+    ev = ENGINE.apply(st, active, {"type": "resolve"})
     # A1 is gone either way; D7 is the next player's only choice, so it is made for them.
-    assert st["active"] == 1 - a and st["phase"] == "assist" and st["test"]["obstacle"] == "D7"
+    assert st["active"] == 1 - active and st["phase"] == "assist" and st["test"]["obstacle"] == "D7"
     assert "faces D7" in texts(ev)
 
 
@@ -115,8 +99,7 @@ def test_first_player_moves_left_each_round() -> None:
 
 def test_head_start_for_the_start_player_where_measured() -> None:
     for n in (3, 5, 6):
-        st = new(n, seed=4)
-        st["phase"] = "over"
+        st = HeistTable(n, seed=4).game_over().state
         rows = {r["seat"]: r for r in final_rows(st)}
         assert cards.HEAD_START[n] == 1
         assert "head start 1" in rows[st["start"]]["detail"]

@@ -10,7 +10,8 @@ import pytest
 
 from bot.engine import RuleError
 from bot.games.heist import ENGINE
-from tests.test_heist_rules import choose, new, no_assists, set_bag, set_hand
+from tests.heist_scenario import HeistTable
+from tests.test_heist_rules import choose, new
 
 
 def _rejected(st: dict, seat: int, action) -> None:
@@ -21,12 +22,9 @@ def _rejected(st: dict, seat: int, action) -> None:
 
 
 def _tricks_state() -> dict:
-    st = new(2, seed=4)
-    a = st["active"]
-    set_hand(st, a, ["Sleight of Hand", "Second Chance", "Cold Read", "Brute Force", "Tumble"])
-    set_bag(st, yellow=4, red=2)
-    choose(st, "A")
-    no_assists(st)
+    table = HeistTable(2, seed=4)
+    table.holds(table.active, "Sleight of Hand", "Second Chance", "Cold Read", "Brute Force", "Tumble")
+    st = table.bag(yellow=4, red=2).faces("A").no_help().state
     assert st["phase"] == "tricks" and len(st["test"]["tokens"]) == 2
     return st
 
