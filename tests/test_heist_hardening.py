@@ -31,36 +31,36 @@ def _tricks_state() -> dict:
 
 def test_trick_with_look_alike_token_index_is_rejected_unchanged() -> None:
     st = _tricks_state()
-    a = st["active"]
-    for legal in ENGINE.legal_actions(st, a):
+    active = st["active"]
+    for legal in ENGINE.legal_actions(st, active):
         if "token" in legal:
             for odd in (float(legal["token"]), bool(legal["token"]), str(legal["token"])):
-                _rejected(st, a, {**legal, "token": odd})
-    flip = next(x for x in ENGINE.legal_actions(st, a) if "token" in x)
-    _rejected(st, a, {**flip, "token": 2})  # no third token
-    _rejected(st, a, {**flip, "token": -1})
-    _rejected(st, a, {**flip, "token": None})
-    _rejected(st, a, {**flip, "token": [0]})
-    _rejected(st, a, {"type": "trick", "card": flip["card"]})  # a flip without a token
-    _rejected(st, a, {**flip, "extra": 1})
+                _rejected(st, active, {**legal, "token": odd})
+    flip = next(move for move in ENGINE.legal_actions(st, active) if "token" in move)
+    _rejected(st, active, {**flip, "token": 2})  # no third token
+    _rejected(st, active, {**flip, "token": -1})
+    _rejected(st, active, {**flip, "token": None})
+    _rejected(st, active, {**flip, "token": [0]})
+    _rejected(st, active, {"type": "trick", "card": flip["card"]})  # a flip without a token
+    _rejected(st, active, {**flip, "extra": 1})
 
 
 def test_choose_and_assist_look_alikes_are_rejected_unchanged() -> None:
     st = new(3, seed=5)
-    a = st["active"]
+    active = st["active"]
     for odd in ({"type": "choose", "job": "A", "option": 0.0}, {"type": "choose", "job": "A", "option": False},
                 {"type": "choose", "job": ["A"], "option": 0}, {"type": "choose", "job": {"x": 1}, "option": 0},
                 {"type": "choose", "job": "A"}, {"type": "choose"}, {"type": ["choose"]}, {"type": None},
                 {}, [], "choose", None, 7, {"type": "choose", "job": "A", "option": 5}):
-        _rejected(st, a, odd)
+        _rejected(st, active, odd)
     choose(st, "A")
-    s = ENGINE.to_act(st)[0]
-    for legal in ENGINE.legal_actions(st, s):
+    helper = ENGINE.to_act(st)[0]
+    for legal in ENGINE.legal_actions(st, helper):
         if legal["type"] == "assist":
-            _rejected(st, s, {**legal, "card": [legal["card"]]})
-            _rejected(st, s, {**legal, "pay": {"x": 1}})
-            _rejected(st, s, {**legal, "pay": legal["card"]})
-    _rejected(st, s, {"type": "no_assist", "card": None})
+            _rejected(st, helper, {**legal, "card": [legal["card"]]})
+            _rejected(st, helper, {**legal, "pay": {"x": 1}})
+            _rejected(st, helper, {**legal, "pay": legal["card"]})
+    _rejected(st, helper, {"type": "no_assist", "card": None})
 
 
 def test_fuzzed_actions_never_change_state() -> None:

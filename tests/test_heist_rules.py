@@ -55,9 +55,9 @@ def test_component_counts() -> None:
     for job in cards.JOBS:
         assert [o["id"] for o in job["obstacles"]] == [f"{job['letter']}{i}" for i in range(1, 8)]
         assert job["obstacles"][-1]["mandatory"], "the final obstacle of each job is Mandatory"
-    for c in cards.RESOURCE.values():
-        assert not (c["cheese"] and c["upgrade"]), "a card scores or upgrades, never both"
-        assert c["cheese"] or c["upgrade"] or c["kind"] == "assist", "every trick rewards something"
+    for card in cards.RESOURCE.values():
+        assert not (card["cheese"] and card["upgrade"]), "a card scores or upgrades, never both"
+        assert card["cheese"] or card["upgrade"] or card["kind"] == "assist", "every trick rewards something"
 
 
 def test_rulebook_examples() -> None:
