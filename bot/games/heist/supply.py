@@ -66,28 +66,27 @@ def draw_token(state: State, events: list[Event]) -> dict[str, Any] | None:
     return {"colour": colour, "face": face, "ignored": False}
 
 
-def _add_tokens(state: State, seat: int, effect: dict[str, Any], events: list[Event], source: str) -> None:
+def _move_tokens(state: State, effect: dict[str, Any], events: list[Event], source: str, origin: str,
+                 destination: str, done: str, missing: str) -> None:
+    """Move up to the effect's count of its colour from ``origin`` to ``destination`` (bag or supply)."""
     colour, count = effect["colour"], effect.get("n", 1)
-    got = min(count, state["supply"][colour])
-    state["supply"][colour] -= got
-    state["bag"][colour] += got
+    got = min(count, state[origin][colour])
+    state[origin][colour] -= got
+    state[destination][colour] += got
     if got:
-        events.append({"type": "bag", "text": f"{source}: {got} {colour} token{'s' if got > 1 else ''} "
-                       f"added to the bag."})
+        text = f"{source}: {got} {colour} token{'s' if got > 1 else ''} {done}."
     else:
-        events.append({"type": "bag", "text": f"{source}: no {colour} token is left to add."})
+        text = f"{source}: {missing.format(colour=colour)}."
+    events.append({"type": "bag", "text": text})
+
+
+def _add_tokens(state: State, seat: int, effect: dict[str, Any], events: list[Event], source: str) -> None:
+    _move_tokens(state, effect, events, source, "supply", "bag", "added to the bag", "no {colour} token is left to add")
 
 
 def _remove_tokens(state: State, seat: int, effect: dict[str, Any], events: list[Event], source: str) -> None:
-    colour, count = effect["colour"], effect.get("n", 1)
-    got = min(count, state["bag"][colour])
-    state["bag"][colour] -= got
-    state["supply"][colour] += got
-    if got:
-        events.append({"type": "bag", "text": f"{source}: {got} {colour} token{'s' if got > 1 else ''} "
-                       f"removed from the bag."})
-    else:
-        events.append({"type": "bag", "text": f"{source}: there is no {colour} token in the bag to remove."})
+    _move_tokens(state, effect, events, source, "bag", "supply", "removed from the bag",
+                 "there is no {colour} token in the bag to remove")
 
 
 def _draw(state: State, seat: int, effect: dict[str, Any], events: list[Event], source: str) -> None:
