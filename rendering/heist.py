@@ -1,12 +1,12 @@
 """HEIST renderer: draws views only (never the full state)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
-from rendering.common import (BG, GOLD, GREEN, INK, MUTED, PANEL, RED, fit_text, font, new_canvas, seat_colour,
-                              wrap_text)
+from bot.games.heist.viewtypes import HeistView, JobView, ScoreView, TokenView
+from rendering.common import BG, GOLD, GREEN, INK, MUTED, PANEL, RED, fit_text, font, new_canvas, seat_colour, wrap_text
 
 W = 1200
 PAD = 20
@@ -20,25 +20,26 @@ DARK = (20, 21, 27)
 
 def _token(draw: ImageDraw.ImageDraw, x: int, y: int, r: int, colour: str, label: str,
            crossed: bool = False, dim: bool = False) -> None:
-    rgb = TOKEN_RGB[colour]
+    rgb: tuple[int, ...] = TOKEN_RGB[colour]
     if dim:
         rgb = tuple(int(c * 0.45) for c in rgb)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=rgb, outline=INK if not dim else MUTED, width=2)
-    fnt = font(max(14, int(r * 0.9)), bold=True)
+    label_font = font(max(14, int(r * 0.9)), bold=True)
     ink = DARK if colour in ("yellow",) and not dim else INK
-    draw.text((x, y), label, font=fnt, fill=ink, anchor="mm")
+    draw.text((x, y), label, font=label_font, fill=ink, anchor="mm")
     if crossed:
         draw.line((x - r, y - r, x + r, y + r), fill=INK, width=4)
 
 
-def _panel(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], outline=None, width: int = 3) -> None:
+def _panel(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], outline: tuple[int, int, int] | None = None,
+           width: int = 3) -> None:
     draw.rounded_rectangle(box, radius=12, fill=PANEL, outline=outline, width=width if outline else 0)
 
 
-def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
-    rnd = "Final" if view["over"] else f"Round {min(view['round'], view['rounds'])}/{view['rounds']}"
+def _header(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
+    round_label = "Final" if view["over"] else f"Round {min(view['round'], view['rounds'])}/{view['rounds']}"
     draw.text((PAD, y), "HEIST", font=font(40, bold=True), fill=GOLD)
-    draw.text((W - PAD, y + 2), rnd, font=font(38, bold=True), fill=INK, anchor="ra")
+    draw.text((W - PAD, y + 2), round_label, font=font(38, bold=True), fill=INK, anchor="ra")
     y += 54
     for line in wrap_text(draw, view["status"], font(34, bold=True), W - 2 * PAD, max_lines=3):
         draw.text((PAD, y), line, font=font(34, bold=True), fill=INK)
@@ -46,7 +47,7 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     return y + 8
 
 
-def _heat_and_bag(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _heat_and_bag(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     h = 112
     split = 470
     _panel(draw, (PAD, y, split - 8, y + h))
@@ -72,7 +73,7 @@ def _heat_and_bag(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> in
     return y + h + 12
 
 
-def _job_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], job: dict[str, Any], box) -> None:
+def _job_panel(draw: ImageDraw.ImageDraw, view: HeistView, job: JobView, box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
     outline = GOLD if job["active"] else (GREEN if job["completed"] else None)
     _panel(draw, box, outline=outline, width=5)
@@ -103,23 +104,24 @@ def _job_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], job: dict[str, A
             label = "FINALE · MANDATORY" if top.get("finale") else "MANDATORY"
             draw.text((x0 + 14, y), label, font=font(24, bold=True), fill=RED)
             y += 32
+        key: Literal["success", "failure"]
         for key, colour in (("success", GREEN), ("failure", RED)):
             if top[key]:
                 text = f"{'✓' if key == 'success' else '✗'} {top[key]}"
                 draw.text((x0 + 14, y), fit_text(draw, text, font(22), x1 - x0 - 28), font=font(22), fill=colour)
                 y += 28
-    pawns = [p for p in view["players"] if p["location"] == job["letter"]]
+    pawns = [player for player in view["players"] if player["location"] == job["letter"]]
     px = x0 + 14
-    for p in pawns:
+    for player in pawns:
         r = 16
-        draw.ellipse((px, y1 - 40, px + 2 * r, y1 - 40 + 2 * r), fill=seat_colour(p["seat"]), outline=INK, width=2)
-        draw.text((px + r, y1 - 40 + r), p["name"][:1].upper(), font=font(20, bold=True), fill=DARK, anchor="mm")
+        draw.ellipse((px, y1 - 40, px + 2 * r, y1 - 40 + 2 * r), fill=seat_colour(player["seat"]), outline=INK, width=2)
+        draw.text((px + r, y1 - 40 + r), player["name"][:1].upper(), font=font(20, bold=True), fill=DARK, anchor="mm")
         px += 38
     if job["active"]:
         draw.text((x1 - 14, y1 - 10), "◆ ACTIVE", font=font(26, bold=True), fill=GOLD, anchor="rd")
 
 
-def _jobs(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _jobs(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     h = 262
     cw = (W - 2 * PAD - 16) // 2
     for i, job in enumerate(view["jobs"]):
@@ -131,7 +133,7 @@ def _jobs(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     return y + rows * (h + 12) + 4
 
 
-def _test_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _test_panel(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     test = view["test"]
     last = view.get("last")
     names = view["names"]
@@ -141,9 +143,13 @@ def _test_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     _panel(draw, (PAD, y, W - PAD, y + h), outline=GOLD if test else None, width=4)
     x = PAD + 16
     inner = W - 2 * PAD - 32
+    tokens: Sequence[TokenView]
+    numbers: Mapping[str, Any]  # the test's numbers, or the last test's result
+    assists: Sequence[Mapping[str, Any]]
+    tricks: Sequence[Mapping[str, Any]]
     if test is not None:
-        ob = test["obstacle"]
-        head = f"{names[test['seat']]} faces {ob['id']} {ob['name']}: {test['label']}"
+        obstacle = test["obstacle"]
+        head = f"{names[test['seat']]} faces {obstacle['id']} {obstacle['name']}: {test['label']}"
         draw.text((x, y + 10), fit_text(draw, head, font(30, bold=True), inner), font=font(30, bold=True), fill=GOLD)
         if not test["revealed"]:
             committed = ", ".join(names[s] for s in test["committed"]) or "nobody yet"
@@ -157,6 +163,7 @@ def _test_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
         assists = test["assists"]
         tricks = test["tricks"]
     else:
+        assert last is not None  # (returned above when there is neither)
         head = (f"Last: {names[last['seat']]} {'beat' if last['success'] else 'failed'} {last['obstacle']} "
                 f"{last['name']} ({last['label']})")
         draw.text((x, y + 10), fit_text(draw, head, font(30, bold=True), inner), font=font(30, bold=True),
@@ -166,8 +173,8 @@ def _test_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
         assists = [{"seat": a["seat"], "name": a["name"]} for a in last["assists"]]
         tricks = [{"name": t} for t in last["tricks"]]
     tx = x + 32
-    for t in tokens:
-        _token(draw, tx, y + 88, 32, t["colour"], f"{t['value']:+d}", crossed=t["ignored"])
+    for token in tokens:
+        _token(draw, tx, y + 88, 32, token["colour"], f"{token['value']:+d}", crossed=token["ignored"])
         tx += 74
     if not tokens:
         draw.text((tx - 30, y + 72), "no tokens", font=font(26), fill=MUTED)
@@ -190,7 +197,7 @@ def _test_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     return y + h + 12
 
 
-def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _players(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     row = 74
     h = 46 + row * len(view["players"])
     _panel(draw, (PAD, y, W - PAD, y + h))
@@ -199,30 +206,30 @@ def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     for cx, head in zip(cols, heads):
         draw.text((cx, y + 10), head, font=font(24, bold=True), fill=MUTED)
     yy = y + 46
-    for p in view["players"]:
-        active = p["seat"] == view["active"] and not view["over"]
+    for player in view["players"]:
+        active = player["seat"] == view["active"] and not view["over"]
         if active:
             draw.rounded_rectangle((PAD + 6, yy + 2, W - PAD - 6, yy + row - 4), radius=8, outline=GOLD, width=3)
-        draw.ellipse((cols[0], yy + 12, cols[0] + 24, yy + 36), fill=seat_colour(p["seat"]))
-        draw.text((cols[0] + 34, yy + 6), fit_text(draw, p["name"], font(32, bold=True), cols[1] - cols[0] - 50),
+        draw.ellipse((cols[0], yy + 12, cols[0] + 24, yy + 36), fill=seat_colour(player["seat"]))
+        draw.text((cols[0] + 34, yy + 6), fit_text(draw, player["name"], font(32, bold=True), cols[1] - cols[0] - 50),
                   font=font(32, bold=True), fill=GOLD if active else INK)
-        draw.text((cols[0] + 34, yy + 44), fit_text(draw, p["identity"], font(20), cols[1] - cols[0] - 50),
+        draw.text((cols[0] + 34, yy + 44), fit_text(draw, player["identity"], font(20), cols[1] - cols[0] - 50),
                   font=font(20), fill=MUTED)
         for i, skill in enumerate(("agility", "charm", "dexterity")):
-            value, base = p["skills"][skill], p["base"][skill]
+            value, base = player["skills"][skill], player["base"][skill]
             draw.text((cols[1 + i], yy + 6), str(value), font=font(36, bold=True), fill=INK)
             if value > base:
                 draw.text((cols[1 + i] + 28, yy + 16), f"+{value - base}", font=font(22, bold=True), fill=GREEN)
-        draw.text((cols[4], yy + 8), p["location"] or "hideout", font=font(30 if p["location"] else 24),
-                  fill=INK if p["location"] else MUTED)
-        draw.text((cols[5], yy + 6), str(p["hand"]), font=font(34, bold=True), fill=INK)
-        draw.text((cols[6], yy + 6), str(p["cheese"]), font=font(36, bold=True), fill=GOLD)
-        draw.text((cols[6] + 60, yy + 16), f"({len(p['pile_obstacles'])} obs)", font=font(22), fill=MUTED)
+        draw.text((cols[4], yy + 8), player["location"] or "hideout", font=font(30 if player["location"] else 24),
+                  fill=INK if player["location"] else MUTED)
+        draw.text((cols[5], yy + 6), str(player["hand"]), font=font(34, bold=True), fill=INK)
+        draw.text((cols[6], yy + 6), str(player["cheese"]), font=font(36, bold=True), fill=GOLD)
+        draw.text((cols[6] + 60, yy + 16), f"({len(player['pile_obstacles'])} obs)", font=font(22), fill=MUTED)
         yy += row
     return y + h + 12
 
 
-def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _footer(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     text = (f"Deck {view['deck']}  ·  Discard {view['discard']}"
             + (f" (top: {view['discard_top']})" if view["discard_top"] else "")
             + f"  ·  Failed and boxed {len(view['boxed'])}")
@@ -230,7 +237,8 @@ def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     return y + 36
 
 
-def render_board(view: dict[str, Any]) -> Image.Image:
+def render_board(view: HeistView) -> Image.Image:
+    """The public board: heat track and bag, the test being faced (or the last one), jobs, thieves."""
     height = 200 + 136 + 2 * 274 + 212 + 46 + 74 * len(view["players"]) + 12 + 60
     image, draw = new_canvas(W, height, BG)
     y = _header(draw, view, PAD)
@@ -242,33 +250,34 @@ def render_board(view: dict[str, Any]) -> Image.Image:
     return image.crop((0, 0, W, min(height, y + PAD)))
 
 
-def render_private(view: dict[str, Any]) -> Image.Image | None:
-    priv = view.get("private")
-    if not priv:
+def render_private(view: HeistView) -> Image.Image | None:
+    """A seat's hand and secret (None for a view without a private part)."""
+    private = view.get("private")
+    if not private:
         return None
-    hand = priv["hand"]
+    hand = private["hand"]
     card_w = W - 2 * PAD
     card_h = 118
-    sec = priv["secret"]
+    secret = private["secret"]
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    secret_lines = wrap_text(probe, sec["text"], font(30), W - 2 * PAD - 28, max_lines=3)
+    secret_lines = wrap_text(probe, secret["text"], font(30), W - 2 * PAD - 28, max_lines=3)
     secret_h = 64 + 38 * len(secret_lines)
     top = 86
     height = top + secret_h + 20 + max(1, len(hand)) * (card_h + 12) + PAD
     image, draw = new_canvas(W, height, BG)
-    me = view["players"][priv["seat"]]
+    me = view["players"][private["seat"]]
     skills = "  ".join(f"{SKILL_SHORT[s]} {v}" for s, v in me["skills"].items())
     skills_w = draw.textlength(skills, font=font(36, bold=True))
     draw.text((PAD, PAD), fit_text(draw, f"{me['name']}: {me['identity']}", font(36, bold=True), W - 3 * PAD - skills_w),
               font=font(36, bold=True), fill=GOLD)
     draw.text((W - PAD, PAD), skills, font=font(36, bold=True), fill=INK, anchor="ra")
     _panel(draw, (PAD, top, W - PAD, top + secret_h), outline=(120, 90, 200), width=3)
-    status = "met now" if sec["met_now"] else "not met yet"
+    status = "met now" if secret["met_now"] else "not met yet"
     status_w = draw.textlength(status, font=font(28, bold=True))
-    draw.text((PAD + 14, top + 12), fit_text(draw, f"Secret: {sec['name']} ({sec['cheese']} cheese)",
+    draw.text((PAD + 14, top + 12), fit_text(draw, f"Secret: {secret['name']} ({secret['cheese']} cheese)",
                                              font(32, bold=True), W - 2 * PAD - status_w - 50),
               font=font(32, bold=True), fill=INK)
-    draw.text((W - PAD - 14, top + 14), status, font=font(28, bold=True), fill=GREEN if sec["met_now"] else MUTED,
+    draw.text((W - PAD - 14, top + 14), status, font=font(28, bold=True), fill=GREEN if secret["met_now"] else MUTED,
               anchor="ra")
     for i, line in enumerate(secret_lines):
         draw.text((PAD + 14, top + 58 + i * 38), line, font=font(30), fill=INK)
@@ -288,7 +297,8 @@ def render_private(view: dict[str, Any]) -> Image.Image | None:
     return image
 
 
-def render_final(view: dict[str, Any], scores: list[dict[str, Any]]) -> Image.Image:
+def render_final(view: HeistView, scores: list[ScoreView]) -> Image.Image:
+    """The final take: each thief's rank, score, secret and how the score is made up."""
     rows = sorted(scores, key=lambda r: (r["rank"], r["seat"]))
     secrets = {s["seat"]: s for s in view.get("secrets", [])}
     row_h = 150
@@ -300,25 +310,27 @@ def render_final(view: dict[str, Any], scores: list[dict[str, Any]]) -> Image.Im
     bag = "  ".join(f"{c} {n}" for c, n in view["bag"].items())
     draw.text((PAD, 84), fit_text(draw, f"Final bag: {bag}", font(28), W - 2 * PAD), font=font(28), fill=MUTED)
     y = 134
-    for r in rows:
-        p = view["players"][r["seat"]]
-        _panel(draw, (PAD, y, W - PAD, y + row_h - 12), outline=GOLD if r["won"] else None, width=4)
-        draw.text((PAD + 14, y + 10), f"#{r['rank']}", font=font(36, bold=True), fill=GOLD if r["won"] else INK)
-        draw.ellipse((PAD + 90, y + 20, PAD + 116, y + 46), fill=seat_colour(r["seat"]))
-        draw.text((PAD + 128, y + 10), fit_text(draw, f"{p['name']} ({p['identity']})", font(34, bold=True), 820),
+    for row in rows:
+        player = view["players"][row["seat"]]
+        _panel(draw, (PAD, y, W - PAD, y + row_h - 12), outline=GOLD if row["won"] else None, width=4)
+        draw.text((PAD + 14, y + 10), f"#{row['rank']}", font=font(36, bold=True), fill=GOLD if row["won"] else INK)
+        draw.ellipse((PAD + 90, y + 20, PAD + 116, y + 46), fill=seat_colour(row["seat"]))
+        draw.text((PAD + 128, y + 10),
+                  fit_text(draw, f"{player['name']} ({player['identity']})", font(34, bold=True), 820),
                   font=font(34, bold=True), fill=INK)
-        draw.text((W - PAD - 16, y + 6), f"{r['score']}", font=font(48, bold=True), fill=GOLD, anchor="ra")
-        sec = secrets.get(r["seat"])
-        line = r["detail"]
-        if sec:
-            line = f"Secret {sec['name']}: {'met' if sec['met'] else 'missed'} · " + line.replace(", secret ", ", ")
+        draw.text((W - PAD - 16, y + 6), f"{row['score']}", font=font(48, bold=True), fill=GOLD, anchor="ra")
+        secret = secrets.get(row["seat"])
+        line = row["detail"]
+        if secret:
+            line = (f"Secret {secret['name']}: {'met' if secret['met'] else 'missed'} · "
+                    + line.replace(", secret ", ", "))
         for j, text in enumerate(wrap_text(draw, line, font(26), W - 2 * PAD - 110, max_lines=2)):
             draw.text((PAD + 90, y + 62 + j * 34), text, font=font(26), fill=MUTED)
         y += row_h
     return image
 
 
-def describe(view: dict[str, Any]) -> str:
+def describe(view: HeistView) -> str:
     """Plain-words alt text for the public board (at most 1,000 characters): whose turn,
     what just happened, and the position. Reads only public parts of the view."""
     names = view["names"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import random
 
-from bot.games.heist import ENGINE as E
-from bot.games.heist import bot_player
+from bot.games.heist import ENGINE, bot_player
+from tests.heist_scenario import HeistTable
 
 
 def test_bot_action_hands_the_bot_only_its_seats_view(monkeypatch) -> None:
@@ -20,54 +20,48 @@ def test_bot_action_hands_the_bot_only_its_seats_view(monkeypatch) -> None:
     monkeypatch.setattr(bot_player, "choose", spy)
     rng = random.Random(2)
     for players in (2, 4):
-        st = E.setup([f"P{i}" for i in range(players)], {}, 11 + players)
-        while not E.is_terminal(st):
-            seat = E.to_act(st)[0]
+        st = ENGINE.setup([f"P{i}" for i in range(players)], {}, 11 + players)
+        while not ENGINE.is_terminal(st):
+            seat = ENGINE.to_act(st)[0]
             before = len(calls)
-            action = E.bot_action(st, seat, rng)
-            legal = E.legal_actions(st, seat)
+            action = ENGINE.bot_action(st, seat, rng)
+            legal = ENGINE.legal_actions(st, seat)
             assert action in legal
             if len(legal) > 1:
                 assert len(calls) == before + 1
                 view, given = calls[-1]
-                assert view == E.view(st, seat) and given == legal
+                assert view == ENGINE.view(st, seat) and given == legal
                 assert view["private"]["seat"] == seat
                 for key in ("hands", "rng", "identities", "piles"):
                     assert key not in view
-            E.apply(st, seat, action)
+            ENGINE.apply(st, seat, action)
     assert calls
 
 
 def test_bot_plays_from_a_json_view_without_the_engine() -> None:
     rng = random.Random(5)
-    st = E.setup(["A", "B", "C"], {}, 9)
-    while not E.is_terminal(st):
-        seat = E.to_act(st)[0]
-        legal = E.legal_actions(st, seat)
-        view = json.loads(json.dumps(E.view(st, seat)))
+    st = ENGINE.setup(["A", "B", "C"], {}, 9)
+    while not ENGINE.is_terminal(st):
+        seat = ENGINE.to_act(st)[0]
+        legal = ENGINE.legal_actions(st, seat)
+        view = json.loads(json.dumps(ENGINE.view(st, seat)))
         action = bot_player.choose(view, legal, rng) if len(legal) > 1 else legal[0]
         assert action in legal
-        E.apply(st, seat, action)
+        ENGINE.apply(st, seat, action)
 
 
 # ------------------------------------------------------------------ playing for its secret
-def _choice(sid: str, n: int = 3, pile: tuple[str, ...] = (), tops: dict | None = None) -> str:
-    """The job the active bot picks, with secret ``sid``, on a board whose jobs' tops are ``tops``."""
-    from tests.test_heist_rules import _with_secret, new, set_bag, set_skills
-
-    st = new(n, seed=3)
-    seat = st["active"]
-    _with_secret(st, seat, sid)
-    set_skills(st, seat, "fixer")  # 1/1/1
-    set_bag(st, yellow=3, red=1, purple=1)
+def _choice(secret: str, n: int = 3, pile: tuple[str, ...] = (), tops: dict | None = None) -> str:
+    """The job the active bot picks, with ``secret``, on a board whose jobs' tops are ``tops``."""
+    table = HeistTable(n, seed=3)
+    st, seat = table.state, table.active
+    table.secret(seat, secret).identity(seat, "fixer").bag(yellow=3, red=1, purple=1)  # fixer: 1/1/1
     for letter in "ABCD":
         stack = st["jobs"][letter]
-        keep = stack[stack.index(tops[letter]):] if tops and letter in tops else []
-        st["boxed"] += [o for o in stack if o not in keep]
-        st["jobs"][letter] = keep
-    st["piles"][seat] = list(pile)
-    legal = E.legal_actions(st, seat)
-    return bot_player.choose(E.view(st, seat), legal, random.Random(1))["job"]
+        table.job(letter, *(stack[stack.index(tops[letter]):] if tops and letter in tops else []))
+    table.scored(seat, *pile)
+    legal = ENGINE.legal_actions(st, seat)
+    return bot_player.choose(ENGINE.view(st, seat), legal, random.Random(1))["job"]
 
 
 def test_bot_with_a_bag_secret_goes_for_the_obstacle_that_moves_the_bag_its_way() -> None:
@@ -94,11 +88,11 @@ def test_the_view_the_bot_gets_holds_nothing_hidden_from_its_seat() -> None:
     """What the bot is given (its seat's view) never names another seat's secret, hand cards,
     hidden commit or the deck's cards, at any decision of a seeded 4-player game."""
     rng = random.Random(8)
-    st = E.setup([f"P{i}" for i in range(4)], {}, 31)
+    st = ENGINE.setup([f"P{i}" for i in range(4)], {}, 31)
     checked = 0
-    while not E.is_terminal(st):
-        seat = E.to_act(st)[0]
-        text = json.dumps(E.view(st, seat))
+    while not ENGINE.is_terminal(st):
+        seat = ENGINE.to_act(st)[0]
+        text = json.dumps(ENGINE.view(st, seat))
         for other in range(4):
             if other == seat:
                 continue
@@ -112,5 +106,5 @@ def test_the_view_the_bot_gets_holds_nothing_hidden_from_its_seat() -> None:
             if int(other) != seat and isinstance(commit, dict) and commit.get("card"):
                 assert f'"{commit["card"]}"' not in text
         checked += 1
-        E.apply(st, seat, E.bot_action(st, seat, rng))
+        ENGINE.apply(st, seat, ENGINE.bot_action(st, seat, rng))
     assert checked > 50

@@ -1,34 +1,30 @@
 """HEIST "fair and fun": forced prompts, start-player rotation, solo target, balance tally."""
 from __future__ import annotations
 
-
-from bot.games.heist import ENGINE as E
-from bot.games.heist import cards as K
-from tests.test_heist_rules import choose, new, set_bag, set_hand, texts
+from bot.games.heist import ENGINE, cards
+from bot.games.heist.scoring import final_rows
+from tests.heist_scenario import HeistTable
+from tests.test_heist_rules import choose, new, texts
 
 
 # ------------------------------------------------------------------ forced prompts
 def test_assist_prompt_skipped_when_the_board_shows_no_card() -> None:
     """An empty hand is public (hand sizes are on the board): that seat isn't asked."""
-    st = new(3, seed=2)
-    a = st["active"]
-    x, y = [(a + 1) % 3, (a + 2) % 3]
-    st["deck"] += st["hands"][x]
-    st["hands"][x] = []
+    table = HeistTable(3, seed=2)
+    empty, other = table.others()
+    st = table.holds(empty).state  # no cards at all
     ev = choose(st, "A")
-    assert E.to_act(st) == [y]
+    assert ENGINE.to_act(st) == [other]
     assert "has no cards: no assist" in texts(ev)
-    assert E.view(st, None)["test"]["committed"] == [x]
-    E.apply(st, y, {"type": "no_assist"})
+    assert ENGINE.view(st, None)["test"]["committed"] == [empty]
+    ENGINE.apply(st, other, {"type": "no_assist"})
     assert st["phase"] == "tricks"
 
 
 def test_assist_prompt_skipped_for_lone_card_away_from_the_job() -> None:
-    st = new(3, seed=2)
-    a = st["active"]
-    x, y = [(a + 1) % 3, (a + 2) % 3]
-    set_hand(st, x, ["Lookout"])
-    set_hand(st, y, ["Tumble"])  # y's single card: y is away too, so both are skipped
+    table = HeistTable(3, seed=2)
+    first, second = table.others()
+    st = table.holds(first, "Lookout").holds(second, "Tumble").state  # both away with one card: both skipped
     ev = choose(st, "B")
     assert st["phase"] == "tricks" and "Assists revealed" in texts(ev)
     assert "can't pay to move" in texts(ev)
@@ -37,106 +33,92 @@ def test_assist_prompt_skipped_for_lone_card_away_from_the_job() -> None:
 def test_assist_prompt_still_asked_when_being_forced_would_reveal_the_hand() -> None:
     """A hand of tricks only has 'No assist' as its one answer, but the public can't see
     that: skipping the prompt would tell everyone, so the seat is still asked."""
-    st = new(3, seed=2)
-    a = st["active"]
-    x = (a + 1) % 3
-    set_hand(st, x, ["Tumble", "Brute Force", "Cold Read"])
+    table = HeistTable(3, seed=2)
+    helper = table.others()[0]
+    st = table.holds(helper, "Tumble", "Brute Force", "Cold Read").state
     choose(st, "A")
-    assert x in E.to_act(st)
-    assert E.legal_actions(st, x) == [{"type": "no_assist"}]
-    st["locations"][x] = "A"
-    set_hand(st, x, ["Tumble"])  # one trick at the job: still hidden
-    assert x in E.to_act(st) and E.legal_actions(st, x) == [{"type": "no_assist"}]
+    assert helper in ENGINE.to_act(st)
+    assert ENGINE.legal_actions(st, helper) == [{"type": "no_assist"}]
+    table.at("A", helper).holds(helper, "Tumble")  # one trick at the job: still hidden
+    assert helper in ENGINE.to_act(st) and ENGINE.legal_actions(st, helper) == [{"type": "no_assist"}]
 
 
 def test_resolve_asked_unless_the_hand_is_empty() -> None:
-    st = new(2, seed=3)
-    a = st["active"]
-    set_hand(st, a, ["Lookout"])  # no trick, but the public doesn't know that
-    set_bag(st, yellow=4)
+    table = HeistTable(2, seed=3)
+    active = table.active
+    st = table.holds(active, "Lookout").bag(yellow=4).state  # no trick, but the public doesn't know that
     choose(st, "A")
-    E.apply(st, 1 - a, {"type": "no_assist"})
-    assert st["phase"] == "tricks" and E.legal_actions(st, a) == [{"type": "resolve"}]
-    st2 = new(2, seed=3)
-    a = st2["active"]
-    st2["deck"] += st2["hands"][a]
-    st2["hands"][a] = []
-    set_bag(st2, yellow=4)
+    ENGINE.apply(st, 1 - active, {"type": "no_assist"})
+    assert st["phase"] == "tricks" and ENGINE.legal_actions(st, active) == [{"type": "resolve"}]
+    table2 = HeistTable(2, seed=3)
+    active = table2.active
+    st2 = table2.holds(active).bag(yellow=4).state  # an empty hand
     choose(st2, "A")
-    ev = E.apply(st2, 1 - a, {"type": "no_assist"})
+    ev = ENGINE.apply(st2, 1 - active, {"type": "no_assist"})
     assert "has no cards left" in texts(ev) and ("SUCCESS" in texts(ev) or "FAILURE" in texts(ev))
-    assert st2["active"] != a or st2["phase"] == "choose"
+    assert st2["active"] != active or st2["phase"] == "choose"
 
 
 def test_single_obstacle_left_is_chosen_for_you() -> None:
-    st = new(2, seed=3)
-    for letter in "BC":
-        st["boxed"] += st["jobs"][letter]
-        st["jobs"][letter] = []
-    st["boxed"] += st["jobs"]["D"][:-1]
-    st["jobs"]["D"] = ["D7"]  # one test, no "or"
-    st["boxed"] += st["jobs"]["A"][1:]
-    st["jobs"]["A"] = ["A1"]
-    a = st["active"]
-    set_hand(st, a, ["Lookout", "Lookout"])
-    set_bag(st, yellow=4)
-    assert len(E.legal_actions(st, a)) == 2
+    table = HeistTable(2, seed=3).job("B").job("C").job("D", "D7").job("A", "A1")  # D7: one test, no "or"
+    active = table.active
+    st = table.holds(active, "Lookout", "Lookout").bag(yellow=4).state
+    assert len(ENGINE.legal_actions(st, active)) == 2
     choose(st, "A")
-    E.apply(st, 1 - a, {"type": "no_assist"})
-    ev = E.apply(st, a, {"type": "resolve"})
+    ENGINE.apply(st, 1 - active, {"type": "no_assist"})
+    ev = ENGINE.apply(st, active, {"type": "resolve"})
     # A1 is gone either way; D7 is the next player's only choice, so it is made for them.
-    assert st["active"] == 1 - a and st["phase"] == "assist" and st["test"]["obstacle"] == "D7"
+    assert st["active"] == 1 - active and st["phase"] == "assist" and st["test"]["obstacle"] == "D7"
     assert "faces D7" in texts(ev)
 
 
 # ------------------------------------------------------------------ turn order, solo, jobs
 def _bot_game(players: int, seed: int) -> dict:
     import random
-    st = E.setup([f"P{i}" for i in range(players)], {}, seed)
+    st = ENGINE.setup([f"P{i}" for i in range(players)], {}, seed)
     rng = random.Random(seed)
-    while not E.is_terminal(st):
-        seat = E.to_act(st)[0]
-        E.apply(st, seat, E.bot_action(st, seat, rng))
+    while not ENGINE.is_terminal(st):
+        seat = ENGINE.to_act(st)[0]
+        ENGINE.apply(st, seat, ENGINE.bot_action(st, seat, rng))
     return st
 
 
 def test_first_player_moves_left_each_round() -> None:
     import random
-    st = E.setup([f"P{i}" for i in range(4)], {}, 6)
+    st = ENGINE.setup([f"P{i}" for i in range(4)], {}, 6)
     rng = random.Random(1)
     firsts = {}
-    while not E.is_terminal(st):
+    while not ENGINE.is_terminal(st):
         if st["phase"] == "choose" and st["round"] not in firsts:
             firsts[st["round"]] = st["active"]
-        seat = E.to_act(st)[0]
-        E.apply(st, seat, E.bot_action(st, seat, rng))
+        seat = ENGINE.to_act(st)[0]
+        ENGINE.apply(st, seat, ENGINE.bot_action(st, seat, rng))
     start = st["start"]
     assert firsts == {r: (start + r - 1) % 4 for r in range(1, 6)}
 
 
 def test_head_start_for_the_start_player_where_measured() -> None:
     for n in (3, 5, 6):
-        st = new(n, seed=4)
-        st["phase"] = "over"
-        rows = {r["seat"]: r for r in E._final(st)}
-        assert K.HEAD_START[n] == 1
+        st = HeistTable(n, seed=4).game_over().state
+        rows = {r["seat"]: r for r in final_rows(st)}
+        assert cards.HEAD_START[n] == 1
         assert "head start 1" in rows[st["start"]]["detail"]
         assert all("head start" not in rows[s]["detail"] for s in range(n) if s != st["start"])
     for n in (2, 4):
-        assert K.HEAD_START[n] == 0
+        assert cards.HEAD_START[n] == 0
 
 
 def test_solo_has_a_target_score_and_a_rating() -> None:
     results = []
     for seed in range(12):
         st = _bot_game(1, 100 + seed)
-        (row,) = E.scores(st)
-        assert row["won"] == (row["score"] >= K.SOLO_TARGET)
-        assert K.solo_rating(row["score"]) in row["detail"] and f"target {K.SOLO_TARGET}" in row["detail"]
-        assert "target" in E.status_line(st)
+        (row,) = ENGINE.scores(st)
+        assert row["won"] == (row["score"] >= cards.SOLO_TARGET)
+        assert cards.solo_rating(row["score"]) in row["detail"] and f"target {cards.SOLO_TARGET}" in row["detail"]
+        assert "target" in ENGINE.status_line(st)
         results.append(row["won"])
     assert True in results and False in results  # a solo game can be lost
-    assert K.solo_rating(0) == "Caught red-handed" and K.solo_rating(K.SOLO_TARGET) == "Professional"
+    assert cards.solo_rating(0) == "Caught red-handed" and cards.solo_rating(cards.SOLO_TARGET) == "Professional"
 
 
 def test_jobs_get_completed_at_two_to_four_players() -> None:
@@ -148,31 +130,31 @@ def test_jobs_get_completed_at_two_to_four_players() -> None:
 
 
 def test_secret_thresholds_follow_the_player_count() -> None:
-    assert "at least 2 more red" in K.secret_text("heat_seeker", 4)
-    assert "at least 3 more red" in K.secret_text("heat_seeker", 6)
-    assert "no ties" in K.secret_text("ringleader", 2) and "no ties" not in K.secret_text("ringleader", 4)
-    assert K.secret_text("big_score", 6) == "At least 2 jobs were completed."
+    assert "at least 2 more red" in cards.secret_text("heat_seeker", 4)
+    assert "at least 3 more red" in cards.secret_text("heat_seeker", 6)
+    assert "no ties" in cards.secret_text("ringleader", 2) and "no ties" not in cards.secret_text("ringleader", 4)
+    assert cards.secret_text("big_score", 6) == "At least 2 jobs were completed."
     st = new(6, seed=1)
     me = st["secrets"][0]
-    view = E.view(st, 0)
-    assert view["private"]["secret"]["text"] == K.secret_text(me, 6)
+    view = ENGINE.view(st, 0)
+    assert view["private"]["secret"]["text"] == cards.secret_text(me, 6)
 
 
 # ------------------------------------------------------------------ balance tally
 def test_balance_tally_names_end_roles_cards_and_goals() -> None:
     st = _bot_game(4, 77)
     trace = []  # a real trace needs the runner; a short fake one checks the mapping
-    assist = next(c for c in K.RESOURCE_IDS if K.RESOURCE[c]["name"] == "Lookout")
+    assist = next(c for c in cards.RESOURCE_IDS if cards.RESOURCE[c]["name"] == "Lookout")
     trace.append({"seat": 0, "action": {"type": "assist", "card": assist, "pay": "t01"}, "options": 3, "acting": 3})
     trace.append({"seat": 1, "action": {"type": "upgrade", "card": "t01"}, "options": 2, "acting": 1})
-    tally = E.balance_tally(st, trace)
+    tally = ENGINE.balance_tally(st, trace)
     assert tally["end"].startswith("heat track done") or tally["end"] == "every job emptied"
     start = st["start"]
     assert tally["roles"][start] == "1. in turn order" and len(set(tally["roles"])) == 4
     assert "Lookout" in tally["used"] and "mechanic: pay a card to move and assist" in tally["used"]
     assert "mechanic: failure upgrade" in tally["used"]
     assert set(tally["used"]) <= set(tally["available"])
-    assert set(tally["goals"]) == {K.SECRET[s]["name"] for s in st["secrets"]}
-    solo = E.balance_tally(_bot_game(1, 5), [])
-    assert not any(K.RESOURCE[c]["name"] in solo["available"] for c in K.ASSISTS)  # nobody to assist in solo
+    assert set(tally["goals"]) == {cards.SECRET[s]["name"] for s in st["secrets"]}
+    solo = ENGINE.balance_tally(_bot_game(1, 5), [])
+    assert not any(cards.RESOURCE[c]["name"] in solo["available"] for c in cards.ASSISTS)  # nobody to assist in solo
     assert "Call in a Favour" not in solo["available"]

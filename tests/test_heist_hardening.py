@@ -9,60 +9,58 @@ import random
 import pytest
 
 from bot.engine import RuleError
-from bot.games.heist import ENGINE as E
-from tests.test_heist_rules import choose, new, no_assists, set_bag, set_hand
+from bot.games.heist import ENGINE
+from tests.heist_scenario import HeistTable
+from tests.test_heist_rules import choose, new
 
 
 def _rejected(st: dict, seat: int, action) -> None:
     before = json.dumps(st, sort_keys=True)
     with pytest.raises(RuleError):
-        E.apply(st, seat, action)
+        ENGINE.apply(st, seat, action)
     assert json.dumps(st, sort_keys=True) == before, f"{action!r} changed the state"
 
 
 def _tricks_state() -> dict:
-    st = new(2, seed=4)
-    a = st["active"]
-    set_hand(st, a, ["Sleight of Hand", "Second Chance", "Cold Read", "Brute Force", "Tumble"])
-    set_bag(st, yellow=4, red=2)
-    choose(st, "A")
-    no_assists(st)
+    table = HeistTable(2, seed=4)
+    table.holds(table.active, "Sleight of Hand", "Second Chance", "Cold Read", "Brute Force", "Tumble")
+    st = table.bag(yellow=4, red=2).faces("A").no_help().state
     assert st["phase"] == "tricks" and len(st["test"]["tokens"]) == 2
     return st
 
 
 def test_trick_with_look_alike_token_index_is_rejected_unchanged() -> None:
     st = _tricks_state()
-    a = st["active"]
-    for legal in E.legal_actions(st, a):
+    active = st["active"]
+    for legal in ENGINE.legal_actions(st, active):
         if "token" in legal:
             for odd in (float(legal["token"]), bool(legal["token"]), str(legal["token"])):
-                _rejected(st, a, {**legal, "token": odd})
-    flip = next(x for x in E.legal_actions(st, a) if "token" in x)
-    _rejected(st, a, {**flip, "token": 2})  # no third token
-    _rejected(st, a, {**flip, "token": -1})
-    _rejected(st, a, {**flip, "token": None})
-    _rejected(st, a, {**flip, "token": [0]})
-    _rejected(st, a, {"type": "trick", "card": flip["card"]})  # a flip without a token
-    _rejected(st, a, {**flip, "extra": 1})
+                _rejected(st, active, {**legal, "token": odd})
+    flip = next(move for move in ENGINE.legal_actions(st, active) if "token" in move)
+    _rejected(st, active, {**flip, "token": 2})  # no third token
+    _rejected(st, active, {**flip, "token": -1})
+    _rejected(st, active, {**flip, "token": None})
+    _rejected(st, active, {**flip, "token": [0]})
+    _rejected(st, active, {"type": "trick", "card": flip["card"]})  # a flip without a token
+    _rejected(st, active, {**flip, "extra": 1})
 
 
 def test_choose_and_assist_look_alikes_are_rejected_unchanged() -> None:
     st = new(3, seed=5)
-    a = st["active"]
+    active = st["active"]
     for odd in ({"type": "choose", "job": "A", "option": 0.0}, {"type": "choose", "job": "A", "option": False},
                 {"type": "choose", "job": ["A"], "option": 0}, {"type": "choose", "job": {"x": 1}, "option": 0},
                 {"type": "choose", "job": "A"}, {"type": "choose"}, {"type": ["choose"]}, {"type": None},
                 {}, [], "choose", None, 7, {"type": "choose", "job": "A", "option": 5}):
-        _rejected(st, a, odd)
+        _rejected(st, active, odd)
     choose(st, "A")
-    s = E.to_act(st)[0]
-    for legal in E.legal_actions(st, s):
+    helper = ENGINE.to_act(st)[0]
+    for legal in ENGINE.legal_actions(st, helper):
         if legal["type"] == "assist":
-            _rejected(st, s, {**legal, "card": [legal["card"]]})
-            _rejected(st, s, {**legal, "pay": {"x": 1}})
-            _rejected(st, s, {**legal, "pay": legal["card"]})
-    _rejected(st, s, {"type": "no_assist", "card": None})
+            _rejected(st, helper, {**legal, "card": [legal["card"]]})
+            _rejected(st, helper, {**legal, "pay": {"x": 1}})
+            _rejected(st, helper, {**legal, "pay": legal["card"]})
+    _rejected(st, helper, {"type": "no_assist", "card": None})
 
 
 def test_fuzzed_actions_never_change_state() -> None:
@@ -83,16 +81,16 @@ def test_fuzzed_actions_never_change_state() -> None:
             yield {k: v for k, v in action.items() if k != key}
 
     for players in (1, 2, 4, 6):
-        st = E.setup([f"P{i}" for i in range(players)], {}, 40 + players)
+        st = ENGINE.setup([f"P{i}" for i in range(players)], {}, 40 + players)
         steps = 0
-        while not E.is_terminal(st):
-            seat = E.to_act(st)[0]
-            legal = E.legal_actions(st, seat)
+        while not ENGINE.is_terminal(st):
+            seat = ENGINE.to_act(st)[0]
+            legal = ENGINE.legal_actions(st, seat)
             if steps % 3 == 0:
                 for action in legal[:6]:
                     for odd in mutants(action):
                         if odd not in legal or json.dumps(odd, sort_keys=True) not in {
                                 json.dumps(x, sort_keys=True) for x in legal}:
                             _rejected(st, seat, copy.deepcopy(odd))
-            E.apply(st, seat, E.bot_action(st, seat, rng))
+            ENGINE.apply(st, seat, ENGINE.bot_action(st, seat, rng))
             steps += 1

@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from bot.games.heist import ENGINE
-from bot.games.heist import cards as K
+from bot.games.heist import ENGINE, cards
 from tests.playout import random_playout
 
 
@@ -18,31 +17,31 @@ def conservation(state: dict) -> None:
     # Resource cards: each of the 78 is in exactly one place.
     places: list[str] = list(state["deck"]) + list(state["discard"])
     for s in range(n):
-        places += state["hands"][s] + state["upgrades"][s] + [c for c in state["piles"][s] if c in K.RESOURCE]
+        places += state["hands"][s] + state["upgrades"][s] + [c for c in state["piles"][s] if c in cards.RESOURCE]
     if test:
         if test.get("resolved"):
             places += test["leftover"]
         else:
             places += [a["card"] for a in test["assists"]] + test["tricks"]
-    assert sorted(places) == sorted(K.RESOURCE_IDS), "resource cards not conserved"
+    assert sorted(places) == sorted(cards.RESOURCE_IDS), "resource cards not conserved"
     # Obstacles: in a job stack, in the box or in a score pile.
     obs = [o for stack in state["jobs"].values() for o in stack] + state["boxed"] + state["unused"]
     for s in range(n):
-        obs += [c for c in state["piles"][s] if c in K.OBSTACLE]
-    assert sorted(obs) == sorted(K.OBSTACLE), "obstacles not conserved"
+        obs += [c for c in state["piles"][s] if c in cards.OBSTACLE]
+    assert sorted(obs) == sorted(cards.OBSTACLE), "obstacles not conserved"
     for letter, stack in state["jobs"].items():
         assert stack == sorted(stack, key=lambda o: int(o[1:])), "a job's stack lost its order"
     # Tokens: supply + bag + in front of players + current test + heat track.
-    for colour in K.COLOURS:
+    for colour in cards.COLOURS:
         count = state["supply"][colour] + state["bag"][colour]
         count += sum(1 for t in state["spent"] if t["colour"] == colour)
         if test:
             count += sum(1 for t in test["tokens"] if t["colour"] == colour)
         count += sum(h["count"] for h in state["heat"] if h["colour"] == colour)
-        assert count == K.TOKEN_TOTAL[colour], f"{colour} tokens not conserved"
+        assert count == cards.TOKEN_TOTAL[colour], f"{colour} tokens not conserved"
         assert state["bag"][colour] >= 0 and state["supply"][colour] >= 0
-    assert sorted(state["identities"] + state["box_identities"]) == sorted(i["id"] for i in K.IDENTITIES)
-    assert sorted(state["secrets"] + state["box_secrets"]) == sorted(s["id"] for s in K.SECRETS)
+    assert sorted(state["identities"] + state["box_identities"]) == sorted(i["id"] for i in cards.IDENTITIES)
+    assert sorted(state["secrets"] + state["box_secrets"]) == sorted(s["id"] for s in cards.SECRETS)
     assert len(set(state["identities"])) == n
     # Hands never exceed 5 + a few (draw effects), and refill happens at turn end.
     for s in range(n):
@@ -53,9 +52,9 @@ def conservation(state: dict) -> None:
     dump = json.dumps(public)
     if state["phase"] != "over":
         for s in range(n):
-            assert K.SECRET[state["secrets"][s]]["name"] not in dump
+            assert cards.SECRET[state["secrets"][s]]["name"] not in dump
     for sid in state["box_secrets"]:
-        assert K.SECRET[sid]["name"] not in dump
+        assert cards.SECRET[sid]["name"] not in dump
     for s in range(n):
         for cid in state["hands"][s]:
             assert f'"{cid}"' not in dump

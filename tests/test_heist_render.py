@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from bot.games.heist import ENGINE
-from rendering import heist as R
+from rendering import heist as heist_renderer
 from rendering.common import to_png
 
 
@@ -26,17 +26,17 @@ def _views(players: int, seed: int) -> tuple[list[dict], list[dict], dict, list]
 def test_render_board_private_final() -> None:
     for players in (1, 3, 6):
         boards, privates, final, scores = _views(players, 7 + players)
-        R.render_board(boards[0])  # warm the font cache
+        heist_renderer.render_board(boards[0])  # warm the font cache
         for view in boards[:: max(1, len(boards) // 6)] + [final]:
-            image = R.render_board(view)
+            image = heist_renderer.render_board(view)
             data = to_png(image)
             assert 1000 <= image.width <= 1400
             assert len(data) < 400_000
         for view in privates[:3]:
-            image = R.render_private(view)
+            image = heist_renderer.render_private(view)
             assert image is not None and len(to_png(image)) < 400_000
-        assert R.render_private(final) is None  # a public view has nothing private
-        image = R.render_final(final, scores)
+        assert heist_renderer.render_private(final) is None  # a public view has nothing private
+        image = heist_renderer.render_final(final, scores)
         assert len(to_png(image)) < 400_000
 
 
@@ -48,14 +48,14 @@ def test_render_via_platform_hook() -> None:
 
 
 def test_describe_names_the_player_to_act_and_keeps_secrets() -> None:
-    from bot.games.heist import cards as K
+    from bot.games.heist import cards
     for players in (1, 3, 6):
         state = ENGINE.setup([f"Thief{i + 1}" for i in range(players)], {}, 40 + players)
         rng = random.Random(players)
         step = 0
         while True:
             public = ENGINE.view(state, None)
-            text = R.describe(public)
+            text = heist_renderer.describe(public)
             assert 0 < len(text) <= 1000
             if ENGINE.is_terminal(state):
                 assert "Final scores" in text
@@ -63,14 +63,14 @@ def test_describe_names_the_player_to_act_and_keeps_secrets() -> None:
             for seat in ENGINE.to_act(state):
                 assert state["names"][seat] in text
             for seat in range(players):
-                assert K.SECRET[state["secrets"][seat]]["name"] not in text
+                assert cards.SECRET[state["secrets"][seat]]["name"] not in text
                 # a seat's own view gives the same text: describe never reads "private"
-                assert R.describe(ENGINE.view(state, seat)) == text
+                assert heist_renderer.describe(ENGINE.view(state, seat)) == text
             test = state["test"]
             if test and not test["revealed"]:
                 for commit in test["commits"].values():
                     if commit:
-                        assert K.card_name(commit["card"]) not in text
+                        assert cards.card_name(commit["card"]) not in text
             seat = ENGINE.to_act(state)[0]
             ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
             step += 1

@@ -7,112 +7,73 @@ import random
 import pytest
 
 from bot.engine import RuleError
-from bot.games.heist import ENGINE as E
-from bot.games.heist import cards as K
+from bot.games.heist import ENGINE, cards
 from bot.games.heist.bot_player import token_sum_distribution
+from bot.games.heist.scoring import final_rows
+from bot.games.heist.supply import apply_effect
+from tests.heist_scenario import HeistTable, ids_named
 from tests.playout import assert_rejects
 
 
 # --------------------------------------------------------------------------- helpers
 def new(n: int = 3, seed: int = 1, faces: str = "front") -> dict:
-    return E.setup([f"P{i}" for i in range(n)], {"token_faces": faces}, seed)
+    return HeistTable(n, seed, faces).state
 
 
-def _take(st: dict, cid: str) -> None:
-    for pile in [st["deck"], st["discard"], *st["hands"], *st["upgrades"], *st["piles"]]:
-        if cid in pile:
-            pile.remove(cid)
-            return
-    raise AssertionError(cid)
-
-
-def ids_named(name: str) -> list[str]:
-    return [c for c in K.RESOURCE_IDS if K.RESOURCE[c]["name"] == name]
-
-
-def set_hand(st: dict, seat: int, names: list[str]) -> list[str]:
-    """Give ``seat`` exactly these cards (by name); the old hand goes back to the deck."""
-    st["deck"][:0] = st["hands"][seat]
-    st["hands"][seat] = []
-    got = []
-    for name in names:
-        cid = next(c for c in ids_named(name) if c not in got and not any(c in h for h in st["hands"]))
-        _take(st, cid)
-        st["hands"][seat].append(cid)
-        got.append(cid)
-    return got
-
-
-def set_bag(st: dict, **counts: int) -> None:
-    for colour in K.COLOURS:
-        st["supply"][colour] += st["bag"][colour]
-        st["bag"][colour] = 0
-    for colour, count in counts.items():
-        assert st["supply"][colour] >= count
-        st["supply"][colour] -= count
-        st["bag"][colour] = count
-
-
-def set_skills(st: dict, seat: int, identity: str) -> None:
-    other = st["identities"].index(identity) if identity in st["identities"] else None
-    if other is not None:
-        st["identities"][other] = st["identities"][seat]
-    else:
-        st["box_identities"].remove(identity)
-        st["box_identities"].append(st["identities"][seat])
-        st["box_identities"].sort()
-    st["identities"][seat] = identity
+def finished(n: int = 3) -> HeistTable:
+    """A table whose game has just ended, for secrets and scores."""
+    return HeistTable(n, seed=23).game_over()
 
 
 def choose(st: dict, letter: str, option: int = 0) -> list:
-    return E.apply(st, st["active"], {"type": "choose", "job": letter, "option": option})
+    return ENGINE.apply(st, st["active"], {"type": "choose", "job": letter, "option": option})
 
 
 def no_assists(st: dict) -> list:
     events = []
     if st["phase"] != "assist":
         return events
-    for s in E.to_act(st):
-        events += E.apply(st, s, {"type": "no_assist"})
+    for seat in ENGINE.to_act(st):
+        events += ENGINE.apply(st, seat, {"type": "no_assist"})
     return events
 
 
 def texts(events: list) -> str:
-    return " | ".join(e["text"] for e in events if "to" not in e)
+    return " | ".join(event["text"] for event in events if "to" not in event)
 
 
 # --------------------------------------------------------------------------- data
 def test_component_counts() -> None:
-    assert len(K.IDENTITIES) == 7 and len(K.JOBS) == 4 and len(K.OBSTACLE) == 28
-    assert len(K.SECRETS) == 15 and len(K.ASSISTS) == 44 and len(K.TRICKS) == 34
-    assert K.TOKEN_TOTAL == {"blue": 7, "green": 9, "yellow": 12, "orange": 9, "red": 7, "purple": 6}
-    assert [K.TOKENS[c]["faces"] for c in K.COLOURS] == [[4, 2], [2, 1], [1, -1], [-1, -2], [-2, -4], [3, -3]]
-    assert K.HEAT_TRACK == ["orange", "orange", "red", "purple", "blue"]
-    for ident in K.IDENTITIES:
+    assert len(cards.IDENTITIES) == 7 and len(cards.JOBS) == 4 and len(cards.OBSTACLE) == 28
+    assert len(cards.SECRETS) == 15 and len(cards.ASSISTS) == 44 and len(cards.TRICKS) == 34
+    assert cards.TOKEN_TOTAL == {"blue": 7, "green": 9, "yellow": 12, "orange": 9, "red": 7, "purple": 6}
+    assert [cards.TOKENS[c]["faces"] for c in cards.COLOURS] == [[4, 2], [2, 1], [1, -1], [-1, -2], [-2, -4], [3, -3]]
+    assert cards.HEAT_TRACK == ["orange", "orange", "red", "purple", "blue"]
+    for ident in cards.IDENTITIES:
         assert sum(ident["skills"].values()) == 3
-    assert len({tuple(i["skills"].values()) for i in K.IDENTITIES}) == 7
-    for job in K.JOBS:
+    assert len({tuple(i["skills"].values()) for i in cards.IDENTITIES}) == 7
+    for job in cards.JOBS:
         assert [o["id"] for o in job["obstacles"]] == [f"{job['letter']}{i}" for i in range(1, 8)]
         assert job["obstacles"][-1]["mandatory"], "the final obstacle of each job is Mandatory"
-    for c in K.RESOURCE.values():
-        assert not (c["cheese"] and c["upgrade"]), "a card scores or upgrades, never both"
-        assert c["cheese"] or c["upgrade"] or c["kind"] == "assist", "every trick rewards something"
+    for card in cards.RESOURCE.values():
+        assert not (card["cheese"] and card["upgrade"]), "a card scores or upgrades, never both"
+        assert card["cheese"] or card["upgrade"] or card["kind"] == "assist", "every trick rewards something"
 
 
 def test_rulebook_examples() -> None:
-    cat = K.IDENTITY["cat_burglar"]
+    cat = cards.IDENTITY["cat_burglar"]
     assert cat["name"] == "Cat Burglar" and cat["skills"] == {"agility": 2, "charm": 0, "dexterity": 1}
-    b1 = K.OBSTACLE["B1"]
+    b1 = cards.OBSTACLE["B1"]
     assert b1["name"] == "Climb the Tower" and b1["test"] == [{"skills": ["agility"], "target": 2}]
     assert b1["failure"] == [{"do": "add", "colour": "red", "n": 1}] and b1["cheese"] == 2
-    thief = K.SECRET["master_thief"]
+    thief = cards.SECRET["master_thief"]
     assert thief["cheese"] == 4 and thief["check"]["kind"] == "top_skill" and thief["check"]["skill"] == "agility"
-    assert K.secret_text("master_thief", 4) == "Your Agility is at least as high as every other player's."  # ties count
-    soh = K.RESOURCE[ids_named("Sleight of Hand")[0]]
+    assert cards.secret_text("master_thief", 4) == "Your Agility is at least as high as every other player's."  # ties count
+    soh = cards.RESOURCE[ids_named("Sleight of Hand")[0]]
     assert soh["effect"]["do"] == "flip" and soh["upgrade"] == "dexterity"
-    wl = K.RESOURCE[ids_named("Watch & Learn")[0]]
+    wl = cards.RESOURCE[ids_named("Watch & Learn")[0]]
     assert wl["modifier"] == 1 and wl["upgrade"] == "agility"
-    museum = K.JOB["A"]
+    museum = cards.JOB["A"]
     assert museum["name"] == "The Museum Job"
     targets: dict[str, list[int]] = {}
     for ob in museum["obstacles"]:
@@ -125,12 +86,12 @@ def test_rulebook_examples() -> None:
 
 
 def test_card_texts() -> None:
-    for cid in K.RESOURCE_IDS:
-        assert K.card_text(cid)
-        assert len(E.describe_action(new(), 0, {"type": "no_assist"})) <= 80
-    assert K.card_text(ids_named("Watch & Learn")[0]) == "+1 to the test; success: +1 Agility"
-    assert "flip 1 drawn token" in K.card_text(ids_named("Sleight of Hand")[0])
-    assert "Mandatory" in K.obstacle_text(K.OBSTACLE["A7"])
+    for cid in cards.RESOURCE_IDS:
+        assert cards.card_text(cid)
+        assert len(ENGINE.describe_action(new(), 0, {"type": "no_assist"})) <= 80
+    assert cards.card_text(ids_named("Watch & Learn")[0]) == "+1 to the test; success: +1 Agility"
+    assert "flip 1 drawn token" in cards.card_text(ids_named("Sleight of Hand")[0])
+    assert "Mandatory" in cards.obstacle_text(cards.OBSTACLE["A7"])
 
 
 # --------------------------------------------------------------------------- setup
@@ -151,9 +112,9 @@ def test_setup(n: int) -> None:
     assert all(len(h) == 5 for h in st["hands"])
     assert len(st["deck"]) == 78 - 5 * n
     assert len(set(st["identities"])) == n and len(set(st["secrets"])) == n
-    k = K.JOB_LENGTH[n]  # shorter jobs with fewer players; the last one is the finale
+    k = cards.JOB_LENGTH[n]  # shorter jobs with fewer players; the last one is the finale
     assert st["jobs"]["A"] == [f"A{i}" for i in range(1, k + 1)]
-    assert st["finales"]["A"] == f"A{k}" and E.mandatory(st, f"A{k}")
+    assert st["finales"]["A"] == f"A{k}" and ENGINE.mandatory(st, f"A{k}")
     assert sorted(st["unused"]) == sorted(f"{j}{i}" for j in "ABCD" for i in range(k + 1, 8))
     assert st["locations"] == [None] * n
     assert st["phase"] == "choose" and st["active"] == st["start"] and st["round"] == 1
@@ -171,152 +132,134 @@ def test_setup_is_seeded() -> None:
 
 def test_rejects_bad_player_count() -> None:
     with pytest.raises(RuleError):
-        E.setup([f"P{i}" for i in range(7)], {}, 1)
+        ENGINE.setup([f"P{i}" for i in range(7)], {}, 1)
 
 
 # --------------------------------------------------------------------------- choosing
 def test_choose_only_top_obstacles_and_or_skill() -> None:
-    st = new(3)
-    seat = st["active"]
-    legal = E.legal_actions(st, seat)
+    table = HeistTable(3)
+    st, seat = table.state, table.active
+    legal = ENGINE.legal_actions(st, seat)
     assert legal == [{"type": "choose", "job": j, "option": 0} for j in "ABCD"]
-    st["jobs"]["A"] = ["A5", "A6", "A7"]  # A5 is "Dexterity 8 or Charm 8"
-    st["boxed"] += ["A1", "A2", "A3", "A4"]
-    legal = E.legal_actions(st, seat)
+    table.job("A", "A5", "A6", "A7")  # A5 is "Dexterity 8 or Charm 8"
+    legal = ENGINE.legal_actions(st, seat)
     assert {"type": "choose", "job": "A", "option": 1} in legal
-    msg = assert_rejects(E, st, seat, {"type": "choose", "job": "A", "option": 2})
+    msg = assert_rejects(ENGINE, st, seat, {"type": "choose", "job": "A", "option": 2})
     assert "top obstacle" in msg
     choose(st, "A", 1)
-    assert E.option_of(st) == {"skills": ["charm"], "target": 8}
+    assert ENGINE.option_of(st) == {"skills": ["charm"], "target": 8}
     assert st["locations"][seat] == "A"
     # The declared skill is the one tested.
-    set_skills(st, seat, "socialite")  # charm 2, dexterity 1
-    assert E.total(st)["skill"] == 2
+    table.identity(seat, "socialite")  # charm 2, dexterity 1
+    assert ENGINE.total(st)["skill"] == 2
 
 
 def test_multi_skill_obstacle_adds_skills() -> None:
-    st = new(1)
-    set_skills(st, 0, "fixer")
-    st["jobs"]["D"] = ["D7"]
-    st["boxed"] += [f"D{i}" for i in range(1, 7)]
-    set_bag(st, yellow=2)
-    choose(st, "D")
-    assert E.total(st)["skill"] == 3  # Agility + Charm + Dexterity
+    st = HeistTable(1).identity(0, "fixer").job("D", "D7").bag(yellow=2).faces("D").state
+    assert ENGINE.total(st)["skill"] == 3  # Agility + Charm + Dexterity
 
 
 def test_empty_job_cannot_be_chosen() -> None:
-    st = new(2)
-    st["boxed"] += st["jobs"]["B"]
-    st["jobs"]["B"] = []
-    assert all(a["job"] != "B" for a in E.legal_actions(st, st["active"]))
-    msg = assert_rejects(E, st, st["active"], {"type": "choose", "job": "B", "option": 0})
+    st = HeistTable(2).job("B").state
+    assert all(a["job"] != "B" for a in ENGINE.legal_actions(st, st["active"]))
+    msg = assert_rejects(ENGINE, st, st["active"], {"type": "choose", "job": "B", "option": 0})
     assert "no obstacle left" in msg
 
 
 # --------------------------------------------------------------------------- assists
 def test_assist_commit_is_simultaneous_and_hidden() -> None:
-    st = new(4, seed=2)
-    active = st["active"]
-    others = [s for s in range(4) if s != active]
-    first, second, third = sorted(others, key=lambda s: (s - active) % 4)
-    set_hand(st, first, ["Lookout", "Tumble"])
-    set_hand(st, second, ["Lookout", "Tumble"])
-    set_hand(st, third, ["Tumble", "Muscle"])
-    for s in range(4):
-        st["locations"][s] = "A"
-    choose(st, "A")
-    assert sorted(E.to_act(st)) == others
-    ev = E.apply(st, third, {"type": "assist", "card": st["hands"][third][1]})  # Muscle
+    table = HeistTable(4, seed=2)
+    st = table.state
+    first, second, third = table.others()
+    others = sorted(table.others())
+    table.holds(first, "Lookout", "Tumble").holds(second, "Lookout", "Tumble").holds(third, "Tumble", "Muscle")
+    table.at("A", *range(4)).faces("A")
+    assert sorted(ENGINE.to_act(st)) == others
+    ev = ENGINE.apply(st, third, {"type": "assist", "card": st["hands"][third][1]})  # Muscle
     assert texts(ev) == f"P{third} has committed."
     assert any(e.get("to") == third and "Muscle" in e["text"] for e in ev)
-    public = E.view(st, None)
+    public = ENGINE.view(st, None)
     assert public["test"]["committed"] == [third]
     assert "Muscle" not in json.dumps(public)
-    assert E.view(st, third)["private"]["commit"].startswith("Assist: Muscle")
-    assert sorted(E.to_act(st)) == sorted([first, second])
-    assert_rejects(E, st, third, {"type": "no_assist"})  # already committed
-    E.apply(st, first, {"type": "no_assist"})
-    ev = E.apply(st, second, {"type": "assist", "card": st["hands"][second][0]})  # Lookout
+    assert ENGINE.view(st, third)["private"]["commit"].startswith("Assist: Muscle")
+    assert sorted(ENGINE.to_act(st)) == sorted([first, second])
+    assert_rejects(ENGINE, st, third, {"type": "no_assist"})  # already committed
+    ENGINE.apply(st, first, {"type": "no_assist"})
+    ev = ENGINE.apply(st, second, {"type": "assist", "card": st["hands"][second][0]})  # Lookout
     reveal = [e for e in ev if e["type"] == "reveal"]
     assert len(reveal) == 1
     text = reveal[0]["text"]
     # one event, clockwise from the active player
     assert text.index(f"P{first}: nothing") < text.index(f"P{second}: Lookout") < text.index(f"P{third}: Muscle")
-    assert st["phase"] == "tricks" and E.total(st)["assists"] == 5
+    assert st["phase"] == "tricks" and ENGINE.total(st)["assists"] == 5
     assert len(st["hands"][second]) == 1 and len(st["hands"][third]) == 1
 
 
 def test_assist_needs_location_or_a_discard() -> None:
-    st = new(2, seed=4)
-    active = st["active"]
-    other = 1 - active
-    lookout, tumble, brute = set_hand(st, other, ["Lookout", "Tumble", "Brute Force"])
-    choose(st, "C")
-    legal = E.legal_actions(st, other)
+    table = HeistTable(2, seed=4)
+    st = table.state
+    other = 1 - table.active
+    lookout, tumble, brute = table.holds(other, "Lookout", "Tumble", "Brute Force").hand(other)
+    table.faces("C")
+    legal = ENGINE.legal_actions(st, other)
     assert {"type": "assist", "card": lookout} not in legal
     assert {"type": "assist", "card": lookout, "pay": tumble} in legal
-    msg = assert_rejects(E, st, other, {"type": "assist", "card": lookout})
+    msg = assert_rejects(ENGINE, st, other, {"type": "assist", "card": lookout})
     assert "discard" in msg
-    msg = assert_rejects(E, st, other, {"type": "assist", "card": tumble, "pay": brute})
+    msg = assert_rejects(ENGINE, st, other, {"type": "assist", "card": tumble, "pay": brute})
     assert "assist card" in msg
-    E.apply(st, other, {"type": "assist", "card": lookout, "pay": tumble})
+    ENGINE.apply(st, other, {"type": "assist", "card": lookout, "pay": tumble})
     assert st["locations"][other] == "C"
     assert tumble in st["discard"] and st["hands"][other] == [brute]
     assert [a["card"] for a in st["test"]["assists"]] == [lookout]
 
 
 def test_assist_at_location_pays_nothing_and_lone_card_cannot_pay() -> None:
-    st = new(2, seed=4)
-    active = st["active"]
-    other = 1 - active
-    (lookout,) = set_hand(st, other, ["Lookout"])
-    state = json.loads(json.dumps(st))
-    ev = choose(state, "C")
+    table = HeistTable(2, seed=4)
+    st = table.state
+    other = 1 - table.active
+    (lookout,) = table.holds(other, "Lookout").hand(other)
+    away = json.loads(json.dumps(st))
+    ev = choose(away, "C")
     # Away with a single card: the commit could not be paid, so it isn't offered; the
     # public sees one card and the pawn elsewhere, so the player isn't even asked.
-    assert other not in E.to_act(state) and state["phase"] == "tricks"
+    assert other not in ENGINE.to_act(away) and away["phase"] == "tricks"
     assert "can't pay to move: no assist" in texts(ev)
-    st["locations"][other] = "C"
-    choose(st, "C")
-    assert {"type": "assist", "card": lookout} in E.legal_actions(st, other)
-    msg = assert_rejects(E, st, other, {"type": "assist", "card": lookout, "pay": lookout})
+    table.at("C", other).faces("C")
+    assert {"type": "assist", "card": lookout} in ENGINE.legal_actions(st, other)
+    msg = assert_rejects(ENGINE, st, other, {"type": "assist", "card": lookout, "pay": lookout})
     assert "already at this job" in msg
 
 
 def test_identical_cards_are_offered_once() -> None:
-    st = new(2, seed=4)
-    other = 1 - st["active"]
-    set_hand(st, other, ["Lookout", "Lookout", "Lookout", "Muscle", "Muscle"])
-    st["locations"][other] = "A"
-    choose(st, "A")
-    assert len(E.legal_actions(st, other)) == 3  # Lookout, Muscle, nothing
+    table = HeistTable(2, seed=4)
+    other = 1 - table.active
+    table.holds(other, "Lookout", "Lookout", "Lookout", "Muscle", "Muscle").at("A", other).faces("A")
+    assert len(ENGINE.legal_actions(table.state, other)) == 3  # Lookout, Muscle, nothing
 
 
 def test_assist_bag_effects_resolve_before_the_draw() -> None:
-    st = new(2, seed=5)
-    active = st["active"]
-    other = 1 - active
-    (alarm,) = set_hand(st, other, ["Cut the Alarm"])
-    st["locations"][other] = "B"
-    set_bag(st, red=1, yellow=2)
-    choose(st, "B")
-    E.apply(st, other, {"type": "assist", "card": alarm})
+    table = HeistTable(2, seed=5)
+    st = table.state
+    other = 1 - table.active
+    (alarm,) = table.holds(other, "Cut the Alarm").hand(other)
+    table.at("B", other).bag(red=1, yellow=2).faces("B")
+    ENGINE.apply(st, other, {"type": "assist", "card": alarm})
     assert st["bag"]["red"] == 0 and st["supply"]["red"] >= 1
     assert [t["colour"] for t in st["test"]["tokens"]] == ["yellow", "yellow"]
 
 
 def test_supply_run_and_loaded_dice() -> None:
-    st = new(3, seed=5)
-    active = st["active"]
-    a, b = [s for s in range(3) if s != active]
-    (run,) = set_hand(st, a, ["Supply Run"])
-    (dice,) = set_hand(st, b, ["Loaded Dice"])
-    st["locations"][a] = st["locations"][b] = "A"
+    table = HeistTable(3, seed=5)
+    st, active = table.state, table.active
+    runner, gambler = sorted(table.others())
+    (run,) = table.holds(runner, "Supply Run").hand(runner)
+    (dice,) = table.holds(gambler, "Loaded Dice").hand(gambler)
+    table.at("A", runner, gambler)
     before = len(st["hands"][active])
-    set_bag(st, yellow=3)
-    choose(st, "A")
-    E.apply(st, a, {"type": "assist", "card": run})
-    E.apply(st, b, {"type": "assist", "card": dice})
+    table.bag(yellow=3).faces("A")
+    ENGINE.apply(st, runner, {"type": "assist", "card": run})
+    ENGINE.apply(st, gambler, {"type": "assist", "card": dice})
     assert len(st["hands"][active]) == before + 1
     assert st["bag"]["blue"] + sum(t["colour"] == "blue" for t in st["test"]["tokens"]) == 1
 
@@ -325,33 +268,23 @@ def test_supply_run_and_loaded_dice() -> None:
 def test_two_tokens_drawn_random_faces() -> None:
     faces = set()
     for seed in range(30):
-        st = new(1, seed=seed, faces="random")
-        set_bag(st, purple=4)
-        choose(st, "A")
+        st = HeistTable(1, seed=seed, faces="random").bag(purple=4).faces("A").state
         assert len(st["test"]["tokens"]) == 2 and st["bag"]["purple"] == 2
         faces |= {t["face"] for t in st["test"]["tokens"]}
-        view = E.view(st, None)
-        assert [t["value"] for t in view["test"]["tokens"]] == [K.token_value(t) for t in st["test"]["tokens"]]
+        view = ENGINE.view(st, None)
+        assert [t["value"] for t in view["test"]["tokens"]] == [cards.token_value(t) for t in st["test"]["tokens"]]
     assert faces == {0, 1}
 
 
 def test_front_option_draws_first_face() -> None:
-    st = new(1, faces="front")
-    set_bag(st, red=2)
-    choose(st, "A")
-    assert [K.token_value(t) for t in st["test"]["tokens"]] == [-2, -2]
+    st = HeistTable(1, faces="front").bag(red=2).faces("A").state
+    assert [cards.token_value(t) for t in st["test"]["tokens"]] == [-2, -2]
 
 
 def test_empty_bag_takes_back_earlier_tokens_then_draws_nothing() -> None:
-    st = new(1)
-    set_bag(st, yellow=1)
-    st["spent"] = []
-    choose(st, "A")
+    st = HeistTable(1).bag(yellow=1).faces("A").state
     assert len(st["test"]["tokens"]) == 1  # only one token in the bag
-    st2 = new(1)
-    set_bag(st2)
-    st2["supply"]["green"] -= 2
-    st2["spent"] = [{"colour": "green", "face": 0, "ignored": False}] * 2
+    st2 = HeistTable(1).bag().spent(("green", 0), ("green", 0)).state
     ev = choose(st2, "A")
     assert "go back into it" in texts(ev)
     assert [t["colour"] for t in st2["test"]["tokens"]] == ["green", "green"]
@@ -364,317 +297,282 @@ def test_token_distribution_helper() -> None:
 
 # --------------------------------------------------------------------------- tricks
 def _tricks_state(tokens: list[tuple[str, int]], hand: list[str], n: int = 2) -> tuple[dict, list[str]]:
-    st = new(n, seed=7)
-    active = st["active"]
+    table = HeistTable(n, seed=7)
+    active = table.active
     # A spare assist keeps the hand from running empty (an empty hand resolves at once).
-    got = set_hand(st, active, hand + ["Old Friend"])[:len(hand)]
-    set_bag(st, yellow=4)
-    choose(st, "A")
-    no_assists(st)
-    # replace the drawn tokens with the wanted ones (keeping the supply right)
-    for t in st["test"]["tokens"]:
-        st["bag"][t["colour"]] += 1
-    st["test"]["tokens"] = []
-    for colour, face in tokens:
-        st["supply"][colour] -= 1
-        st["test"]["tokens"].append({"colour": colour, "face": face, "ignored": False})
-    return st, got
+    got = table.holds(active, *hand, "Old Friend").hand(active)[:len(hand)]
+    table.bag(yellow=4).faces("A").no_help().drawn(*tokens)
+    return table.state, got
 
 
 def test_flip_trick() -> None:
     st, (soh,) = _tricks_state([("red", 1), ("yellow", 0)], ["Sleight of Hand"])
-    assert E.total(st)["tokens"] == -3
-    legal = E.legal_actions(st, 0 if st["n"] == 1 else st["active"])
+    assert ENGINE.total(st)["tokens"] == -3
+    legal = ENGINE.legal_actions(st, 0 if st["n"] == 1 else st["active"])
     assert {"type": "trick", "card": soh, "token": 0} in legal and {"type": "resolve"} in legal
-    ev = E.apply(st, st["active"], {"type": "trick", "card": soh, "token": 0})
+    ev = ENGINE.apply(st, st["active"], {"type": "trick", "card": soh, "token": 0})
     assert "flips red -4 to red -2" in texts(ev)
-    assert E.total(st)["tokens"] == -1
+    assert ENGINE.total(st)["tokens"] == -1
 
 
 def test_flip_all_ignore_bonus_double() -> None:
     st, (tables, cold, brute, double) = _tricks_state(
         [("purple", 1), ("orange", 1)], ["Turn the Tables", "Cold Read", "Brute Force", "Double Down"])
-    a = st["active"]
-    E.apply(st, a, {"type": "trick", "card": tables})
-    assert E.total(st)["tokens"] == 3 - 1
-    E.apply(st, a, {"type": "trick", "card": cold, "token": 1})
-    assert E.total(st)["tokens"] == 3
-    assert all(x.get("token") != 1 for x in E.legal_actions(st, a) if x["type"] == "trick")
-    E.apply(st, a, {"type": "trick", "card": brute})
-    E.apply(st, a, {"type": "trick", "card": double})
-    numbers = E.total(st)
+    active = st["active"]
+    ENGINE.apply(st, active, {"type": "trick", "card": tables})
+    assert ENGINE.total(st)["tokens"] == 3 - 1
+    ENGINE.apply(st, active, {"type": "trick", "card": cold, "token": 1})
+    assert ENGINE.total(st)["tokens"] == 3
+    assert all(x.get("token") != 1 for x in ENGINE.legal_actions(st, active) if x["type"] == "trick")
+    ENGINE.apply(st, active, {"type": "trick", "card": brute})
+    ENGINE.apply(st, active, {"type": "trick", "card": double})
+    numbers = ENGINE.total(st)
     assert numbers["tricks"] == 2 + 3 and numbers["tokens"] == 3
 
 
 def test_redraw_extra_lucky() -> None:
     st, (second, push, lucky) = _tricks_state([("red", 1), ("yellow", 0)],
                                              ["Second Chance", "Push Your Luck", "Lucky Break"])
-    a = st["active"]
-    set_bag(st, green=3)
-    ev = E.apply(st, a, {"type": "trick", "card": second, "token": 0})
+    active = st["active"]
+    HeistTable.of(st).bag(green=3)
+    ev = ENGINE.apply(st, active, {"type": "trick", "card": second, "token": 0})
     assert "puts red -4 back" in texts(ev)
     new_token = st["test"]["tokens"][0]
     assert st["bag"]["red"] + (new_token["colour"] == "red") == 1
     assert st["bag"]["green"] + (new_token["colour"] == "green") == 3
-    E.apply(st, a, {"type": "trick", "card": push})
+    ENGINE.apply(st, active, {"type": "trick", "card": push})
     assert len(st["test"]["tokens"]) == 3
-    E.apply(st, a, {"type": "trick", "card": lucky})
+    ENGINE.apply(st, active, {"type": "trick", "card": lucky})
     toks = st["test"]["tokens"]
     assert len(toks) == 4 and sum(t["ignored"] for t in toks) == 1
     low = next(t for t in toks if t["ignored"])
-    assert K.token_value(low) == min(K.token_value(t) for t in toks)
+    assert cards.token_value(low) == min(cards.token_value(t) for t in toks)
 
 
 def test_favour_counts_assists_and_clean_exit_once() -> None:
-    st = new(3, seed=8)
-    a = st["active"]
-    favour, clean, _ = set_hand(st, a, ["Call in a Favour", "Clean Exit", "Lookout"])
-    for s in range(3):
-        if s != a:
-            (cid,) = set_hand(st, s, ["Lookout"])
-            st["locations"][s] = "B"
-    set_bag(st, yellow=3)
-    choose(st, "B")
-    for s in E.to_act(st):
-        E.apply(st, s, {"type": "assist", "card": st["hands"][s][0]})
-    before = E.total(st)["total"]
-    E.apply(st, a, {"type": "trick", "card": favour})
-    assert E.total(st)["total"] == before + 2
-    E.apply(st, a, {"type": "trick", "card": clean})
+    table = HeistTable(3, seed=8)
+    st, active = table.state, table.active
+    favour, clean, _ = table.holds(active, "Call in a Favour", "Clean Exit", "Lookout").hand(active)
+    for helper in sorted(table.others()):
+        table.holds(helper, "Lookout").at("B", helper)
+    table.bag(yellow=3).faces("B")
+    for seat in ENGINE.to_act(st):
+        ENGINE.apply(st, seat, {"type": "assist", "card": st["hands"][seat][0]})
+    before = ENGINE.total(st)["total"]
+    ENGINE.apply(st, active, {"type": "trick", "card": favour})
+    assert ENGINE.total(st)["total"] == before + 2
+    ENGINE.apply(st, active, {"type": "trick", "card": clean})
     assert st["test"]["clean_exit"]
 
 
 def test_only_active_player_plays_tricks_and_assists_are_not_tricks() -> None:
     st, (lookout,) = _tricks_state([("yellow", 0), ("yellow", 0)], ["Lookout"], n=2)
-    a = st["active"]
-    assert E.legal_actions(st, a) == [{"type": "resolve"}]
-    msg = assert_rejects(E, st, a, {"type": "trick", "card": lookout})
+    active = st["active"]
+    assert ENGINE.legal_actions(st, active) == [{"type": "resolve"}]
+    msg = assert_rejects(ENGINE, st, active, {"type": "trick", "card": lookout})
     assert "assist card" in msg
-    msg = assert_rejects(E, st, 1 - a, {"type": "resolve"})
+    msg = assert_rejects(ENGINE, st, 1 - active, {"type": "resolve"})
     assert "not your turn" in msg
 
 
 # --------------------------------------------------------------------------- resolve
 def test_success_scores_obstacle_assists_and_upgrades() -> None:
-    st = new(3, seed=11)
-    a = st["active"]
-    x, y = [s for s in range(3) if s != a]
-    set_skills(st, a, "cat_burglar")
-    (wl,) = set_hand(st, x, ["Watch & Learn"])
-    (look,) = set_hand(st, y, ["Lookout"])
-    brute, _ = set_hand(st, a, ["Brute Force", "Lookout"])
-    st["locations"][x] = st["locations"][y] = "B"
-    set_bag(st, yellow=4)
-    choose(st, "B")  # B1 Climb the Tower: Agility 2
-    E.apply(st, x, {"type": "assist", "card": wl})
-    E.apply(st, y, {"type": "assist", "card": look})
-    E.apply(st, a, {"type": "trick", "card": brute})
-    ev = E.apply(st, a, {"type": "resolve"})
+    table = HeistTable(3, seed=11)
+    st, active = table.state, table.active
+    learner, banker = sorted(table.others())
+    table.identity(active, "cat_burglar")
+    (wl,) = table.holds(learner, "Watch & Learn").hand(learner)
+    (look,) = table.holds(banker, "Lookout").hand(banker)
+    brute, _ = table.holds(active, "Brute Force", "Lookout").hand(active)
+    table.at("B", learner, banker).bag(yellow=4).faces("B")  # B1 Climb the Tower: Agility 2
+    ENGINE.apply(st, learner, {"type": "assist", "card": wl})
+    ENGINE.apply(st, banker, {"type": "assist", "card": look})
+    ENGINE.apply(st, active, {"type": "trick", "card": brute})
+    ev = ENGINE.apply(st, active, {"type": "resolve"})
     assert "SUCCESS" in texts(ev)
-    assert st["piles"][a] == ["B1"] and st["jobs"]["B"][0] == "B2"
-    assert st["upgrades"][x] == [wl] and E.skill(st, x, "agility") == K.IDENTITY[st["identities"][x]]["skills"]["agility"] + 1
-    assert st["piles"][y] == [look]
+    assert st["piles"][active] == ["B1"] and st["jobs"]["B"][0] == "B2"
+    assert st["upgrades"][learner] == [wl]
+    assert ENGINE.skill(st, learner, "agility") == cards.IDENTITY[st["identities"][learner]]["skills"]["agility"] + 1
+    assert st["piles"][banker] == [look]
     assert brute in st["discard"]
     assert st["bag"]["red"] == 0  # no failure effect
-    assert len(st["hands"][a]) == 5  # refilled
-    assert st["phase"] == "choose" and st["active"] == (a + 1) % 3
-    pub = E.view(st, None)
-    assert pub["players"][x]["skills"]["agility"] == E.skill(st, x, "agility")
+    assert len(st["hands"][active]) == 5  # refilled
+    assert st["phase"] == "choose" and st["active"] == (active + 1) % 3
+    pub = ENGINE.view(st, None)
+    assert pub["players"][learner]["skills"]["agility"] == ENGINE.skill(st, learner, "agility")
     assert pub["last"]["success"] and pub["last"]["name"] == "Climb the Tower"
 
 
 def test_failure_effects_box_discard_and_trick_cheese() -> None:
-    st = new(2, seed=12)
-    a = st["active"]
-    o = 1 - a
-    set_skills(st, a, "socialite")  # agility 0
-    (look,) = set_hand(st, o, ["Lookout"])
-    brute, soh = set_hand(st, a, ["Brute Force", "Sleight of Hand"])
-    st["locations"][o] = "B"
-    set_bag(st, red=2)
-    choose(st, "B")  # Agility 2; on failure add a red token
-    E.apply(st, o, {"type": "assist", "card": look})
-    E.apply(st, a, {"type": "trick", "card": brute})
+    table = HeistTable(2, seed=12)
+    st, active = table.state, table.active
+    other = 1 - active
+    table.identity(active, "socialite")  # agility 0
+    (look,) = table.holds(other, "Lookout").hand(other)
+    brute, soh = table.holds(active, "Brute Force", "Sleight of Hand").hand(active)
+    table.at("B", other).bag(red=2).faces("B")  # Agility 2; on failure add a red token
+    ENGINE.apply(st, other, {"type": "assist", "card": look})
+    ENGINE.apply(st, active, {"type": "trick", "card": brute})
     reds = st["bag"]["red"]
-    ev = E.apply(st, a, {"type": "resolve"})
+    ev = ENGINE.apply(st, active, {"type": "resolve"})
     assert "FAILURE" in texts(ev)
     assert st["bag"]["red"] == reds + 1
     assert st["boxed"] == ["B1"] and st["jobs"]["B"][0] == "B2"
     assert look in st["discard"]
-    assert st["piles"][a] == [brute]  # a played trick with cheese scores on failure
+    assert st["piles"][active] == [brute]  # a played trick with cheese scores on failure
     # the unplayed Sleight of Hand can upgrade from hand
     assert st["phase"] == "upgrade"
-    assert E.legal_actions(st, a) == [{"type": "upgrade", "card": soh}, {"type": "no_upgrade"}]
-    E.apply(st, a, {"type": "upgrade", "card": soh})
-    assert st["upgrades"][a] == [soh] and E.skill(st, a, "dexterity") == 2
-    assert len(st["hands"][a]) == 5 and st["phase"] == "choose"
+    assert ENGINE.legal_actions(st, active) == [{"type": "upgrade", "card": soh}, {"type": "no_upgrade"}]
+    ENGINE.apply(st, active, {"type": "upgrade", "card": soh})
+    assert st["upgrades"][active] == [soh] and ENGINE.skill(st, active, "dexterity") == 2
+    assert len(st["hands"][active]) == 5 and st["phase"] == "choose"
 
 
 def test_failure_upgrade_from_a_played_trick() -> None:
     st, (soh, tumble) = _tricks_state([("red", 1), ("red", 1)], ["Sleight of Hand", "Tumble"])
-    a = st["active"]
-    E.apply(st, a, {"type": "trick", "card": soh, "token": 0})
-    E.apply(st, a, {"type": "resolve"})
-    legal = E.legal_actions(st, a)
+    active = st["active"]
+    ENGINE.apply(st, active, {"type": "trick", "card": soh, "token": 0})
+    ENGINE.apply(st, active, {"type": "resolve"})
+    legal = ENGINE.legal_actions(st, active)
     assert {"type": "upgrade", "card": soh} in legal and {"type": "upgrade", "card": tumble} in legal
-    assert "(played)" in E.describe_action(st, a, {"type": "upgrade", "card": soh})
-    E.apply(st, a, {"type": "upgrade", "card": soh})
-    assert st["upgrades"][a] == [soh] and tumble in st["hands"][a]
+    assert "(played)" in ENGINE.describe_action(st, active, {"type": "upgrade", "card": soh})
+    ENGINE.apply(st, active, {"type": "upgrade", "card": soh})
+    assert st["upgrades"][active] == [soh] and tumble in st["hands"][active]
 
 
 def test_unused_played_tricks_are_discarded_after_failure() -> None:
     st, (soh, tumble) = _tricks_state([("red", 1), ("red", 1)], ["Sleight of Hand", "Tumble"])
-    a = st["active"]
-    E.apply(st, a, {"type": "trick", "card": soh, "token": 0})
-    E.apply(st, a, {"type": "trick", "card": tumble, "token": 1})
-    E.apply(st, a, {"type": "resolve"})
-    E.apply(st, a, {"type": "upgrade", "card": tumble})
-    assert soh in st["discard"] and st["upgrades"][a] == [tumble]
+    active = st["active"]
+    ENGINE.apply(st, active, {"type": "trick", "card": soh, "token": 0})
+    ENGINE.apply(st, active, {"type": "trick", "card": tumble, "token": 1})
+    ENGINE.apply(st, active, {"type": "resolve"})
+    ENGINE.apply(st, active, {"type": "upgrade", "card": tumble})
+    assert soh in st["discard"] and st["upgrades"][active] == [tumble]
 
 
 def test_no_upgrade_step_without_upgrade_tricks() -> None:
     st, _ = _tricks_state([("red", 1), ("red", 1)], ["Lookout", "Brute Force"])
-    E.apply(st, st["active"], {"type": "resolve"})
+    ENGINE.apply(st, st["active"], {"type": "resolve"})
     assert st["phase"] != "upgrade"
 
 
 def test_mandatory_obstacle_stays_on_failure() -> None:
-    st = new(2, seed=3)
-    a = st["active"]
-    set_skills(st, a, "socialite")
-    st["jobs"]["A"] = ["A3", "A4", "A5", "A6", "A7"]
-    st["boxed"] += ["A1", "A2"]
-    set_hand(st, a, ["Lookout"])
-    set_bag(st, red=2)
-    choose(st, "A")
-    no_assists(st)
-    E.apply(st, a, {"type": "resolve"})
+    table = HeistTable(2, seed=3)
+    st, active = table.state, table.active
+    table.identity(active, "socialite").job("A", "A3", "A4", "A5", "A6", "A7").holds(active, "Lookout")
+    table.bag(red=2).faces("A").no_help()
+    ENGINE.apply(st, active, {"type": "resolve"})
     assert st["jobs"]["A"][0] == "A3" and "A3" not in st["boxed"]
     assert st["bag"]["red"] == 1  # failure effect: add a red token (2 drawn are out)
 
 
 def test_clean_exit_ignores_failure_effect() -> None:
     st, (clean,) = _tricks_state([("red", 1), ("red", 1)], ["Clean Exit"])
-    st["test"]["obstacle"] = "A1"  # failure: add an orange token
+    HeistTable.of(st).facing("A1")  # failure: add an orange token
     oranges = st["bag"]["orange"]
-    E.apply(st, st["active"], {"type": "trick", "card": clean})
-    ev = E.apply(st, st["active"], {"type": "resolve"})
+    ENGINE.apply(st, st["active"], {"type": "trick", "card": clean})
+    ev = ENGINE.apply(st, st["active"], {"type": "resolve"})
     assert st["bag"]["orange"] == oranges and "failure effect is ignored" in texts(ev)
 
 
 def test_backup_plan_and_double_cross() -> None:
-    st = new(3, seed=13)
-    a = st["active"]
-    set_skills(st, a, "socialite")
-    x, y = [s for s in range(3) if s != a]
-    (backup,) = set_hand(st, x, ["Backup Plan"])
-    (cross,) = set_hand(st, y, ["Double Cross"])
-    st["locations"][x] = st["locations"][y] = "B"
-    set_bag(st, red=3)
-    choose(st, "B")
-    E.apply(st, x, {"type": "assist", "card": backup})
-    E.apply(st, y, {"type": "assist", "card": cross})
-    assert E.total(st)["assists"] == -1
-    E.apply(st, a, {"type": "resolve"})
-    assert backup in st["hands"][x]
-    assert st["piles"][y] == [cross]
+    table = HeistTable(3, seed=13)
+    st, active = table.state, table.active
+    table.identity(active, "socialite")
+    planner, traitor = sorted(table.others())
+    (backup,) = table.holds(planner, "Backup Plan").hand(planner)
+    (cross,) = table.holds(traitor, "Double Cross").hand(traitor)
+    table.at("B", planner, traitor).bag(red=3).faces("B")
+    ENGINE.apply(st, planner, {"type": "assist", "card": backup})
+    ENGINE.apply(st, traitor, {"type": "assist", "card": cross})
+    assert ENGINE.total(st)["assists"] == -1
+    ENGINE.apply(st, active, {"type": "resolve"})
+    assert backup in st["hands"][planner]
+    assert st["piles"][traitor] == [cross]
 
 
 def test_double_cross_is_discarded_on_success() -> None:
-    st = new(2, seed=13)
-    a = st["active"]
-    o = 1 - a
-    set_skills(st, a, "cat_burglar")
-    (cross,) = set_hand(st, o, ["Double Cross"])
-    st["locations"][o] = "B"
-    set_bag(st, blue=2)
-    choose(st, "B")
-    E.apply(st, o, {"type": "assist", "card": cross})
-    E.apply(st, a, {"type": "resolve"})
-    assert cross in st["discard"] and st["piles"][a] == ["B1"]
+    table = HeistTable(2, seed=13)
+    st, active = table.state, table.active
+    other = 1 - active
+    table.identity(active, "cat_burglar")
+    (cross,) = table.holds(other, "Double Cross").hand(other)
+    table.at("B", other).bag(blue=2).faces("B")
+    ENGINE.apply(st, other, {"type": "assist", "card": cross})
+    ENGINE.apply(st, active, {"type": "resolve"})
+    assert cross in st["discard"] and st["piles"][active] == ["B1"]
 
 
 def test_success_effects_draw_and_tokens() -> None:
-    st = new(1, seed=14)
-    set_skills(st, 0, "fixer")
-    set_bag(st, blue=2)
+    table = HeistTable(1, seed=14).identity(0, "fixer").bag(blue=2)
+    st = table.state
     greens = st["supply"]["green"]
     choose(st, "C")  # C1: success adds a green token
-    E.apply(st, 0, {"type": "resolve"})
+    ENGINE.apply(st, 0, {"type": "resolve"})
     assert st["supply"]["green"] == greens - 1
     choose(st, "A")  # round 2 (solo): A1
-    E.apply(st, 0, {"type": "resolve"})
+    ENGINE.apply(st, 0, {"type": "resolve"})
     choose(st, "A")  # A2 Charm 3: success draws a card
-    st["test"]["bonus"] = 10
+    table.bonus(10)
     hand = len(st["hands"][0])
-    ev = E.apply(st, 0, {"type": "resolve"})
+    ev = ENGINE.apply(st, 0, {"type": "resolve"})
     # the success draw comes on top of a full hand (refilling never discards)
     assert "draws 1 card" in texts(ev) and len(st["hands"][0]) == hand + 1 == 6
 
 
 def test_discard_random_failure_effect() -> None:
-    st = new(1, seed=15)
-    st["jobs"]["B"] = ["B2", "B3", "B4", "B5", "B6", "B7"]
-    st["boxed"].append("B1")
-    set_bag(st, red=2)
-    choose(st, "B")  # B2 Jam the Gears: Dexterity 4, failure discards a random card
-    st["test"]["bonus"] = -20
+    table = HeistTable(1, seed=15).job("B", "B2", "B3", "B4", "B5", "B6", "B7").bag(red=2)
+    st = table.state
+    table.faces("B").bonus(-20)  # B2 Jam the Gears: Dexterity 4, failure discards a random card
     disc = len(st["discard"])
-    ev = E.apply(st, 0, {"type": "resolve"})
+    ev = ENGINE.apply(st, 0, {"type": "resolve"})
     assert "at random" in texts(ev) and len(st["discard"]) >= disc + 1
 
 
 def test_job_completion_bonus() -> None:
-    st = new(2, seed=16)
-    a = st["active"]
-    st["boxed"] += ["D1", "D2", "D3", "D4", "D5"]
-    st["piles"][a].append("D6")
-    st["jobs"]["D"] = ["D7"]
-    set_bag(st, blue=4)
-    choose(st, "D")
-    E.apply(st, 1 - a, {"type": "no_assist"})
-    st["test"]["bonus"] = 20
-    ev = E.apply(st, a, {"type": "resolve"})
+    table = HeistTable(2, seed=16)
+    st, active = table.state, table.active
+    table.job("D", "D7").scored(active, "D6").bag(blue=4).faces("D")
+    ENGINE.apply(st, 1 - active, {"type": "no_assist"})
+    table.bonus(20)
+    ev = ENGINE.apply(st, active, {"type": "resolve"})
     assert st["completed"] == ["D"] and "complete" in texts(ev)
-    rows = E._final(st)
-    mine = next(r for r in rows if r["seat"] == a)
+    rows = final_rows(st)
+    mine = next(r for r in rows if r["seat"] == active)
     assert "job bonus 2" in mine["detail"]
 
 
 # --------------------------------------------------------------------------- refill and deck
 def test_refill_reshuffles_discard() -> None:
-    st = new(1, seed=17)
-    set_hand(st, 0, ["Lookout"])
-    st["discard"] = st["deck"][:-1]
-    st["deck"] = st["deck"][-1:]
-    set_bag(st, yellow=2)
+    table = HeistTable(1, seed=17).holds(0, "Lookout").deck_runs_low(1).bag(yellow=2)
+    st = table.state
     choose(st, "A")
-    ev = E.apply(st, 0, {"type": "resolve"})
+    ev = ENGINE.apply(st, 0, {"type": "resolve"})
     assert "shuffled into a new resource deck" in texts(ev)
     assert len(st["hands"][0]) == 5
 
 
 def test_only_active_player_refills() -> None:
-    st = new(2, seed=18)
-    a = st["active"]
-    o = 1 - a
-    look, tum, brute = set_hand(st, o, ["Lookout", "Tumble", "Brute Force"])
-    choose(st, "A")
-    E.apply(st, o, {"type": "assist", "card": look, "pay": tum})
-    E.apply(st, a, {"type": "resolve"})
+    table = HeistTable(2, seed=18)
+    st, active = table.state, table.active
+    other = 1 - active
+    look, tum, brute = table.holds(other, "Lookout", "Tumble", "Brute Force").hand(other)
+    table.faces("A")
+    ENGINE.apply(st, other, {"type": "assist", "card": look, "pay": tum})
+    ENGINE.apply(st, active, {"type": "resolve"})
     while st["phase"] == "upgrade":
-        E.apply(st, a, {"type": "no_upgrade"})
-    assert len(st["hands"][o]) == 1 and len(st["hands"][a]) == 5
+        ENGINE.apply(st, active, {"type": "no_upgrade"})
+    assert len(st["hands"][other]) == 1 and len(st["hands"][active]) == 5
 
 
 # --------------------------------------------------------------------------- rounds and the end
 def _play_turn(st: dict) -> None:
-    a = st["active"]
-    choose(st, E.legal_actions(st, a)[0]["job"])
+    active = st["active"]
+    choose(st, ENGINE.legal_actions(st, active)[0]["job"])
     no_assists(st)
-    E.apply(st, a, {"type": "resolve"})
+    ENGINE.apply(st, active, {"type": "resolve"})
     if st["phase"] == "upgrade":
-        E.apply(st, a, {"type": "no_upgrade"})
+        ENGINE.apply(st, active, {"type": "no_upgrade"})
 
 
 def test_round_end_adds_heat_and_returns_tokens() -> None:
@@ -687,7 +585,7 @@ def test_round_end_adds_heat_and_returns_tokens() -> None:
     assert st["round"] == 2 and st["active"] == (start + 1) % 3 and st["spent"] == []
     # drawn tokens are back; the heat added ceil(3/2)=2 orange (plus obstacle effects)
     assert st["heat"][0]["done"] and st["heat"][0]["count"] == 0
-    diff = {c: st["bag"][c] - bag_before[c] for c in K.COLOURS}
+    diff = {c: st["bag"][c] - bag_before[c] for c in cards.COLOURS}
     assert diff["orange"] >= 2
     assert sum(st["bag"].values()) + sum(st["supply"].values()) + sum(h["count"] for h in st["heat"]) == 50
 
@@ -708,25 +606,19 @@ def test_game_ends_after_heat_track() -> None:
         turns += 1
     assert turns == 10 and st["round"] == 5
     assert all(h["done"] for h in st["heat"])
-    assert E.to_act(st) == [] and E.legal_actions(st, 0) == []
+    assert ENGINE.to_act(st) == [] and ENGINE.legal_actions(st, 0) == []
     with pytest.raises(RuleError):
-        E.apply(st, 0, {"type": "resolve"})
-    view = E.view(st, None)
+        ENGINE.apply(st, 0, {"type": "resolve"})
+    view = ENGINE.view(st, None)
     assert view["over"] and len(view["secrets"]) == 2 and view["scores"]
 
 
 def test_game_ends_when_every_job_is_empty() -> None:
-    st = new(2, seed=22)
-    a = st["active"]
-    for letter in "ABCD":
-        st["boxed"] += st["jobs"][letter]
-        st["jobs"][letter] = []
-    st["boxed"].remove("A1")
-    st["jobs"]["A"] = ["A1"]
-    set_bag(st, blue=2)
+    table = HeistTable(2, seed=22).job("A", "A1").job("B").job("C").job("D").bag(blue=2)
+    st, active = table.state, table.active
     choose(st, "A")
-    E.apply(st, 1 - a, {"type": "no_assist"})
-    E.apply(st, a, {"type": "resolve"})
+    ENGINE.apply(st, 1 - active, {"type": "no_assist"})
+    ENGINE.apply(st, active, {"type": "resolve"})
     assert st["phase"] == "over" and st["round"] == 1
     assert st["heat"][0]["done"] and not st["heat"][1]["done"]
 
@@ -735,155 +627,115 @@ def test_heat_supply_runs_out() -> None:
     st = new(6)
     assert st["supply"]["orange"] == 0
     ev: list = []
-    E._effect(st, 0, {"do": "add", "colour": "orange", "n": 1}, ev, "Test")
+    apply_effect(st, 0, {"do": "add", "colour": "orange", "n": 1}, ev, "Test")
     assert "no orange token is left" in ev[0]["text"]
-    E._effect(st, 0, {"do": "remove", "colour": "green", "n": 1}, ev, "Test")
+    apply_effect(st, 0, {"do": "remove", "colour": "green", "n": 1}, ev, "Test")
     assert "no green token in the bag" in ev[1]["text"]
 
 
 # --------------------------------------------------------------------------- secrets and scoring
-def _final_state(n: int = 3) -> dict:
-    st = new(n, seed=23)
-    st["phase"] = "over"
-    return st
-
-
-def _with_secret(st: dict, seat: int, sid: str) -> None:
-    if sid in st["secrets"]:
-        j = st["secrets"].index(sid)
-        st["secrets"][j] = st["secrets"][seat]
-    else:
-        st["box_secrets"].remove(sid)
-        st["box_secrets"].append(st["secrets"][seat])
-    st["secrets"][seat] = sid
-
-
 def test_secret_top_skill_ties_count() -> None:
-    st = _final_state()
-    _with_secret(st, 0, "master_thief")
-    set_skills(st, 0, "cat_burglar")
-    set_skills(st, 1, "acrobat")
-    set_skills(st, 2, "fixer")
-    assert E.secret_met(st, 0)  # 2 vs 2 vs 1: ties are fine
-    st["upgrades"][1].append(ids_named("Tumble")[0])
-    _take(st, ids_named("Tumble")[0])
-    st["upgrades"][1].append(ids_named("Tumble")[0])
-    assert not E.secret_met(st, 0)
+    table = finished().secret(0, "master_thief")
+    table.identity(0, "cat_burglar").identity(1, "acrobat").identity(2, "fixer")
+    assert ENGINE.secret_met(table.state, 0)  # 2 vs 2 vs 1: ties are fine
+    table.upgraded(1, "Tumble", "Tumble")
+    assert not ENGINE.secret_met(table.state, 0)
 
 
 def test_solo_comparison_secrets_need_a_minimum() -> None:
-    st = _final_state(1)
-    _with_secret(st, 0, "safecracker")  # solo: the skill must be at least 2
-    set_skills(st, 0, "fixer")  # dexterity 1
-    assert not E.secret_met(st, 0)
-    cid = ids_named("Steady Hands")[0]
-    _take(st, cid)
-    st["upgrades"][0].append(cid)
-    assert E.secret_met(st, 0)
-    _with_secret(st, 0, "ringleader")  # solo: at least 2 obstacles
-    st["piles"][0] = ["A1"]
-    assert not E.secret_met(st, 0)
-    st["piles"][0].append("B1")
-    assert E.secret_met(st, 0)
+    table = finished(1).secret(0, "safecracker")  # solo: the skill must be at least 2
+    st = table.identity(0, "fixer").state  # dexterity 1
+    assert not ENGINE.secret_met(st, 0)
+    table.upgraded(0, "Steady Hands")
+    assert ENGINE.secret_met(st, 0)
+    table.secret(0, "ringleader").scored(0, "A1")  # solo: at least 2 obstacles
+    assert not ENGINE.secret_met(st, 0)
+    table.scored(0, "B1")
+    assert ENGINE.secret_met(st, 0)
 
 
-@pytest.mark.parametrize("sid,setup_fn,expected", [
-    ("jack_of_all_trades", lambda st: st["identities"].__setitem__(0, "fixer"), False),
-    ("well_trained", lambda st: st["upgrades"][0].extend(["t01", "t02", "t03", "t04"]), True),
-    ("well_trained", lambda st: st["upgrades"][0].extend(["t01", "t02", "t03"]), False),
-    ("collector", lambda st: st["piles"][0].extend(["A1", "B1", "C1", "C2"]), True),  # 3 players: 4 from 3 jobs
-    ("collector", lambda st: st["piles"][0].extend(["A1", "B1", "C1"]), False),
-    ("collector", lambda st: st["piles"][0].extend(["A1", "A2", "C1", "C2"]), False),
-    ("specialist", lambda st: st["piles"][0].extend(["A1", "A2", "A3"]), True),
-    ("specialist", lambda st: st["piles"][0].extend(["A1", "A2", "B3"]), False),
-    ("ringleader", lambda st: (st["piles"][0].extend(["A1", "A2"]), st["piles"][1].append("B1")), True),
-    ("ringleader", lambda st: (st["piles"][0].extend(["A1"]), st["piles"][1].append("B1")), True),  # ties at 3+
-    ("ringleader", lambda st: (st["piles"][0].extend(["A1"]), st["piles"][1].extend(["B1", "B2"])), False),
-    ("team_player", lambda st: (st["piles"][0].extend(["a25", "a26", "a27", "a28"]), st["upgrades"][0].append("a01")),
+@pytest.mark.parametrize("secret,arrange,expected", [
+    ("jack_of_all_trades", lambda table: table.identity(0, "fixer"), False),
+    ("well_trained", lambda table: table.upgraded(0, "t01", "t02", "t03", "t04"), True),
+    ("well_trained", lambda table: table.upgraded(0, "t01", "t02", "t03"), False),
+    ("collector", lambda table: table.scored(0, "A1", "B1", "C1", "C2"), True),  # 3 players: 4 from 3 jobs
+    ("collector", lambda table: table.scored(0, "A1", "B1", "C1"), False),
+    ("collector", lambda table: table.scored(0, "A1", "A2", "C1", "C2"), False),
+    ("specialist", lambda table: table.scored(0, "A1", "A2", "A3"), True),
+    ("specialist", lambda table: table.scored(0, "A1", "A2", "B3"), False),
+    ("ringleader", lambda table: table.scored(0, "A1", "A2").scored(1, "B1"), True),
+    ("ringleader", lambda table: table.scored(0, "A1").scored(1, "B1"), True),  # ties at 3+
+    ("ringleader", lambda table: table.scored(0, "A1").scored(1, "B1", "B2"), False),
+    ("team_player", lambda table: table.scored(0, "a25", "a26", "a27", "a28").upgraded(0, "a01"),
      True),  # 3 players: 5 assists kept
-    ("team_player", lambda st: (st["piles"][0].extend(["a25", "a26", "a27"]), st["upgrades"][0].append("a01")), False),
-    ("sore_loser", lambda st: st["piles"][0].extend(["t30", "t31"]), True),
-    ("sore_loser", lambda st: st["piles"][0].extend(["t30", "a25"]), False),
-    ("jack_of_all_trades", lambda st: (st["identities"].__setitem__(0, "fixer"),
-                                       st["upgrades"][0].extend(["a01", "a04", "a07"])), True),
-    ("saboteur", lambda st: st.update(tests=10, failed=4), True),  # 3 players: 40% of tests failed
-    ("saboteur", lambda st: st.update(tests=10, failed=3), False),
-    ("saboteur", lambda st: None, False),
-    ("big_score", lambda st: st["completed"].append("C"), True),
-    ("big_score", lambda st: None, False),
+    ("team_player", lambda table: table.scored(0, "a25", "a26", "a27").upgraded(0, "a01"), False),
+    ("sore_loser", lambda table: table.scored(0, "t30", "t31"), True),
+    ("sore_loser", lambda table: table.scored(0, "t30", "a25"), False),
+    ("jack_of_all_trades", lambda table: table.identity(0, "fixer").upgraded(0, "a01", "a04", "a07"), True),
+    ("saboteur", lambda table: table.record(tests=10, failed=4), True),  # 3 players: 40% of tests failed
+    ("saboteur", lambda table: table.record(tests=10, failed=3), False),
+    ("saboteur", lambda table: table, False),
+    ("big_score", lambda table: table.completed("C"), True),
+    ("big_score", lambda table: table, False),
 ])
-def test_secret_conditions(sid, setup_fn, expected) -> None:
-    st = _final_state()
-    _with_secret(st, 0, sid)
-    setup_fn(st)
-    assert E.secret_met(st, 0) is expected
+def test_secret_conditions(secret, arrange, expected) -> None:
+    table = finished().secret(0, secret)
+    arrange(table)
+    assert ENGINE.secret_met(table.state, 0) is expected
 
 
 def test_team_player_ignores_double_cross() -> None:
-    st = _final_state()
-    _with_secret(st, 0, "team_player")
-    st["piles"][0] += ids_named("Double Cross")
-    assert not E.secret_met(st, 0)
+    table = finished().secret(0, "team_player").scored(0, *ids_named("Double Cross"))
+    assert not ENGINE.secret_met(table.state, 0)
 
 
 def test_bag_secrets_use_final_bag() -> None:
-    st = _final_state()
-    _with_secret(st, 0, "heat_seeker")  # 3 players: at least 3 more red than blue
-    set_bag(st, red=4, blue=1)
-    assert E.secret_met(st, 0)
-    set_bag(st, red=3, blue=1)
-    assert not E.secret_met(st, 0)
-    _with_secret(st, 0, "guardian_angel")
-    set_bag(st, red=3, blue=2, green=2)
-    assert E.secret_met(st, 0)
-    set_bag(st, red=3, blue=2, green=1)
-    assert not E.secret_met(st, 0)
-    _with_secret(st, 0, "gambler")
-    set_bag(st, red=2, purple=3)
-    assert E.secret_met(st, 0)
-    set_bag(st, red=3, purple=3)
-    assert not E.secret_met(st, 0)
+    table = finished().secret(0, "heat_seeker")  # 3 players: at least 3 more red than blue
+    st = table.bag(red=4, blue=1).state
+    assert ENGINE.secret_met(st, 0)
+    table.bag(red=3, blue=1)
+    assert not ENGINE.secret_met(st, 0)
+    table.secret(0, "guardian_angel").bag(red=3, blue=2, green=2)
+    assert ENGINE.secret_met(st, 0)
+    table.bag(red=3, blue=2, green=1)
+    assert not ENGINE.secret_met(st, 0)
+    table.secret(0, "gambler").bag(red=2, purple=3)
+    assert ENGINE.secret_met(st, 0)
+    table.bag(red=3, purple=3)
+    assert not ENGINE.secret_met(st, 0)
 
 
 def test_secret_checked_after_last_heat_tokens() -> None:
-    st = new(2, seed=24)
-    _with_secret(st, 0, "guardian_angel")
+    st = HeistTable(2, seed=24).secret(0, "guardian_angel").state
     while st["phase"] != "over":
         _play_turn(st)
     # the round-5 blue tokens are in the final bag the secret looks at
     assert st["bag"]["blue"] >= 1
-    need = K.secret_check("guardian_angel", 2)["n"]
+    need = cards.secret_check("guardian_angel", 2)["n"]
     met = st["bag"]["blue"] + st["bag"]["green"] - st["bag"]["red"] >= need
     assert next(r for r in st["final"] if r["seat"] == 0)["secret_met"] is met
 
 
 def test_scores_and_tiebreaks(monkeypatch) -> None:
-    monkeypatch.setattr(K, "HEAD_START", [0] * 7)  # tested on its own
-    st = _final_state(3)
-    for s in range(3):
-        _with_secret(st, s, ["big_score", "saboteur", "specialist"][s])
-    st["piles"][0] = ["A1", "A2"]      # 2 cheese, 2 obstacles
-    st["piles"][1] = ["B1"]            # 2 cheese, 1 obstacle
-    st["piles"][2] = ["A3"]            # 2 cheese, 1 obstacle
-    rows = {r["seat"]: r for r in E._final(st)}
+    monkeypatch.setattr(cards, "HEAD_START", [0] * 7)  # tested on its own
+    table = finished(3).secret(0, "big_score").secret(1, "saboteur").secret(2, "specialist")
+    st = table.scored(0, "A1", "A2").scored(1, "B1").scored(2, "A3").state
+    # 2 cheese each; 2, 1 and 1 obstacles
+    rows = {r["seat"]: r for r in final_rows(st)}
     assert [rows[s]["score"] for s in range(3)] == [2, 2, 2]
     assert rows[0]["rank"] == 1 and rows[0]["won"]
     assert rows[1]["rank"] == rows[2]["rank"] == 2  # shared
-    st["piles"][1] = ["B1", "C1"]
-    rows = {r["seat"]: r for r in E._final(st)}
+    table.scored(1, "C1")
+    rows = {r["seat"]: r for r in final_rows(st)}
     assert rows[1]["score"] == 3 and rows[1]["won"] and not rows[0]["won"]
-    st["piles"][2] = ["A3", ids_named("Lookout")[0]]  # 3 cheese too, but only 1 obstacle
-    rows = {r["seat"]: r for r in E._final(st)}
+    table.scored(2, "Lookout")  # 3 cheese too, but only 1 obstacle
+    rows = {r["seat"]: r for r in final_rows(st)}
     assert rows[2]["score"] == 3 and rows[1]["won"] and not rows[2]["won"] and rows[2]["rank"] == 2
 
 
 def test_full_tie_is_shared() -> None:
-    st = _final_state(2)
-    _with_secret(st, 0, "big_score")
-    _with_secret(st, 1, "saboteur")
-    st["piles"][0] = ["A1"]
-    st["piles"][1] = ["C1"]
-    rows = E._final(st)
+    table = finished(2).secret(0, "big_score").secret(1, "saboteur").scored(0, "A1").scored(1, "C1")
+    rows = final_rows(table.state)
     assert all(r["won"] and r["rank"] == 1 for r in rows)
 
 
@@ -894,30 +746,30 @@ def test_solo_has_no_assist_step() -> None:
     assert st["phase"] == "tricks" and len(st["test"]["tokens"]) == 2
     assert not any(e["type"] == "reveal" for e in ev)
     while st["phase"] != "over":
-        a = st["active"]
+        active = st["active"]
         if st["phase"] == "choose":
-            choose(st, E.legal_actions(st, a)[0]["job"])
+            choose(st, ENGINE.legal_actions(st, active)[0]["job"])
         elif st["phase"] == "tricks":
-            E.apply(st, a, {"type": "resolve"})
+            ENGINE.apply(st, active, {"type": "resolve"})
         else:
-            E.apply(st, a, {"type": "no_upgrade"})
+            ENGINE.apply(st, active, {"type": "no_upgrade"})
     assert st["round"] == 5
 
 
 def test_public_view_contents() -> None:
     st = new(4, seed=26)
     choose(st, "B")
-    pub = E.view(st, None)
+    pub = ENGINE.view(st, None)
     assert [j["letter"] for j in pub["jobs"]] == list("ABCD")
     assert pub["jobs"][1]["active"] and pub["jobs"][1]["top"]["name"] == "Climb the Tower"
-    assert set(pub["bag"]) == set(K.COLOURS) and len(pub["heat"]) == 5
+    assert set(pub["bag"]) == set(cards.COLOURS) and len(pub["heat"]) == 5
     assert all("skills" in p and "location" in p and "identity" in p for p in pub["players"])
     assert pub["test"]["tokens"] == [] and pub["test"]["waiting"]
     assert "private" not in pub
-    own = E.view(st, 0)
-    assert own["private"]["secret"]["name"] == K.SECRET[st["secrets"][0]]["name"]
+    own = ENGINE.view(st, 0)
+    assert own["private"]["secret"]["name"] == cards.SECRET[st["secrets"][0]]["name"]
     assert len(own["private"]["hand"]) == len(st["hands"][0])
-    text = E.private_text(own)
+    text = ENGINE.private_text(own)
     assert own["private"]["secret"]["name"] in text and "Your hand" in text
     json.dumps(pub)
 
@@ -926,10 +778,10 @@ def test_public_events_hide_commits() -> None:
     for seed in range(10):
         st = new(3, seed=seed)
         choose(st, "A")
-        for s in E.to_act(st):
-            legal = E.legal_actions(st, s)
+        for s in ENGINE.to_act(st):
+            legal = ENGINE.legal_actions(st, s)
             act = legal[0]
-            ev = E.apply(st, s, act)
+            ev = ENGINE.apply(st, s, act)
             if st["phase"] == "assist":
                 for e in ev:
                     if "to" not in e:
@@ -938,32 +790,32 @@ def test_public_events_hide_commits() -> None:
 
 def test_describe_and_groups() -> None:
     st = new(3, seed=27)
-    a = st["active"]
-    for act in E.legal_actions(st, a):
-        d = E.describe_action(st, a, act)
+    active = st["active"]
+    for act in ENGINE.legal_actions(st, active):
+        d = ENGINE.describe_action(st, active, act)
         assert len(d) <= 80 and "cheese" in d
-        assert E.action_group(st, a, act) == "Obstacles"
+        assert ENGINE.action_group(st, active, act) == "Obstacles"
     choose(st, "A")
-    for s in E.to_act(st):
-        for act in E.legal_actions(st, s):
-            assert len(E.describe_action(st, s, act)) <= 80
-            assert E.action_group(st, s, act) == "Assist"
-    assert "waiting for assists" in E.status_line(st)
+    for s in ENGINE.to_act(st):
+        for act in ENGINE.legal_actions(st, s):
+            assert len(ENGINE.describe_action(st, s, act)) <= 80
+            assert ENGINE.action_group(st, s, act) == "Assist"
+    assert "waiting for assists" in ENGINE.status_line(st)
 
 
 def test_illegal_messages() -> None:
     st = new(2, seed=28)
-    a = st["active"]
-    msg = assert_rejects(E, st, a, {"type": "resolve"})
+    active = st["active"]
+    msg = assert_rejects(ENGINE, st, active, {"type": "resolve"})
     assert "Tricks" in msg
-    msg = assert_rejects(E, st, a, {"type": "choose", "job": "Z", "option": 0})
+    msg = assert_rejects(ENGINE, st, active, {"type": "choose", "job": "Z", "option": 0})
     assert "no such job" in msg
-    msg = assert_rejects(E, st, 1 - a, {"type": "choose", "job": "A", "option": 0})
+    msg = assert_rejects(ENGINE, st, 1 - active, {"type": "choose", "job": "A", "option": 0})
     assert "not your turn" in msg
     choose(st, "A")
-    msg = assert_rejects(E, st, 1 - a, {"type": "assist", "card": "zz"})
+    msg = assert_rejects(ENGINE, st, 1 - active, {"type": "assist", "card": "zz"})
     assert "isn't in your hand" in msg
-    msg = assert_rejects(E, st, a, {"type": "no_assist"})
+    msg = assert_rejects(ENGINE, st, active, {"type": "no_assist"})
     assert "not your turn" in msg
 
 
@@ -971,13 +823,13 @@ def test_bot_never_peeks() -> None:
     """The bot's choice depends only on what its seat can see."""
     for seed in range(6):
         st = new(3, seed=seed)
-        a = st["active"]
+        active = st["active"]
         choose(st, "A")
-        s = E.to_act(st)[0]
-        base = E.bot_action(st, s, random.Random(1))
-        other = [x for x in range(3) if x not in (a, s)][0]
+        s = ENGINE.to_act(st)[0]
+        base = ENGINE.bot_action(st, s, random.Random(1))
+        other = [x for x in range(3) if x not in (active, s)][0]
         st2 = json.loads(json.dumps(st))
         st2["hands"][other], st2["deck"][:5] = st2["deck"][:5], st2["hands"][other]
         st2["secrets"][other] = st2["box_secrets"][0]
         st2["box_secrets"][0] = st["secrets"][other]
-        assert E.bot_action(st2, s, random.Random(1)) == base
+        assert ENGINE.bot_action(st2, s, random.Random(1)) == base

@@ -4,66 +4,52 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.heist import ENGINE as E
-from bot.games.heist import cards as K
-from tests.test_heist_rules import _final_state, _take, _with_secret, ids_named, set_skills
+from bot.games.heist import ENGINE, cards
+from tests.heist_scenario import HeistTable
 
 
-def _upgrade(st: dict, seat: int, name: str) -> None:
-    cid = next(c for c in ids_named(name) if c in st["deck"] or c in st["discard"]
-               or any(c in h for h in st["hands"]))
-    _take(st, cid)
-    st["upgrades"][seat].append(cid)
+def finished(players: int) -> HeistTable:
+    """A table whose game has just ended, for secret checks."""
+    return HeistTable(players, seed=23).game_over()
 
 
 def test_top_skill_secrets_need_the_strictly_highest_skill_at_two_players() -> None:
     """With one opponent a tie is common (identities span 0-2), so at 2 players the
     three "best at a skill" secrets need strictly more; at 3+ players ties still count."""
-    st = _final_state(2)
-    _with_secret(st, 0, "master_thief")
-    set_skills(st, 0, "cat_burglar")  # agility 2
-    set_skills(st, 1, "acrobat")  # agility 2
-    assert not E.secret_met(st, 0)
-    _upgrade(st, 0, "Watch & Learn")
-    assert E.secret_met(st, 0)
-    assert K.secret_text("master_thief", 2) == "Your Agility is higher than every other player's (no ties)."
-    assert K.secret_text("safecracker", 4) == "Your Dexterity is at least as high as every other player's."
-    three = _final_state(3)
-    _with_secret(three, 0, "silver_tongue")
-    set_skills(three, 0, "grifter")  # charm 2
-    set_skills(three, 1, "socialite")  # charm 2
-    set_skills(three, 2, "fixer")  # charm 1
-    assert E.secret_met(three, 0)
+    table = finished(2).secret(0, "master_thief")
+    st = table.identity(0, "cat_burglar").identity(1, "acrobat").state  # agility 2 and 2
+    assert not ENGINE.secret_met(st, 0)
+    table.upgraded(0, "Watch & Learn")
+    assert ENGINE.secret_met(st, 0)
+    assert cards.secret_text("master_thief", 2) == "Your Agility is higher than every other player's (no ties)."
+    assert cards.secret_text("safecracker", 4) == "Your Dexterity is at least as high as every other player's."
+    three = finished(3).secret(0, "silver_tongue")
+    three.identity(0, "grifter").identity(1, "socialite").identity(2, "fixer")  # charm 2, 2 and 1
+    assert ENGINE.secret_met(three.state, 0)
 
 
 def test_solo_secret_texts_say_what_solo_checks() -> None:
     """Solo has nobody to compare against: the card must state the minimum the engine checks."""
-    assert K.secret_text("safecracker", 1) == "Your Dexterity is at least 2."
-    assert K.secret_text("ringleader", 1) == "You scored at least 2 obstacles."
-    st = _final_state(1)
-    _with_secret(st, 0, "ringleader")
-    st["piles"][0] = ["A1"]
-    assert not E.secret_met(st, 0)
-    st["piles"][0] = ["A1", "B1"]
-    assert E.secret_met(st, 0)
+    assert cards.secret_text("safecracker", 1) == "Your Dexterity is at least 2."
+    assert cards.secret_text("ringleader", 1) == "You scored at least 2 obstacles."
+    table = finished(1).secret(0, "ringleader").scored(0, "A1")
+    assert not ENGINE.secret_met(table.state, 0)
+    table.scored(0, "B1")
+    assert ENGINE.secret_met(table.state, 0)
 
 
 def test_jack_of_all_trades_at_two_players_needs_two_skills_at_2_and_none_at_0() -> None:
-    st = _final_state(2)
-    _with_secret(st, 0, "jack_of_all_trades")
-    assert K.secret_text("jack_of_all_trades", 2) == "Each of your three skills is at least 1, and two of them at least 2."
-    assert K.secret_text("jack_of_all_trades", 4) == "Each of your three skills is at least 2."
-    set_skills(st, 0, "cat_burglar")  # 2/0/1
-    _upgrade(st, 0, "Charm School")  # 2/1/1
-    assert not E.secret_met(st, 0)
-    _upgrade(st, 0, "Steady Hands")  # 2/1/2
-    assert E.secret_met(st, 0)
-    four = _final_state(4)
-    _with_secret(four, 0, "jack_of_all_trades")
-    set_skills(four, 0, "cat_burglar")
-    _upgrade(four, 0, "Charm School")
-    _upgrade(four, 0, "Steady Hands")
-    assert not E.secret_met(four, 0)  # 2/1/2: at 4 players every skill must be 2
+    table = finished(2).secret(0, "jack_of_all_trades")
+    st = table.state
+    assert cards.secret_text("jack_of_all_trades", 2) == "Each of your three skills is at least 1, and two of them at least 2."
+    assert cards.secret_text("jack_of_all_trades", 4) == "Each of your three skills is at least 2."
+    table.identity(0, "cat_burglar").upgraded(0, "Charm School")  # 2/0/1, then 2/1/1
+    assert not ENGINE.secret_met(st, 0)
+    table.upgraded(0, "Steady Hands")  # 2/1/2
+    assert ENGINE.secret_met(st, 0)
+    four = finished(4).secret(0, "jack_of_all_trades").identity(0, "cat_burglar")
+    four.upgraded(0, "Charm School", "Steady Hands")
+    assert not ENGINE.secret_met(four.state, 0)  # 2/1/2: at 4 players every skill must be 2
 
 
 @pytest.mark.parametrize("players,pile,expected", [
@@ -73,20 +59,16 @@ def test_jack_of_all_trades_at_two_players_needs_two_skills_at_2_and_none_at_0()
     (2, ["A1", "B1", "C1", "C2"], True),
 ])
 def test_collector_thresholds(players, pile, expected) -> None:
-    st = _final_state(players)
-    _with_secret(st, 0, "collector")
-    st["piles"][0] = list(pile)
-    assert E.secret_met(st, 0) is expected
+    table = finished(players).secret(0, "collector").scored(0, *pile)
+    assert ENGINE.secret_met(table.state, 0) is expected
 
 
 def test_sore_loser_needs_two_tricks_at_two_players() -> None:
-    st = _final_state(2)
-    _with_secret(st, 0, "sore_loser")
-    st["piles"][0] = [ids_named("Brute Force")[0]]
-    assert not E.secret_met(st, 0)
-    st["piles"][0].append(ids_named("Cold Read")[0])
-    assert E.secret_met(st, 0)
-    assert K.secret_text("sore_loser", 2) == "At least 2 trick cards are in your score pile."
+    table = finished(2).secret(0, "sore_loser").scored(0, "Brute Force")
+    assert not ENGINE.secret_met(table.state, 0)
+    table.scored(0, "Cold Read")
+    assert ENGINE.secret_met(table.state, 0)
+    assert cards.secret_text("sore_loser", 2) == "At least 2 trick cards are in your score pile."
 
 
 @pytest.mark.parametrize("players,pile,expected", [
@@ -103,24 +85,20 @@ def test_sore_loser_needs_two_tricks_at_two_players() -> None:
     (4, ["A1", "A2", "B1"], False),
 ])
 def test_specialist_needs_most_of_the_pile_from_one_job_solo_and_at_two_and_six_players(players, pile, expected) -> None:
-    st = _final_state(players)
-    _with_secret(st, 0, "specialist")
-    st["piles"][0] = list(pile)
-    assert E.secret_met(st, 0) is expected
+    table = finished(players).secret(0, "specialist").scored(0, *pile)
+    assert ENGINE.secret_met(table.state, 0) is expected
 
 
 def test_specialist_text_names_the_rule() -> None:
-    assert K.secret_text("specialist", 6) == ("Your score pile holds at least 2 obstacles from one job, "
+    assert cards.secret_text("specialist", 6) == ("Your score pile holds at least 2 obstacles from one job, "
                                               "and more from it than from all other jobs together.")
-    assert K.secret_text("specialist", 4) == "Your score pile holds at least 3 obstacles from one job."
-    assert K.secret_text("specialist", 1) == ("Your score pile holds at least 1 obstacle from one job, "
+    assert cards.secret_text("specialist", 4) == "Your score pile holds at least 3 obstacles from one job."
+    assert cards.secret_text("specialist", 1) == ("Your score pile holds at least 1 obstacle from one job, "
                                               "and more from it than from all other jobs together.")
 
 
 def test_heat_seeker_needs_three_more_red_at_three_players() -> None:
-    st = _final_state(3)
-    _with_secret(st, 0, "heat_seeker")
-    st["bag"].update(red=4, blue=2)
-    assert not E.secret_met(st, 0)
-    st["bag"].update(red=5)
-    assert E.secret_met(st, 0)
+    table = finished(3).secret(0, "heat_seeker").bag(red=4, blue=2)
+    assert not ENGINE.secret_met(table.state, 0)
+    table.bag(red=5, blue=2)
+    assert ENGINE.secret_met(table.state, 0)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import cards as K
+from . import cards
 from .cards import OBSTACLE, RESOURCE
-
+from .viewtypes import CurrentTestView, HeistView
 
 SAME_JOB_NUDGE = 3.0  # Specialist: value per obstacle of that job already in the score pile
 BAG_NUDGE = 1.5  # a bag secret: value per token an obstacle's effect moves towards it
@@ -16,71 +16,75 @@ BAG_NUDGE = 1.5  # a bag secret: value per token an obstacle's effect moves towa
 
 def token_sum_distribution(bag: dict[str, int], draws: int, front_only: bool = False) -> dict[int, float]:
     """Exact distribution of the sum of ``draws`` tokens drawn from ``bag``."""
-    dist: dict[int, float] = {0: 1.0}
+    certain: dict[int, float] = {0: 1.0}
+
     # Enumerate draws without replacement (bags are small, draws is 2).
-    def rec(bag: dict[str, int], left: int, acc: int, p: float) -> None:
-        total = sum(bag.values())
-        if left == 0 or total == 0:
-            dist_out[acc] = dist_out.get(acc, 0.0) + p
+    def spread(bag: dict[str, int], left: int, acc: int, chance: float) -> None:
+        in_bag = sum(bag.values())
+        if left == 0 or in_bag == 0:
+            out[acc] = out.get(acc, 0.0) + chance
             return
         for colour, count in bag.items():
             if not count:
                 continue
-            q = p * count / total
+            colour_chance = chance * count / in_bag
             bag[colour] -= 1
-            faces = K.TOKENS[colour]["faces"][:1] if front_only else K.TOKENS[colour]["faces"]
+            faces = cards.TOKENS[colour]["faces"][:1] if front_only else cards.TOKENS[colour]["faces"]
             for value in faces:
-                rec(bag, left - 1, acc + value, q / len(faces))
+                spread(bag, left - 1, acc + value, colour_chance / len(faces))
             bag[colour] += 1
-    dist_out: dict[int, float] = {}
-    rec(dict(bag), draws, 0, 1.0)
-    return dist_out or dist
+    out: dict[int, float] = {}
+    spread(dict(bag), draws, 0, 1.0)
+    return out or certain
 
 
 def p_at_least(dist: dict[int, float], need: float) -> float:
-    return sum(p for v, p in dist.items() if v >= need)
+    """The chance that a sum with this distribution reaches ``need``."""
+    return sum(chance for value, chance in dist.items() if value >= need)
 
 
 def bag_mean(bag: dict[str, int], front_only: bool = False) -> float:
-    total = sum(bag.values())
-    if not total:
+    """The expected value of one token drawn from ``bag``."""
+    in_bag = sum(bag.values())
+    if not in_bag:
         return 0.0
     acc = 0.0
     for colour, count in bag.items():
-        faces = K.TOKENS[colour]["faces"][:1] if front_only else K.TOKENS[colour]["faces"]
+        faces = cards.TOKENS[colour]["faces"][:1] if front_only else cards.TOKENS[colour]["faces"]
         acc += count * sum(faces) / len(faces)
-    return acc / total
+    return acc / in_bag
 
 
-def _assist_value(cid: str) -> float:
-    c = RESOURCE[cid]
-    if c["special"] == "double_cross":
+def _assist_value(card_id: str) -> float:
+    card = RESOURCE[card_id]
+    if card["special"] == "double_cross":
         return -10.0
-    return c["modifier"] + 2.0 * bool(c["upgrade"]) + 1.5 * c["cheese"]
+    return card["modifier"] + 2.0 * bool(card["upgrade"]) + 1.5 * card["cheese"]
 
 
-def _keep_value(cid: str) -> float:
+def _keep_value(card_id: str) -> float:
     """How much the bot likes keeping a card (lowest is paid away first)."""
-    c = RESOURCE[cid]
-    if c["kind"] == "assist":
-        return _assist_value(cid)
-    return 1.0 + c["cheese"] + 1.5 * bool(c["upgrade"])
+    card = RESOURCE[card_id]
+    if card["kind"] == "assist":
+        return _assist_value(card_id)
+    return 1.0 + card["cheese"] + 1.5 * bool(card["upgrade"])
 
 
-def _skill(view: dict[str, Any], seat: int, option: dict[str, Any]) -> int:
+def _skill(view: HeistView, seat: int, option: dict[str, Any]) -> int:
     skills = view["players"][seat]["skills"]
     return sum(skills[s] for s in option["skills"])
 
 
-def success_chance(view: dict[str, Any], seat: int, option: dict[str, Any], helpers: float) -> float:
+def success_chance(view: HeistView, seat: int, option: dict[str, Any], helpers: float) -> float:
+    """The chance that ``seat`` passes this skill test with ``helpers`` expected from assists and tricks."""
     front = view["options"].get("token_faces") == "front"
-    dist = token_sum_distribution(view["bag"], K.DRAW_TOKENS, front)
+    dist = token_sum_distribution(view["bag"], cards.DRAW_TOKENS, front)
     return p_at_least(dist, option["target"] - _skill(view, seat, option) - helpers)
 
 
-def _secret(view: dict[str, Any]) -> dict[str, Any]:
+def _secret(view: HeistView) -> dict[str, Any]:
     """The seat's own secret condition at this player count."""
-    return K.secret_check(view["private"]["secret"]["id"], view["n"])
+    return cards.secret_check(view["private"]["secret"]["id"], view["n"])
 
 
 def jack_wants(skills: dict[str, int], goal: dict[str, Any]) -> list[str]:
@@ -106,11 +110,19 @@ def _bag_shift(effects: list[dict[str, Any]], goal: dict[str, Any]) -> int:
     return shift
 
 
-def _hand(view: dict[str, Any]) -> list[str]:
-    return [c["id"] for c in view["private"]["hand"]]
+def _current_test(view: HeistView) -> CurrentTestView:
+    """The test being faced (the bot is asked to assist, play tricks or upgrade only during one)."""
+    test = view["test"]
+    assert test is not None
+    return test
 
 
-def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def _hand(view: HeistView) -> list[str]:
+    return [card["id"] for card in view["private"]["hand"]]
+
+
+def choose(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """The bot's move for this phase, from its seat's view and the legal actions only."""
     phase = view["phase"]
     if phase == "choose":
         return _choose(view, legal, rng)
@@ -123,10 +135,10 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     return legal[0]
 
 
-def _choose(view, legal, rng):
+def _choose(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     seat = view["private"]["seat"]
     hand = _hand(view)
-    tricks = sum(1 for c in hand if K.is_trick(c))
+    tricks = sum(1 for card in hand if cards.is_trick(card))
     helpers = 1.2 * (view["n"] - 1) + 0.8 * min(tricks, 2)
     goal = _secret(view)
     secret = goal["kind"]
@@ -136,35 +148,37 @@ def _choose(view, legal, rng):
     best, best_score = legal[0], -1e9
     for action in legal:
         job = jobs[action["job"]]
-        ob = OBSTACLE[job["top"]["id"]]
-        option = ob["test"][action["option"]]
-        p = success_chance(view, seat, option, helpers)
-        penalty = 1.0 if ob["failure"] else 0.0
-        if job["top"]["mandatory"]:
+        top = job["top"]
+        assert top is not None  # a job with no obstacle left can't be chosen
+        obstacle = OBSTACLE[top["id"]]
+        option = obstacle["test"][action["option"]]
+        chance = success_chance(view, seat, option, helpers)
+        penalty = 1.0 if obstacle["failure"] else 0.0
+        if top["mandatory"]:
             penalty += 0.5
-        value = ob["cheese"] + 1.0
+        value = obstacle["cheese"] + 1.0
         # a bag secret: a success that moves the final bag towards it is worth more
-        value += BAG_NUDGE * _bag_shift(ob["success"], goal)
-        if secret == "distinct_jobs" and ob["job"] not in have_jobs:
+        value += BAG_NUDGE * _bag_shift(obstacle["success"], goal)
+        if secret == "distinct_jobs" and obstacle["job"] not in have_jobs:
             value += 1.5
         if secret == "same_job":
-            value += SAME_JOB_NUDGE * sum(1 for o in mine if OBSTACLE[o]["job"] == ob["job"])
-        mine_here = sum(1 for o in mine if OBSTACLE[o]["job"] == ob["job"])
+            value += SAME_JOB_NUDGE * sum(1 for o in mine if OBSTACLE[o]["job"] == obstacle["job"])
+        mine_here = sum(1 for o in mine if OBSTACLE[o]["job"] == obstacle["job"])
         if job["left"] == 1:  # the finale: completing the job pays +1 per obstacle of it held
             value += mine_here + 1 + (3.0 if secret == "jobs_completed" else 0.0)
         elif secret == "jobs_completed":
             value += 1.5 / job["left"]
-        score = p * value - (1 - p) * penalty + rng.random() * 0.05
+        score = chance * value - (1 - chance) * penalty + rng.random() * 0.05
         if score > best_score:
             best, best_score = action, score
     return best
 
 
-def _assist(view, legal, rng):
-    test = view["test"]
+def _assist(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    test = _current_test(view)
     active = view["active"]
     option = OBSTACLE[test["obstacle"]["id"]]["test"][test["option"]]
-    p = success_chance(view, active, option, 0.8 * (view["n"] - 2))
+    chance = success_chance(view, active, option, 0.8 * (view["n"] - 2))
     secret = view["private"]["secret"]["id"]
     saboteur = secret in ("saboteur", "heat_seeker")
     best, best_value = {"type": "no_assist"}, 0.0
@@ -174,19 +188,19 @@ def _assist(view, legal, rng):
     for action in legal:
         if action["type"] != "assist":
             continue
-        cid = action["card"]
-        c = RESOURCE[cid]
-        if c["special"] == "double_cross":
-            value = 3.0 if (p < 0.3 or saboteur) else -1.0
+        card_id = action["card"]
+        card = RESOURCE[card_id]
+        if card["special"] == "double_cross":
+            value = 3.0 if (chance < 0.3 or saboteur) else -1.0
         else:
-            value = _assist_value(cid)
-            if p > 0.97 and not c["upgrade"] and not c["cheese"]:
+            value = _assist_value(card_id)
+            if chance > 0.97 and not card["upgrade"] and not card["cheese"]:
                 value = 0.1
-            if c["upgrade"] and goal["kind"] == "all_skills" and c["upgrade"] in jack_wants(my_skills, goal):
+            if card["upgrade"] and goal["kind"] == "all_skills" and card["upgrade"] in jack_wants(my_skills, goal):
                 value += 3.0
-            if c["upgrade"] and goal["kind"] == "top_skill" and c["upgrade"] == goal["skill"]:
+            if card["upgrade"] and goal["kind"] == "top_skill" and card["upgrade"] == goal["skill"]:
                 value += 1.5
-            value += _bag_value(view, c, goal)
+            value += _bag_value(view, card, goal)
         if "pay" in action:
             if len(hand) < 3:
                 continue
@@ -196,7 +210,7 @@ def _assist(view, legal, rng):
     return best
 
 
-def _bag_value(view, card: dict[str, Any], goal: dict[str, Any]) -> float:
+def _bag_value(view: HeistView, card: dict[str, Any], goal: dict[str, Any]) -> float:
     """What an assist's bag change is worth: the shift of the expected two-token sum,
     plus a nudge when the seat's secret counts that colour in the final bag."""
     value = 0.0
@@ -208,36 +222,36 @@ def _bag_value(view, card: dict[str, Any], goal: dict[str, Any]) -> float:
         step = effect.get("n", 1) if effect["do"] == "add" else -min(effect.get("n", 1), bag[effect["colour"]])
         before = bag_mean(bag, front)
         bag[effect["colour"]] += step
-        value += K.DRAW_TOKENS * (bag_mean(bag, front) - before)
+        value += cards.DRAW_TOKENS * (bag_mean(bag, front) - before)
         if goal["kind"] == "bag_diff":
             sign = (effect["colour"] in goal["plus"]) - (effect["colour"] in goal["minus"])
             value += 1.0 * sign * (1 if step > 0 else -1 if step < 0 else 0)
     return value
 
 
-def _gain(view, action) -> float:
+def _gain(view: HeistView, action: dict[str, Any]) -> float:
     """Expected change of the total from one trick."""
-    test = view["test"]
-    c = RESOURCE[action["card"]]
-    do = c["effect"]["do"]
+    test = _current_test(view)
+    card = RESOURCE[action["card"]]
+    do = card["effect"]["do"]
     front = view["options"].get("token_faces") == "front"
     tokens = test["tokens"]
     if do == "flip":
-        t = tokens[action["token"]]
-        faces = K.TOKENS[t["colour"]]["faces"]
-        return faces[1 - t["face"]] - faces[t["face"]]
+        token = tokens[action["token"]]
+        faces = cards.TOKENS[token["colour"]]["faces"]
+        return faces[1 - token["face"]] - faces[token["face"]]
     if do == "flip_all":
-        return sum(K.TOKENS[t["colour"]]["faces"][1 - t["face"]] - t["value"]
-                   for t in tokens if not t["ignored"])
+        return sum(cards.TOKENS[token["colour"]]["faces"][1 - token["face"]] - token["value"]
+                   for token in tokens if not token["ignored"])
     if do == "redraw":
         return bag_mean(view["bag"], front) - tokens[action["token"]]["value"]
     if do == "ignore":
         return -tokens[action["token"]]["value"]
     if do == "bonus":
-        return c["effect"]["n"]
+        return card["effect"]["n"]
     if do == "extra":
         return bag_mean(view["bag"], front)
-    live = [t["value"] for t in tokens if not t["ignored"]]
+    live = [token["value"] for token in tokens if not token["ignored"]]
     if do == "lucky":
         return max(0.0, -min(live)) if live else 0.0
     if do == "double":
@@ -247,8 +261,8 @@ def _gain(view, action) -> float:
     return 0.0
 
 
-def _tricks(view, legal):
-    numbers = view["test"]["numbers"]
+def _tricks(view: HeistView, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    numbers = _current_test(view)["numbers"]
     deficit = numbers["target"] - numbers["total"]
     if deficit <= 0:
         return {"type": "resolve"}
@@ -265,23 +279,23 @@ def _tricks(view, legal):
         best_per_card[action["card"]] = max(best_per_card.get(action["card"], 0.0), gain)
     reachable = sum(g for g in best_per_card.values() if g > 0) >= deficit
     if reachable:
-        gain, action = max(scored, key=lambda x: (x[0], -_keep_value(x[1]["card"])))
+        gain, action = max(scored, key=lambda pair: (pair[0], -_keep_value(pair[1]["card"])))
         if gain > 0:
             return action
     # Hopeless: play cheese tricks (they score on a failure); keep upgrade tricks.
     # (Sore Loser wants trick cards in the score pile anyway.)
-    for gain, action in sorted(scored, key=lambda x: -x[0]):
-        c = RESOURCE[action["card"]]
-        if c["cheese"] and not c["upgrade"] and c["effect"]["do"] != "clean_exit":
+    for gain, action in sorted(scored, key=lambda pair: -pair[0]):
+        card = RESOURCE[action["card"]]
+        if card["cheese"] and not card["upgrade"] and card["effect"]["do"] != "clean_exit":
             return action
     clean = [a for _, a in scored if RESOURCE[a["card"]]["effect"]["do"] == "clean_exit"]
-    if clean and OBSTACLE[view["test"]["obstacle"]["id"]]["failure"]:
+    if clean and OBSTACLE[_current_test(view)["obstacle"]["id"]]["failure"]:
         return clean[0]
     return {"type": "resolve"}
 
 
-def _upgrade(view, legal):
-    test = view["test"]
+def _upgrade(view: HeistView, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    test = _current_test(view)
     seat = view["private"]["seat"]
     option = OBSTACLE[test["obstacle"]["id"]]["test"][test["option"]]
     secret = _secret(view)
@@ -296,8 +310,8 @@ def _upgrade(view, legal):
     for action in legal:
         if action["type"] != "upgrade":
             continue
-        c = RESOURCE[action["card"]]
-        score = 1.0 + (2.0 if c["upgrade"] in wanted else 0.0)
+        card = RESOURCE[action["card"]]
+        score = 1.0 + (2.0 if card["upgrade"] in wanted else 0.0)
         if action["card"] not in hand:
             score += 1.0  # a played trick: it was going to the discard pile anyway
         if score > best_score:

@@ -7,8 +7,9 @@ identities and secrets by their key.
 from __future__ import annotations
 
 import json
-from bot.paths import DATA_DIR
 from typing import Any
+
+from bot.paths import DATA_DIR
 
 _DATA = json.loads((DATA_DIR / "heist" / "cards.json").read_text("utf-8"))
 
@@ -48,13 +49,14 @@ for _job in JOBS:
 
 
 def _expand(kind: str, prefix: str) -> dict[str, dict[str, Any]]:
+    """One entry per printed copy of each card of ``kind``, with ids ``prefix`` + a two-digit number."""
     cards: dict[str, dict[str, Any]] = {}
-    n = 0
+    number = 0
     for proto in _DATA[kind]:
         for _ in range(proto["copies"]):
-            n += 1
-            card = {k: v for k, v in proto.items() if k != "copies"}
-            card["id"] = f"{prefix}{n:02d}"
+            number += 1
+            card = {key: value for key, value in proto.items() if key != "copies"}
+            card["id"] = f"{prefix}{number:02d}"
             cards[card["id"]] = card
     return cards
 
@@ -69,20 +71,20 @@ assert len(OBSTACLE) == 28 and len(ASSISTS) == 44 and len(TRICKS) == 34
 assert sum(TOKEN_TOTAL.values()) == 50
 
 
-def secret_check(sid: str, players: int) -> dict[str, Any]:
+def secret_check(secret_id: str, players: int) -> dict[str, Any]:
     """A secret's condition at this player count (a list value is read by player count)."""
-    check = SECRET[sid]["check"]
+    check = SECRET[secret_id]["check"]
     return {k: (v[players] if isinstance(v, list) and k not in ("plus", "minus") else v) for k, v in check.items()}
 
 
-def secret_text(sid: str, players: int) -> str:
+def secret_text(secret_id: str, players: int) -> str:
     """The secret's condition in words, with this player count's numbers."""
-    check = secret_check(sid, players)
+    check = secret_check(secret_id, players)
     n = check.get("n")
     extra: dict[str, Any] = {"s": "" if n == 1 else "s", "are": "is" if n == 1 else "are",
                              "were": "was" if n == 1 else "were", "noties": ""}
-    if players == 1 and "solo_text" in SECRET[sid]:  # nobody to compare against: a minimum instead
-        return SECRET[sid]["solo_text"].format(**check)
+    if players == 1 and "solo_text" in SECRET[secret_id]:  # nobody to compare against: a minimum instead
+        return SECRET[secret_id]["solo_text"].format(**check)
     if check["kind"] == "most_obstacles":
         extra["cmp"] = "at least as many obstacles as" if check["ties"] else "more obstacles than"
         extra["noties"] = "" if check["ties"] else " (no ties)"
@@ -99,21 +101,24 @@ def secret_text(sid: str, players: int) -> str:
         plus, minus = check["plus_text"], check["minus_text"]
         extra["diff"] = (f"at least as many {plus} as {minus}" if n == 0 else f"more {plus} than {minus}" if n == 1
                          else f"at least {n} more {plus} than {minus}")
-    return SECRET[sid]["text"].format(**check, **extra)
+    return SECRET[secret_id]["text"].format(**check, **extra)
 
 
 def token_value(token: dict[str, Any]) -> int:
+    """What a drawn token adds to a test: the value of the face it landed on."""
     return TOKENS[token["colour"]]["faces"][token["face"]]
 
 
 def token_label(token: dict[str, Any]) -> str:
+    """A drawn token in words, e.g. "red -4"."""
     value = token_value(token)
     return f"{token['colour']} {value:+d}"
 
 
 def faces_label(colour: str) -> str:
-    a, b = TOKENS[colour]["faces"]
-    return f"{colour} {a:+d}/{b:+d}"
+    """A token colour with both its faces, e.g. "red -2/-4"."""
+    front, back = TOKENS[colour]["faces"]
+    return f"{colour} {front:+d}/{back:+d}"
 
 
 def test_label(option: dict[str, Any]) -> str:
@@ -121,11 +126,13 @@ def test_label(option: dict[str, Any]) -> str:
     return "+".join(SKILL_NAME[s] for s in option["skills"]) + f" {option['target']}"
 
 
-def obstacle_test_text(ob: dict[str, Any]) -> str:
-    return " or ".join(test_label(o) for o in ob["test"])
+def obstacle_test_text(obstacle: dict[str, Any]) -> str:
+    """An obstacle's skill tests, e.g. "Dexterity 8 or Charm 8"."""
+    return " or ".join(test_label(option) for option in obstacle["test"])
 
 
 def effect_text(effect: dict[str, Any]) -> str:
+    """A printed effect in words, e.g. "add 1 red token to the bag"."""
     do, n = effect["do"], effect.get("n", 1)
     if do == "add":
         return f"add {n} {effect['colour']} token{'s' if n > 1 else ''} to the bag"
@@ -141,17 +148,19 @@ def effect_text(effect: dict[str, Any]) -> str:
 
 
 def effects_text(effects: list[dict[str, Any]]) -> str:
-    return "; ".join(effect_text(e) for e in effects)
+    """Several printed effects in words, separated by semicolons."""
+    return "; ".join(effect_text(effect) for effect in effects)
 
 
-def obstacle_text(ob: dict[str, Any]) -> str:
-    parts = [f"{ob['id']} {ob['name']}: {obstacle_test_text(ob)}, {ob['cheese']} cheese"]
-    if ob["mandatory"]:
+def obstacle_text(obstacle: dict[str, Any]) -> str:
+    """An obstacle's full card in one line: tests, cheese, Mandatory, success and failure effects."""
+    parts = [f"{obstacle['id']} {obstacle['name']}: {obstacle_test_text(obstacle)}, {obstacle['cheese']} cheese"]
+    if obstacle["mandatory"]:
         parts.append("Mandatory")
-    if ob["success"]:
-        parts.append("success: " + effects_text(ob["success"]))
-    if ob["failure"]:
-        parts.append("failure: " + effects_text(ob["failure"]))
+    if obstacle["success"]:
+        parts.append("success: " + effects_text(obstacle["success"]))
+    if obstacle["failure"]:
+        parts.append("failure: " + effects_text(obstacle["failure"]))
     return "; ".join(parts)
 
 
@@ -169,54 +178,58 @@ TRICK_EFFECT_TEXT = {
 }
 
 
-def card_text(cid: str) -> str:
+def card_text(card_id: str) -> str:
     """One-line rules text of a resource card."""
-    c = RESOURCE[cid]
+    card = RESOURCE[card_id]
     bits: list[str] = []
-    if c["kind"] == "assist":
-        if c["modifier"]:
-            bits.append(f"{c['modifier']:+d} to the test")
-        if c["effects"]:
-            bits.append(effects_text(c["effects"]))
-        if c["special"] == "backup":
+    if card["kind"] == "assist":
+        if card["modifier"]:
+            bits.append(f"{card['modifier']:+d} to the test")
+        if card["effects"]:
+            bits.append(effects_text(card["effects"]))
+        if card["special"] == "backup":
             bits.append("if the test fails, it returns to your hand")
-        if c["special"] == "double_cross":
-            bits.append(f"scores {c['cheese']} cheese only if the test FAILS")
-        elif c["cheese"]:
-            bits.append(f"{c['cheese']} cheese on success")
-        if c["upgrade"]:
-            bits.append(f"success: +1 {SKILL_NAME[c['upgrade']]}")
+        if card["special"] == "double_cross":
+            bits.append(f"scores {card['cheese']} cheese only if the test FAILS")
+        elif card["cheese"]:
+            bits.append(f"{card['cheese']} cheese on success")
+        if card["upgrade"]:
+            bits.append(f"success: +1 {SKILL_NAME[card['upgrade']]}")
     else:
-        eff = c["effect"]
-        bits.append(TRICK_EFFECT_TEXT[eff["do"]].format(n=eff.get("n", 1)))
-        if c["cheese"]:
-            bits.append(f"{c['cheese']} cheese on failure")
-        if c["upgrade"]:
-            bits.append(f"failure: +1 {SKILL_NAME[c['upgrade']]}")
+        effect = card["effect"]
+        bits.append(TRICK_EFFECT_TEXT[effect["do"]].format(n=effect.get("n", 1)))
+        if card["cheese"]:
+            bits.append(f"{card['cheese']} cheese on failure")
+        if card["upgrade"]:
+            bits.append(f"failure: +1 {SKILL_NAME[card['upgrade']]}")
     return "; ".join(bits)
 
 
-def card_name(cid: str) -> str:
-    return RESOURCE[cid]["name"]
+def card_name(card_id: str) -> str:
+    """A resource card's printed name."""
+    return str(RESOURCE[card_id]["name"])
 
 
-def card_label(cid: str) -> str:
-    kind = "Assist" if RESOURCE[cid]["kind"] == "assist" else "Trick"
-    return f"{card_name(cid)} ({kind}): {card_text(cid)}"
+def card_label(card_id: str) -> str:
+    """A resource card's name, kind and rules text, e.g. "Lookout (Assist): +2 to the test"."""
+    kind = "Assist" if RESOURCE[card_id]["kind"] == "assist" else "Trick"
+    return f"{card_name(card_id)} ({kind}): {card_text(card_id)}"
 
 
-_SIGNATURE = {cid: json.dumps({k: v for k, v in c.items() if k != "id"}, sort_keys=True)
-              for cid, c in RESOURCE.items()}
+_SIGNATURE = {card_id: json.dumps({key: value for key, value in card.items() if key != "id"}, sort_keys=True)
+              for card_id, card in RESOURCE.items()}
 
 
-def card_signature(cid: str) -> str:
+def card_signature(card_id: str) -> str:
     """Cards with the same signature are identical in play (used to dedupe choices)."""
-    return _SIGNATURE[cid]
+    return _SIGNATURE[card_id]
 
 
-def is_assist(cid: str) -> bool:
-    return RESOURCE[cid]["kind"] == "assist"
+def is_assist(card_id: str) -> bool:
+    """Whether a resource card is an assist (committed to help another player)."""
+    return bool(RESOURCE[card_id]["kind"] == "assist")
 
 
-def is_trick(cid: str) -> bool:
-    return RESOURCE[cid]["kind"] == "trick"
+def is_trick(card_id: str) -> bool:
+    """Whether a resource card is a trick (played by the active player on their own test)."""
+    return bool(RESOURCE[card_id]["kind"] == "trick")

@@ -1,0 +1,107 @@
+"""HEIST: getting help (every other player secretly commits an assist card or nothing; the reveal,
+the assists' bag effects and the draw of the tokens)."""
+from __future__ import annotations
+
+from bot.engine import Action, Event, State
+
+from . import cards
+from .board import distinct_cards, other_seats, to_act, total
+from .cards import RESOURCE
+from .supply import apply_effect, draw_token
+from .texts import describe_action
+
+
+def assist_actions(state: State, seat: int) -> list[Action]:
+    """A helper's choices: each kind of assist card in hand (paying a card to move when away from the
+    job), or nothing."""
+    hand = state["hands"][seat]
+    here = state["locations"][seat] == state["test"]["job"]
+    actions: list[Action] = []
+    for card in distinct_cards([card for card in hand if cards.is_assist(card)]):
+        if here:
+            actions.append({"type": "assist", "card": card})
+        else:
+            rest = list(hand)
+            rest.remove(card)
+            for pay in distinct_cards(rest):
+                actions.append({"type": "assist", "card": card, "pay": pay})
+    actions.append({"type": "no_assist"})
+    return actions
+
+
+def pass_is_public(state: State, seat: int) -> str | None:
+    """Why ``seat`` can't assist, when the public board already shows it (no card in
+    hand, or a single card while away from the job, which can't pay to move); else None.
+    A hand without assist cards is NOT public, so that seat is still asked."""
+    hand = state["hands"][seat]
+    if not hand:
+        return "has no cards"
+    if len(hand) == 1 and state["locations"][seat] != state["test"]["job"]:
+        return "has one card and is away from the job, so can't pay to move"
+    return None
+
+
+def commit(state: State, seat: int, action: Action) -> list[Event]:
+    """A helper commits an assist or nothing, in secret; the last commit reveals them all."""
+    test = state["test"]
+    test["commits"][str(seat)] = action if action["type"] == "assist" else None
+    name = state["names"][seat]
+    events: list[Event] = [{"type": "commit", "text": f"{name} has committed."}]
+    events.append({"type": "commit_private", "to": seat,
+                   "text": "You commit " + (describe_action(state, seat, action) if action["type"] == "assist"
+                                            else "nothing") + "."})
+    if not to_act(state):
+        events += reveal(state)
+    return events
+
+
+def _take_assists(state: State) -> list[str]:
+    """Move each committed assist onto the table (paying to move first); one phrase per helper."""
+    test = state["test"]
+    phrases = []
+    for seat in other_seats(state, state["active"]):
+        promise = test["commits"].get(str(seat))
+        name = state["names"][seat]
+        if promise is None:
+            phrases.append(f"{name}: nothing")
+            continue
+        card = promise["card"]
+        hand = state["hands"][seat]
+        text = f"{name}: {cards.card_name(card)}"
+        if "pay" in promise:
+            hand.remove(promise["pay"])
+            state["discard"].append(promise["pay"])
+            state["locations"][seat] = test["job"]
+            text += f" (discards {cards.card_name(promise['pay'])} to move there)"
+        hand.remove(card)
+        test["assists"].append({"seat": seat, "card": card})
+        phrases.append(text)
+    return phrases
+
+
+def reveal(state: State) -> list[Event]:
+    """All commits are revealed together, the assists' effects happen, then two tokens are drawn."""
+    test = state["test"]
+    active = state["active"]
+    events: list[Event] = []
+    phrases = _take_assists(state)
+    test["revealed"] = True
+    if phrases:
+        events.append({"type": "reveal", "text": "Assists revealed: " + "; ".join(phrases) + "."})
+    for assist in test["assists"]:
+        card = RESOURCE[assist["card"]]
+        for effect in card["effects"]:
+            who = active if effect["do"] == "active_draw" else assist["seat"]
+            apply_effect(state, who, effect, events, card["name"])
+    drawn = []
+    for _ in range(cards.DRAW_TOKENS):
+        token = draw_token(state, events)
+        if token is not None:
+            test["tokens"].append(token)
+            drawn.append(cards.token_label(token))
+    numbers = total(state)
+    events.append({"type": "tokens", "text": f"{state['names'][active]} draws "
+                   f"{', '.join(drawn) if drawn else 'no token'}: total {numbers['total']} "
+                   f"against {numbers['target']}."})
+    state["phase"] = "tricks"
+    return events

@@ -1,0 +1,205 @@
+"""HEIST: words for players (the rules summary, the status line, a seat's DM, move labels, refusals)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from bot.engine import Action, State
+
+from . import cards
+from .board import ROUNDS, skill, to_act, total
+from .cards import OBSTACLE, RESOURCE, SKILL_NAME
+from .viewtypes import HeistView
+
+SUMMARY = """**HEIST**: 1-6 thieves, 5 rounds. Score the most **cheese**.
+**Setup**: each player gets an identity (skills Agility/Charm/Dexterity), a hidden secret and 5 resource cards (assists and tricks). Four jobs (A-D) each stack their top obstacles in order (3 obstacles at 1-2 players, 5 at 3, 6 at 4, all 7 at 5-6); the last one is the job's Mandatory finale. Only the top obstacle of each job can be faced.
+**Your turn**
+1. **Choose** the top obstacle of a job (an "or" obstacle: pick its skill now). Your pawn moves there. Your skill = identity + upgrade cards (several skills listed: add them).
+2. **Get help**: every other player secretly commits one assist card or nothing; all are revealed together. An assister away from the job discards one more card (chosen with the commit) to move there. Assist effects on the bag happen now.
+3. **Draw 2 tokens** from the bag; each lands on a random face (blue +4/+2, green +2/+1, yellow +1/-1, orange -1/-2, red -2/-4, purple +3/-3).
+4. **Tricks**: only you play tricks from your hand (flip, redraw, ignore a token, +2...). Then **Resolve**.
+5. total = skill + assists + tokens + tricks. **Success** if total >= target: the obstacle goes to your score pile, its success effect applies, assists with cheese go to their owners' score piles and assists with an upgrade go on their owners' identities. **Failure**: the failure effect applies, the obstacle goes to the box unless Mandatory, assists are discarded, played tricks with cheese go to your score pile, and you may put one trick (played or from your hand) on your identity for its +1 skill upgrade.
+6. Refill your hand to 5.
+**Round end**: the heat track's tokens for this round go into the bag and all drawn tokens return to it; the next round starts with the player left of this round's first player. After round 5 (or when every job is empty) the game ends.
+**Scoring**: cheese on obstacles, assists and tricks in your score pile; +1 per obstacle from a completed job (its 7th obstacle overcome); your secret's cheese if met (bag secrets use the final bag). Tie: most obstacles, then shared. At 3 and 6 players the start player gets a 1-cheese head start. Secret thresholds depend on the player count (your secret shows this game's numbers).
+**Solo**: no assists; reach 6 cheese to pull off the heist (rating: 0 Caught red-handed, 3 Small-time crook, 6 Professional, 9 Mastermind).
+"""
+
+
+def status_line(state: State) -> str:
+    """One public line: the round, whose turn, what is being decided."""
+    names = state["names"]
+    phase = state["phase"]
+    if phase == "over":
+        final = state["final"] or []
+        if state["n"] == 1 and final:
+            row = final[0]
+            return (f"Game over: {names[0]} scores {row['score']} against a target of {cards.SOLO_TARGET} "
+                    f"({row['rating']}): {'the heist is pulled off' if row['won'] else 'not enough'}.")
+        winners = " and ".join(names[row["seat"]] for row in final if row["won"])
+        return f"Game over: {winners} win{'s' if ' and ' not in winners else ''}."
+    active = names[state["active"]]
+    head = f"Round {state['round']}/{ROUNDS}"
+    if phase == "choose":
+        return f"{head}: {active} chooses an obstacle."
+    obstacle = OBSTACLE[state["test"]["obstacle"]]
+    if phase == "assist":
+        waiting = ", ".join(names[seat] for seat in to_act(state))
+        return f"{head}: {active} faces {obstacle['name']}; waiting for assists from {waiting}."
+    if phase == "tricks":
+        numbers = total(state)
+        return (f"{head}: {active} faces {obstacle['name']} ({numbers['total']} vs {numbers['target']}) "
+                f"and may play tricks.")
+    return f"{head}: {active} failed {obstacle['name']} and may upgrade a skill with a trick."
+
+
+def private_text(view: HeistView) -> str:
+    """Markdown for a seat's DM: its secret, identity and skills, location and hand."""
+    private = view["private"]
+    secret = private["secret"]
+    me = view["players"][private["seat"]]
+    lines = [f"**Your secret: {secret['name']}** ({secret['cheese']} cheese): {secret['text']}"
+             f" _(met right now: {'yes' if secret['met_now'] else 'no'})_",
+             f"**You are the {me['identity']}**: " + ", ".join(
+                 f"{SKILL_NAME[name]} {value}" for name, value in me["skills"].items()) +
+             f"; location: {('job ' + me['location']) if me['location'] else 'the hideout'}.",
+             f"**Your hand ({len(private['hand'])}):**"]
+    for card in private["hand"]:
+        lines.append(f"- **{card['name']}** ({card['kind']}): {card['text']}")
+    if "commit" in private:
+        lines.append(f"Committed to this test: {private['commit']}.")
+    return "\n".join(lines)
+
+
+def _describe_choose(state: State, seat: int, action: Action) -> str:
+    obstacle = OBSTACLE[state["jobs"][action["job"]][0]]
+    option = obstacle["test"][action["option"]]
+    skill_sum = sum(skill(state, seat, name) for name in option["skills"])
+    return (f"{obstacle['id']} {obstacle['name']}: {cards.test_label(option)} (you {skill_sum}, "
+            f"{obstacle['cheese']} cheese)")
+
+
+def _describe_assist(state: State, seat: int, action: Action) -> str:
+    card = RESOURCE[action["card"]]
+    text = f"Assist: {card['name']}"
+    if card["modifier"]:
+        text += f" ({card['modifier']:+d})"
+    if "pay" in action:
+        text += f", discard {cards.card_name(action['pay'])} to move"
+    return text
+
+
+def _describe_trick(state: State, seat: int, action: Action) -> str:
+    card = RESOURCE[action["card"]]
+    if "token" in action:
+        token = state["test"]["tokens"][action["token"]]
+        verb = {"flip": "flip", "redraw": "redraw", "ignore": "ignore"}[card["effect"]["do"]]
+        return f"{card['name']}: {verb} {cards.token_label(token)} (token {action['token'] + 1})"
+    return f"{card['name']}: {cards.TRICK_EFFECT_TEXT[card['effect']['do']].format(n=card['effect'].get('n', 1))}"
+
+
+def _describe_resolve(state: State, seat: int, action: Action) -> str:
+    numbers = total(state)
+    return (f"Resolve: {numbers['total']} against {numbers['target']} "
+            f"({'success' if numbers['success'] else 'failure'})")
+
+
+def _describe_upgrade(state: State, seat: int, action: Action) -> str:
+    card = RESOURCE[action["card"]]
+    where = "played" if action["card"] in state["test"]["leftover"] else "from hand"
+    return f"Upgrade: {card['name']} ({where}) for +1 {SKILL_NAME[card['upgrade']]}"
+
+
+DESCRIBE: dict[str, Callable[[State, int, Action], str]] = {
+    "choose": _describe_choose,
+    "assist": _describe_assist,
+    "no_assist": lambda state, seat, action: "No assist",
+    "trick": _describe_trick,
+    "resolve": _describe_resolve,
+    "upgrade": _describe_upgrade,
+    "no_upgrade": lambda state, seat, action: "No upgrade",
+}
+
+
+def describe_action(state: State, seat: int, action: Action) -> str:
+    """A button label for a move (at most 80 characters)."""
+    kind = action["type"]
+    describe = DESCRIBE.get(kind)
+    text = describe(state, seat, action) if describe else kind
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+GROUPS = {"choose": "Obstacles", "assist": "Assist", "no_assist": "Assist", "trick": "Tricks",
+          "resolve": "Resolve", "upgrade": "Upgrade", "no_upgrade": "Upgrade"}
+
+
+def action_group(action: Action) -> str:
+    """The panel's group (select menu) for a move."""
+    return GROUPS.get(action["type"], "Moves")
+
+
+# The phase each kind of move belongs to, and why it is refused in any other phase.
+PHASE_OF = {"choose": "choose", "assist": "assist", "no_assist": "assist", "trick": "tricks",
+            "resolve": "tricks", "upgrade": "upgrade", "no_upgrade": "upgrade"}
+WRONG_PHASE = {"choose": "You can only choose an obstacle at the start of your turn.",
+               "assist": "Assists are committed only while the active player waits for help.",
+               "tricks": "Tricks are played only after the tokens are drawn, by the active player.",
+               "upgrade": "Upgrades are only taken after a failed test."}
+
+
+def _refuse_choose(state: State, seat: int, action: dict[str, Any], hand: list[str]) -> str:
+    letter = action.get("job")
+    if letter not in state["jobs"]:
+        return "There is no such job: choose A, B, C or D."
+    if not state["jobs"][letter]:
+        return f"{cards.JOB[letter]['name']} has no obstacle left."
+    return "Choose the top obstacle of a job (and one of its listed skills)."
+
+
+def _refuse_assist(state: State, seat: int, action: dict[str, Any], hand: list[str]) -> str:
+    card = action.get("card")
+    if card not in hand:
+        return "That card isn't in your hand."
+    if not cards.is_assist(card):
+        return "Only an assist card can be committed to help; tricks are for the active player."
+    here = state["locations"][seat] == state["test"]["job"]
+    if not here and "pay" not in action:
+        return "Your pawn isn't at this job: choose a card to discard to move there."
+    if here and "pay" in action:
+        return "You are already at this job: no card needs to be discarded."
+    if action.get("pay") not in hand or action.get("pay") == card:
+        return "You must pay with another card from your hand."
+    return "That assist can't be committed."
+
+
+def _refuse_trick(state: State, seat: int, action: dict[str, Any], hand: list[str]) -> str:
+    card = action.get("card")
+    if card not in hand:
+        return "That card isn't in your hand."
+    if not cards.is_trick(card):
+        return "That is an assist card: only tricks can be played on your own test."
+    return "That trick needs a drawn token that still counts (give its number)."
+
+
+REFUSALS: dict[str, Callable[[State, int, dict[str, Any], list[str]], str]] = {
+    "choose": _refuse_choose,
+    "assist": _refuse_assist,
+    "trick": _refuse_trick,
+    "upgrade": lambda state, seat, action, hand: ("Only a trick with a failure upgrade, played this test or from your "
+                                                  "hand, can upgrade you."),
+}
+
+
+def illegal_message(state: State, seat: int, action: Any) -> str:
+    """Why a move is refused, in a sentence the player can read."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    if not isinstance(kind, str):
+        return "That isn't a HEIST move."
+    action = {key: value for key, value in action.items() if isinstance(value, (str, int))}  # odd values match nothing
+    want = PHASE_OF.get(kind)
+    if want is None:
+        return "That isn't a HEIST move."
+    if want != state["phase"]:
+        return WRONG_PHASE[want]
+    hand = state["hands"][seat]
+    refuse = REFUSALS.get(kind)
+    return refuse(state, seat, action, hand) if refuse else "That move isn't allowed right now."
