@@ -1,12 +1,13 @@
 """HEIST renderer: draws views only (never the full state)."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import (BG, GOLD, GREEN, INK, MUTED, PANEL, RED, fit_text, font, new_canvas, seat_colour,
-                              wrap_text)
+from rendering.common import (BG, GOLD, GREEN, INK, MUTED, PANEL, RED, TILES, fit_text, font, new_canvas,
+                              seat_colour, wrap_text)
 
 W = 1200
 PAD = 20
@@ -73,6 +74,14 @@ def _heat_and_bag(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> in
 
 
 def _job_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], job: dict[str, Any], box) -> None:
+    """A job's panel over the background: drawn once per look (the job and the pawns on it), pasted after."""
+    x0, y0, x1, y1 = box
+    pawns = [(p["seat"], p["name"][:1].upper()) for p in view["players"] if p["location"] == job["letter"]]
+    TILES.paste(draw, x0, y0, (x1 - x0 + 1, y1 - y0 + 1), BG, ("heist job", json.dumps(job, sort_keys=True), tuple(pawns)),
+                lambda d, x, y: _job_face(d, job, pawns, (x, y, x + x1 - x0, y + y1 - y0)))
+
+
+def _job_face(draw: ImageDraw.ImageDraw, job: dict[str, Any], pawns: list[tuple[int, str]], box) -> None:
     x0, y0, x1, y1 = box
     outline = GOLD if job["active"] else (GREEN if job["completed"] else None)
     _panel(draw, box, outline=outline, width=5)
@@ -108,12 +117,11 @@ def _job_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], job: dict[str, A
                 text = f"{'✓' if key == 'success' else '✗'} {top[key]}"
                 draw.text((x0 + 14, y), fit_text(draw, text, font(22), x1 - x0 - 28), font=font(22), fill=colour)
                 y += 28
-    pawns = [p for p in view["players"] if p["location"] == job["letter"]]
     px = x0 + 14
-    for p in pawns:
+    for seat, initial in pawns:
         r = 16
-        draw.ellipse((px, y1 - 40, px + 2 * r, y1 - 40 + 2 * r), fill=seat_colour(p["seat"]), outline=INK, width=2)
-        draw.text((px + r, y1 - 40 + r), p["name"][:1].upper(), font=font(20, bold=True), fill=DARK, anchor="mm")
+        draw.ellipse((px, y1 - 40, px + 2 * r, y1 - 40 + 2 * r), fill=seat_colour(seat), outline=INK, width=2)
+        draw.text((px + r, y1 - 40 + r), initial, font=font(20, bold=True), fill=DARK, anchor="mm")
         px += 38
     if job["active"]:
         draw.text((x1 - 14, y1 - 10), "◆ ACTIVE", font=font(26, bold=True), fill=GOLD, anchor="rd")

@@ -1,12 +1,13 @@
 """Pillow renderer for Masterminds: Heist Society (draws views only)."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import (BG, BLUE, GOLD, GREEN, INK, MUTED, PANEL, PURPLE, RED, fit_text, font, new_canvas,
-                              seat_colour, wrap_text)
+from rendering.common import (BG, BLUE, GOLD, GREEN, INK, MUTED, PANEL, PURPLE, RED, TILES, fit_text, font,
+                              new_canvas, seat_colour, wrap_text)
 
 W = 800  # drawn at 800 px so a phone's 400 px shows it at half size
 PAD = 16
@@ -74,8 +75,19 @@ def _values_line(values: list[int]) -> str:
 
 
 def _talent_card(d, x: int, y: int, w: int, h: int, t: dict[str, Any], tapped: bool = False,
-                 injured: bool = False, small: bool = False) -> None:
-    """A Talent: name, the five skill values that count (gear and All-Rounder included), ability."""
+                 injured: bool = False, small: bool = False, over: tuple[int, int, int] | None = None) -> None:
+    """A Talent: name, the five skill values that count (gear and All-Rounder included), ability.
+    Over a flat colour ``over`` it is drawn once per Talent and look, and pasted after."""
+    if over is None:
+        _talent_face(d, x, y, w, h, t, tapped, injured, small)
+        return
+    TILES.paste(d, x, y, (w + 1, h + 1), over, ("masterminds talent", json.dumps(t, sort_keys=True), tapped, injured,
+                                                small), lambda d, x, y: _talent_face(d, x, y, w, h, t, tapped, injured,
+                                                                                      small))
+
+
+def _talent_face(d, x: int, y: int, w: int, h: int, t: dict[str, Any], tapped: bool, injured: bool,
+                 small: bool) -> None:
     fill = (40, 42, 52) if tapped else PANEL2
     d.rounded_rectangle([x, y, x + w, y + h], radius=10, fill=fill, outline=RED if injured else None, width=3)
     _text(d, (x + 8, y + 6), t["name"], 24, bold=True, fill=MUTED if tapped else INK, width=w - 16, condensed=True)
@@ -124,7 +136,7 @@ def _player_panel(d, x: int, y: int, w: int, h: int, p: dict[str, Any], turn: bo
         cy = y + 80
         if i < len(p["team"]):
             t = p["team"][i]
-            _talent_card(d, cx, cy, cw, 124, t, t["tapped"], t["injured"], small=True)
+            _talent_card(d, cx, cy, cw, 124, t, t["tapped"], t["injured"], small=True, over=PANEL)
         else:
             d.rounded_rectangle([cx, cy, cx + cw, cy + 124], radius=10, outline=(80, 83, 100), width=2)
 
@@ -200,7 +212,7 @@ def render_board(view: dict[str, Any]) -> Image.Image:
     for i in range(3):
         cx = PAD + i * (cw + 10)
         if i < len(view["pool"]):
-            _talent_card(d, cx, y, cw, pool_h, view["pool"][i])
+            _talent_card(d, cx, y, cw, pool_h, view["pool"][i], over=BG)
         else:
             d.rounded_rectangle([cx, y, cx + cw, y + pool_h], radius=10, outline=(80, 83, 100), width=2)
     y += pool_h + 16

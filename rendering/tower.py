@@ -1,12 +1,13 @@
 """Renderer for The Wizard's Tower. Draws views only (never full state)."""
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping
 
 from PIL import Image, ImageDraw
 
 from bot.games.tower.viewtypes import TowerView
-from rendering.common import (BG, GOLD, INK, MUTED, PANEL, fit_text, font, new_canvas, seat_colour,
+from rendering.common import (BG, GOLD, INK, MUTED, PANEL, TILES, fit_text, font, new_canvas, seat_colour,
                               wrap_text)
 
 W = 1240
@@ -62,6 +63,12 @@ def _suit_chips(d, x, y, suits, h=26, ink=None, small=False):
 
 
 def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, c: Mapping[str, Any], w: int = CARD_W, h: int = CARD_H, glow=None):
+    """A card face over the board's background, drawn once per card and pasted after."""
+    TILES.paste(d, x, y, (w + 1, h + 1), BG, ("tower card", json.dumps(c, sort_keys=True), glow),
+                lambda d, x, y: _card_face(d, x, y, c, w, h, glow))
+
+
+def _card_face(d: ImageDraw.ImageDraw, x: int, y: int, c: Mapping[str, Any], w: int, h: int, glow) -> None:
     light = c.get("deck") == "light"
     fill, ink = (LIGHT_FILL, LIGHT_INK) if light else (DARK_FILL, DARK_INK)
     _rr(d, (x, y, x + w, y + h), fill, outline=glow or ((150, 140, 110) if light else (110, 100, 140)),
@@ -110,6 +117,12 @@ def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, c: Mapping[str, Any], w: i
 
 
 def draw_back(d, x, y, w=CARD_W, h=CARD_H, label="face-down"):
+    """A face-down card over the board's background (drawn once, pasted after)."""
+    TILES.paste(d, x, y, (w + 1, h + 1), BG, ("tower back", label), lambda d, x, y: _card_back(d, x, y, w, h, label),
+                margin=2)
+
+
+def _card_back(d, x, y, w, h, label):
     _rr(d, (x, y, x + w, y + h), (40, 30, 62), outline=(150, 120, 200), width=3)
     for i in range(0, w + h, 18):
         d.line((x + max(0, i - h), y + min(h, i), x + min(w, i), y + max(0, i - w)), fill=(58, 44, 88), width=3)
