@@ -198,6 +198,29 @@ def _test_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     return y + h + 12
 
 
+def _player_row(draw: ImageDraw.ImageDraw, p: dict[str, Any], active: bool, columns: list[int], x0: int, yy: int,
+                row: int) -> None:
+    """A thief's row of the players' panel, its box's left at ``x0`` (the panel's left + 6)."""
+    cols = [x0 + c - (PAD + 6) for c in columns]
+    if active:
+        draw.rounded_rectangle((x0, yy + 2, x0 + W - 2 * PAD - 12, yy + row - 4), radius=8, outline=GOLD, width=3)
+    draw.ellipse((cols[0], yy + 12, cols[0] + 24, yy + 36), fill=seat_colour(p["seat"]))
+    draw.text((cols[0] + 34, yy + 6), fit_text(draw, p["name"], font(32, bold=True), cols[1] - cols[0] - 50),
+              font=font(32, bold=True), fill=GOLD if active else INK)
+    draw.text((cols[0] + 34, yy + 44), fit_text(draw, p["identity"], font(20), cols[1] - cols[0] - 50),
+              font=font(20), fill=MUTED)
+    for i, skill in enumerate(("agility", "charm", "dexterity")):
+        value, base = p["skills"][skill], p["base"][skill]
+        draw.text((cols[1 + i], yy + 6), str(value), font=font(36, bold=True), fill=INK)
+        if value > base:
+            draw.text((cols[1 + i] + 28, yy + 16), f"+{value - base}", font=font(22, bold=True), fill=GREEN)
+    draw.text((cols[4], yy + 8), p["location"] or "hideout", font=font(30 if p["location"] else 24),
+              fill=INK if p["location"] else MUTED)
+    draw.text((cols[5], yy + 6), str(p["hand"]), font=font(34, bold=True), fill=INK)
+    draw.text((cols[6], yy + 6), str(p["cheese"]), font=font(36, bold=True), fill=GOLD)
+    draw.text((cols[6] + 60, yy + 16), f"({len(p['pile_obstacles'])} obs)", font=font(22), fill=MUTED)
+
+
 def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     row = 74
     h = 46 + row * len(view["players"])
@@ -209,23 +232,10 @@ def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     yy = y + 46
     for p in view["players"]:
         active = p["seat"] == view["active"] and not view["over"]
-        if active:
-            draw.rounded_rectangle((PAD + 6, yy + 2, W - PAD - 6, yy + row - 4), radius=8, outline=GOLD, width=3)
-        draw.ellipse((cols[0], yy + 12, cols[0] + 24, yy + 36), fill=seat_colour(p["seat"]))
-        draw.text((cols[0] + 34, yy + 6), fit_text(draw, p["name"], font(32, bold=True), cols[1] - cols[0] - 50),
-                  font=font(32, bold=True), fill=GOLD if active else INK)
-        draw.text((cols[0] + 34, yy + 44), fit_text(draw, p["identity"], font(20), cols[1] - cols[0] - 50),
-                  font=font(20), fill=MUTED)
-        for i, skill in enumerate(("agility", "charm", "dexterity")):
-            value, base = p["skills"][skill], p["base"][skill]
-            draw.text((cols[1 + i], yy + 6), str(value), font=font(36, bold=True), fill=INK)
-            if value > base:
-                draw.text((cols[1 + i] + 28, yy + 16), f"+{value - base}", font=font(22, bold=True), fill=GREEN)
-        draw.text((cols[4], yy + 8), p["location"] or "hideout", font=font(30 if p["location"] else 24),
-                  fill=INK if p["location"] else MUTED)
-        draw.text((cols[5], yy + 6), str(p["hand"]), font=font(34, bold=True), fill=INK)
-        draw.text((cols[6], yy + 6), str(p["cheese"]), font=font(36, bold=True), fill=GOLD)
-        draw.text((cols[6] + 60, yy + 16), f"({len(p['pile_obstacles'])} obs)", font=font(22), fill=MUTED)
+        # the row, over the panel: drawn once per look
+        TILES.paste(draw, PAD + 6, yy, (W - 2 * PAD - 11, row - 3), PANEL,
+                    ("heist player", json.dumps(p, sort_keys=True), active),
+                    lambda d, x, top, p=p, active=active: _player_row(d, p, active, cols, x, top, row))
         yy += row
     return y + h + 12
 
