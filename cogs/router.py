@@ -115,6 +115,7 @@ class ComponentHandlers:
             if "out of date" in str(exc):
                 return await self.show_panel(interaction, game, prefix=f"{exc}\n", edit=True)
             raise
+        self.draw_board_early(outcome.game)  # drawn while the reply goes out
         done = f"✅ {outcome.label}\n" if outcome.label else "✅ Done.\n"
         if outcome.game.status == "running":
             await self.show_panel(interaction, outcome.game, prefix=done, edit=True)
