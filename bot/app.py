@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import pkgutil
 import time
@@ -132,6 +133,7 @@ class HeistBot(commands.AutoShardedBot):
         await self._drain_handlers()
         await super().close()
         await self.storage.close()
+        gc.unfreeze()  # what start-up froze may be collected again (a process that starts another bot: the tests)
 
     @staticmethod
     def handler_tasks() -> list[asyncio.Task]:
@@ -180,6 +182,12 @@ class HeistBot(commands.AutoShardedBot):
                     await self.ui.timer_fired(kind, outcome)
         except Exception:
             log.exception("start-up recovery failed")
+        # What start-up loaded (modules, discord.py's caches, the games recovery read) stays for the process's
+        # life: kept out of the garbage collector's full passes, which scanned all of it on the event loop
+        # (65-150 ms each, several during a few minutes of play; tests/bench_botproc.py counts them).
+        gc.collect()
+        gc.freeze()
+        log.info("start-up done: %d objects kept out of the garbage collector's full passes", gc.get_freeze_count())
         while not self._stopping and not self.is_closed():
             try:
                 for kind, outcome in await self.tables.fire_timers():

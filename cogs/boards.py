@@ -21,7 +21,7 @@ from cogs.embeds import alt_text, as_files, board_content, board_view, lobby_emb
 from cogs.limits import CONTENT, clip, fit
 from cogs.panel import PanelReplies
 from cogs.router import ComponentHandlers
-from rendering import render_async
+from rendering import drawing_idle, render_async
 
 if TYPE_CHECKING:
     from bot.app import HeistBot
@@ -44,6 +44,8 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         bot.refusals.on_channel_refused = self.channel_refused
         self._turn_events: dict[int, list[dict[str, Any]]] = {}  # events of the living board's turn, per game
         self._board_asked: dict[int, list[asyncio.Event]] = {}  # per game: moves waiting for the board's picture
+        # per game: a board picture started before the move's reply (the state it shows, its public view, the drawing)
+        self._early: dict[int, tuple[dict[str, Any], dict[str, Any], asyncio.Task]] = {}
 
     @property
     def tables(self) -> TableService:
@@ -106,6 +108,24 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
                                     " again.", allowed_mentions=discord.AllowedMentions.none())
 
     # --- outcomes --------------------------------------------------------------------------
+    def draw_board_early(self, game: GameRow) -> None:
+        """Start drawing the board of a move just committed, before its reply is sent: the picture is drawn in
+        the worker while the reply goes out, and the board that shows this state uses it. Only when the
+        drawing worker is idle and no board of this table is underway (under load a later move's board would
+        show a newer state, and this drawing would only delay the others)."""
+        if (game.state is None or self.boards.busy(game.id) or not drawing_idle()
+                or not self.bot.refusals.channel_usable(game.channel_id)):
+            return
+        public = self.tables.engine(game).view(game.state, None)
+        self._forget_early(game.id)
+        self._early[game.id] = (game.state, public, asyncio.ensure_future(
+            render_async(game.game_key, "board", public)))
+
+    def _forget_early(self, game_id: int) -> None:
+        early = self._early.pop(game_id, None)
+        if early is not None:
+            early[2].cancel()
+
     async def publish(self, outcome: Outcome, *, ping: bool = True) -> None:
         """Post the new board in the channel, then deliver private views."""
         game = outcome.game
@@ -140,7 +160,9 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         a new message when a turn passed in between, else the living board edited in place."""
         game = await self.tables.get(game_id)
         channel = await self.channel(game.channel_id)
-        if channel is not None:
+        if channel is None:
+            self._forget_early(game_id)
+        else:
             events = [event for batch, _ in batches for event in batch]
             await self.post_board(channel, game, self.tables.engine(game), events,
                                   new_turn=any(passed for _, passed in batches))
@@ -157,7 +179,11 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         else:
             events = self._turn_events.setdefault(game.id, []) + events
             self._turn_events[game.id] = events
-        public = engine.view(game.state, None) if game.state else None
+        early = self._early.pop(game.id, None)
+        if early is not None and early[0] is not game.state:  # drawn for a state the game has left
+            early[2].cancel()
+            early = None
+        public = early[1] if early is not None else engine.view(game.state, None) if game.state else None
         # The words and buttons of the same moment as the picture (the game may move on while it is drawn).
         content = board_content(game, engine, events)
         view = board_view(game)
@@ -168,7 +194,8 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
             extras = dict.fromkeys(e["image"] for e in events if "to" not in e and e.get("image"))
             alt = {kind: alt_text(game, engine, kind, public, events) for kind in ["board", *extras]}
             for kind in ["board", *extras]:
-                png = await render_async(game.game_key, kind, public)
+                png = await (early[2] if early is not None and kind == "board" else
+                             render_async(game.game_key, kind, public))
                 if png is not None:
                     images.append((f"{kind}.png", png, alt[kind]))
         if not new_turn and game.board_message_id:

@@ -3,6 +3,7 @@ comes to ``ComponentRouter`` (a ``DynamicItem``), whose custom id (``cogs.custom
 the ``ROUTES`` table."""
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
@@ -118,6 +119,9 @@ class ComponentHandlers:
             if "out of date" in str(exc):
                 return await self.show_panel(interaction, game, prefix=f"{exc}\n", edit=True)
             raise
+        # The board's picture is drawn while the reply goes out: started as soon as this task waits for Discord
+        # (the reply's request is then written), so the reply's own work is not delayed by it.
+        asyncio.get_running_loop().call_soon(self.draw_board_early, outcome.game)
         done = f"✅ {outcome.label}\n" if outcome.label else "✅ Done.\n"
         if outcome.game.status == "running":
             await self.show_panel(interaction, outcome.game, prefix=done, edit=True)

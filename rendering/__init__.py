@@ -148,6 +148,12 @@ class _PriorityGate:
         return sum(1 for *_, f in self.waiting if not f.done())
 
 
+def drawing_idle() -> bool:
+    """The drawing worker has a free slot and nothing waits for one: a picture asked for now starts at once."""
+    gate = _gate_for_loop()
+    return gate.busy < gate.size and not gate.queued
+
+
 def _gate_for_loop() -> _PriorityGate:
     global _gate
     if _gate is None or _gate.loop is not asyncio.get_running_loop():

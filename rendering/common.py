@@ -6,10 +6,9 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
-from bot.paths import FONT_DIR
-
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.paths import FONT_DIR
 
 # A dark, high-contrast palette that reads well in Discord's dark and light themes.
 BG = (30, 32, 40)
@@ -145,3 +144,45 @@ def to_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=2)
     return buffer.getvalue()
+
+
+class Tiles:
+    """Pictures of elements drawn once and pasted after (card faces, tokens, frames).
+
+    Most of a board's elements look the same from one move to the next (the cards in
+    the tower, a hand, a talent), and drawing them again was most of drawing a board.
+    An element is drawn by its function on a small canvas of the colour it is drawn
+    over, the first time its ``key`` (what is on it) is asked for, and pasted at its
+    place after that. Pasting changes no pixel when the element is drawn over that
+    flat colour and inside its box, and the box is placed at whole pixels: text and
+    shapes are then drawn exactly as they would be on the board (the tests compare
+    boards drawn with and without tiles pixel by pixel). Least recently used tiles go
+    first past ``limit``; the tiles live in the drawing worker, like the fonts."""
+
+    def __init__(self, limit: int = 512) -> None:
+        self.limit = limit
+        self.enabled = True  # False draws every element in place (to compare, in tests)
+        self._tiles: OrderedDict[tuple, Image.Image] = OrderedDict()
+
+    def paste(self, d: ImageDraw.ImageDraw, x: int, y: int, size: tuple[int, int],
+              background: tuple[int, int, int], key: tuple, draw: Any, margin: int = 0) -> None:
+        """Put on ``d``'s picture the element ``draw(d, left, top)`` draws in the ``size`` box at
+        ``(x, y)``, drawn once per ``key`` over ``background`` (the flat colour under the box and
+        ``margin`` pixels around it, for strokes that spill over the box's edge)."""
+        if not self.enabled:
+            draw(d, x, y)
+            return
+        full = (size, background, margin, key)
+        tile = self._tiles.get(full)
+        if tile is None:
+            tile = Image.new("RGB", (size[0] + 2 * margin, size[1] + 2 * margin), background)
+            draw(ImageDraw.Draw(tile), margin, margin)
+            self._tiles[full] = tile
+            if len(self._tiles) > self.limit:
+                self._tiles.popitem(last=False)
+        else:
+            self._tiles.move_to_end(full)
+        d._image.paste(tile, (x - margin, y - margin))  # the picture this ImageDraw draws on
+
+
+TILES = Tiles()  # one store for every game's elements (keys start with the game's name)

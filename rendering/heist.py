@@ -1,12 +1,27 @@
 """HEIST renderer: draws views only (never the full state)."""
 from __future__ import annotations
 
+import json
 from typing import Any, Literal, Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.games.heist.viewtypes import HeistView, JobView, ScoreView, TokenView
-from rendering.common import BG, GOLD, GREEN, INK, MUTED, PANEL, RED, fit_text, font, new_canvas, seat_colour, wrap_text
+from bot.games.heist.viewtypes import HeistView, JobView, PlayerView, ScoreView, TokenView
+from rendering.common import (
+    BG,
+    GOLD,
+    GREEN,
+    INK,
+    MUTED,
+    PANEL,
+    RED,
+    TILES,
+    fit_text,
+    font,
+    new_canvas,
+    seat_colour,
+    wrap_text,
+)
 
 W = 1200
 PAD = 20
@@ -74,6 +89,16 @@ def _heat_and_bag(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
 
 
 def _job_panel(draw: ImageDraw.ImageDraw, view: HeistView, job: JobView, box: tuple[int, int, int, int]) -> None:
+    """A job's panel over the background: drawn once per look (the job and the pawns on it), pasted after."""
+    x0, y0, x1, y1 = box
+    pawns = [(player["seat"], player["name"][:1].upper()) for player in view["players"]
+             if player["location"] == job["letter"]]
+    TILES.paste(draw, x0, y0, (x1 - x0 + 1, y1 - y0 + 1), BG, ("heist job", json.dumps(job, sort_keys=True), tuple(pawns)),
+                lambda d, x, y: _job_face(d, job, pawns, (x, y, x + x1 - x0, y + y1 - y0)))
+
+
+def _job_face(draw: ImageDraw.ImageDraw, job: JobView, pawns: list[tuple[int, str]],
+              box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
     outline = GOLD if job["active"] else (GREEN if job["completed"] else None)
     _panel(draw, box, outline=outline, width=5)
@@ -110,12 +135,11 @@ def _job_panel(draw: ImageDraw.ImageDraw, view: HeistView, job: JobView, box: tu
                 text = f"{'✓' if key == 'success' else '✗'} {top[key]}"
                 draw.text((x0 + 14, y), fit_text(draw, text, font(22), x1 - x0 - 28), font=font(22), fill=colour)
                 y += 28
-    pawns = [player for player in view["players"] if player["location"] == job["letter"]]
     px = x0 + 14
-    for player in pawns:
+    for seat, initial in pawns:
         r = 16
-        draw.ellipse((px, y1 - 40, px + 2 * r, y1 - 40 + 2 * r), fill=seat_colour(player["seat"]), outline=INK, width=2)
-        draw.text((px + r, y1 - 40 + r), player["name"][:1].upper(), font=font(20, bold=True), fill=DARK, anchor="mm")
+        draw.ellipse((px, y1 - 40, px + 2 * r, y1 - 40 + 2 * r), fill=seat_colour(seat), outline=INK, width=2)
+        draw.text((px + r, y1 - 40 + r), initial, font=font(20, bold=True), fill=DARK, anchor="mm")
         px += 38
     if job["active"]:
         draw.text((x1 - 14, y1 - 10), "◆ ACTIVE", font=font(26, bold=True), fill=GOLD, anchor="rd")
@@ -197,6 +221,29 @@ def _test_panel(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     return y + h + 12
 
 
+def _player_row(draw: ImageDraw.ImageDraw, player: PlayerView, active: bool, columns: list[int], x0: int, yy: int,
+                row: int) -> None:
+    """A thief's row of the players' panel, its box's left at ``x0`` (the panel's left + 6)."""
+    cols = [x0 + c - (PAD + 6) for c in columns]
+    if active:
+        draw.rounded_rectangle((x0, yy + 2, x0 + W - 2 * PAD - 12, yy + row - 4), radius=8, outline=GOLD, width=3)
+    draw.ellipse((cols[0], yy + 12, cols[0] + 24, yy + 36), fill=seat_colour(player["seat"]))
+    draw.text((cols[0] + 34, yy + 6), fit_text(draw, player["name"], font(32, bold=True), cols[1] - cols[0] - 50),
+              font=font(32, bold=True), fill=GOLD if active else INK)
+    draw.text((cols[0] + 34, yy + 44), fit_text(draw, player["identity"], font(20), cols[1] - cols[0] - 50),
+              font=font(20), fill=MUTED)
+    for i, skill in enumerate(("agility", "charm", "dexterity")):
+        value, base = player["skills"][skill], player["base"][skill]
+        draw.text((cols[1 + i], yy + 6), str(value), font=font(36, bold=True), fill=INK)
+        if value > base:
+            draw.text((cols[1 + i] + 28, yy + 16), f"+{value - base}", font=font(22, bold=True), fill=GREEN)
+    draw.text((cols[4], yy + 8), player["location"] or "hideout", font=font(30 if player["location"] else 24),
+              fill=INK if player["location"] else MUTED)
+    draw.text((cols[5], yy + 6), str(player["hand"]), font=font(34, bold=True), fill=INK)
+    draw.text((cols[6], yy + 6), str(player["cheese"]), font=font(36, bold=True), fill=GOLD)
+    draw.text((cols[6] + 60, yy + 16), f"({len(player['pile_obstacles'])} obs)", font=font(22), fill=MUTED)
+
+
 def _players(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     row = 74
     h = 46 + row * len(view["players"])
@@ -208,23 +255,10 @@ def _players(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     yy = y + 46
     for player in view["players"]:
         active = player["seat"] == view["active"] and not view["over"]
-        if active:
-            draw.rounded_rectangle((PAD + 6, yy + 2, W - PAD - 6, yy + row - 4), radius=8, outline=GOLD, width=3)
-        draw.ellipse((cols[0], yy + 12, cols[0] + 24, yy + 36), fill=seat_colour(player["seat"]))
-        draw.text((cols[0] + 34, yy + 6), fit_text(draw, player["name"], font(32, bold=True), cols[1] - cols[0] - 50),
-                  font=font(32, bold=True), fill=GOLD if active else INK)
-        draw.text((cols[0] + 34, yy + 44), fit_text(draw, player["identity"], font(20), cols[1] - cols[0] - 50),
-                  font=font(20), fill=MUTED)
-        for i, skill in enumerate(("agility", "charm", "dexterity")):
-            value, base = player["skills"][skill], player["base"][skill]
-            draw.text((cols[1 + i], yy + 6), str(value), font=font(36, bold=True), fill=INK)
-            if value > base:
-                draw.text((cols[1 + i] + 28, yy + 16), f"+{value - base}", font=font(22, bold=True), fill=GREEN)
-        draw.text((cols[4], yy + 8), player["location"] or "hideout", font=font(30 if player["location"] else 24),
-                  fill=INK if player["location"] else MUTED)
-        draw.text((cols[5], yy + 6), str(player["hand"]), font=font(34, bold=True), fill=INK)
-        draw.text((cols[6], yy + 6), str(player["cheese"]), font=font(36, bold=True), fill=GOLD)
-        draw.text((cols[6] + 60, yy + 16), f"({len(player['pile_obstacles'])} obs)", font=font(22), fill=MUTED)
+        # the row, over the panel: drawn once per look
+        TILES.paste(draw, PAD + 6, yy, (W - 2 * PAD - 11, row - 3), PANEL,
+                    ("heist player", json.dumps(player, sort_keys=True), active),
+                    lambda d, x, top, player=player, active=active: _player_row(d, player, active, cols, x, top, row))
         yy += row
     return y + h + 12
 

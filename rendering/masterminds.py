@@ -1,6 +1,7 @@
 """Pillow renderer for Masterminds: Heist Society (draws views only)."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -25,6 +26,7 @@ from rendering.common import (
     PANEL,
     PURPLE,
     RED,
+    TILES,
     fit_text,
     font,
     new_canvas,
@@ -99,9 +101,21 @@ def _values_line(values: list[int]) -> str:
     return " ".join(f"{SKILL_ABBR[i][0]}{value}" for i, value in enumerate(values))
 
 
-def _talent_card(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, talent: TalentCardView | RecruitView, tapped: bool = False,
-                 injured: bool = False, small: bool = False) -> None:
-    """A Talent: name, the five skill values that count (gear and All-Rounder included), ability."""
+def _talent_card(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, talent: TalentCardView | RecruitView,
+                 tapped: bool = False, injured: bool = False, small: bool = False,
+                 over: tuple[int, int, int] | None = None) -> None:
+    """A Talent: name, the five skill values that count (gear and All-Rounder included), ability.
+    Over a flat colour ``over`` it is drawn once per Talent and look, and pasted after."""
+    if over is None:
+        _talent_face(d, x, y, w, h, talent, tapped, injured, small)
+        return
+    TILES.paste(d, x, y, (w + 1, h + 1), over,
+                ("masterminds talent", json.dumps(talent, sort_keys=True), tapped, injured, small),
+                lambda d, x, y: _talent_face(d, x, y, w, h, talent, tapped, injured, small))
+
+
+def _talent_face(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, talent: TalentCardView | RecruitView,
+                 tapped: bool, injured: bool, small: bool) -> None:
     fill = (40, 42, 52) if tapped else PANEL2
     d.rounded_rectangle([x, y, x + w, y + h], radius=10, fill=fill, outline=RED if injured else None, width=3)
     _text(d, (x + 8, y + 6), talent["name"], 24, bold=True, fill=MUTED if tapped else INK, width=w - 16, condensed=True)
@@ -151,7 +165,7 @@ def _player_panel(d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, player
         cy = y + 80
         if i < len(player["team"]):
             talent = player["team"][i]
-            _talent_card(d, cx, cy, cw, 124, talent, talent["tapped"], talent["injured"], small=True)
+            _talent_card(d, cx, cy, cw, 124, talent, talent["tapped"], talent["injured"], small=True, over=PANEL)
         else:
             d.rounded_rectangle([cx, cy, cx + cw, cy + 124], radius=10, outline=(80, 83, 100), width=2)
 
@@ -224,7 +238,7 @@ def render_board(view: MastermindsView) -> Image.Image:
     for i in range(3):
         cx = PAD + i * (cw + 10)
         if i < len(view["pool"]):
-            _talent_card(d, cx, y, cw, pool_h, view["pool"][i])
+            _talent_card(d, cx, y, cw, pool_h, view["pool"][i], over=BG)
         else:
             d.rounded_rectangle([cx, y, cx + cw, y + pool_h], radius=10, outline=(80, 83, 100), width=2)
     y += pool_h + 16

@@ -9,13 +9,28 @@ describe(public view)      - plain-words alt text for a screen reader.
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.games.rage.viewtypes import HeroView, RageView, WizardPrivate
-from rendering.common import (BG, BLUE, GOLD, GREEN, INK, MUTED, PURPLE, RED, fit_text, font, new_canvas,
-                              seat_colour, wrap_text)
+from rendering.common import (
+    BG,
+    BLUE,
+    GOLD,
+    GREEN,
+    INK,
+    MUTED,
+    PURPLE,
+    RED,
+    TILES,
+    fit_text,
+    font,
+    new_canvas,
+    seat_colour,
+    wrap_text,
+)
 
 WIDTH = 1040
 PAD = 16
@@ -72,80 +87,93 @@ def _draw_header(d: ImageDraw.ImageDraw, view: RageView) -> None:
         y += fnt.size + 8
 
 
-def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, view: RageView, top: int, secret: WizardPrivate | None = None) -> None:
-    cell = _cell(view)
+def _room(d: ImageDraw.ImageDraw, view: RageView, x: int, y: int, cell: int, t: Any, ids: list[Any],
+          secret_key: bool) -> None:
+    """One room of the board (its tile, what lies on it; the heroes are drawn over it after)."""
     coord_f = font(max(18, cell // 7))
     name_f = font(max(16, cell // 8), condensed=True)
     count_f = font(max(26, cell // 4), bold=True)
     badge_f = font(max(26, cell // 5), bold=True)
+    box = (x + 2, y + 2, x + cell - 2, y + cell - 2)
+    if t["removed"]:
+        d.rectangle(box, fill=VOID)
+        d.line((x + 12, y + 12, x + cell - 12, y + cell - 12), fill=(44, 44, 52), width=3)
+        d.line((x + cell - 12, y + 12, x + 12, y + cell - 12), fill=(44, 44, 52), width=3)
+        return
+    fill = TOWER if t["tower"] else CAMP if t["camp"] else FACE_UP if t["up"] else FACE_DOWN
+    d.rounded_rectangle(box, radius=10, fill=fill)
+    d.text((x + 7, y + 4), t["label"], font=coord_f, fill=MUTED)
+    if t["tower"]:
+        d.text((x + cell / 2, y + cell / 2 - cell // 7), "TOWER", font=font(max(22, cell // 5), bold=True),
+               fill=INK, anchor="mm")
+        state = "open" if view["tower_open"] else f"keys {view['keys_taken']}/3"
+        d.text((x + cell / 2, y + cell / 2 + cell // 12), state, font=font(max(20, cell // 6), bold=True),
+               fill=GOLD, anchor="mm")
+        ent = view.get("entrance")
+        if ent:
+            w = 10
+            seg = {"N": (x + cell * 0.25, y + 2, x + cell * 0.75, y + 2 + w),
+                   "S": (x + cell * 0.25, y + cell - 2 - w, x + cell * 0.75, y + cell - 2),
+                   "W": (x + 2, y + cell * 0.25, x + 2 + w, y + cell * 0.75),
+                   "E": (x + cell - 2 - w, y + cell * 0.25, x + cell - 2, y + cell * 0.75)}[ent]
+            d.rectangle(seg, fill=GOLD)
+    elif t["up"]:
+        name = "Camp" if t["camp"] else t.get("name", "")
+        d.text((x + 7, y + 8 + coord_f.size), fit_text(d, name, name_f, cell - 14 - (cell // 4 if t.get("sense") else 0)),
+               font=name_f, fill=INK)
+    else:
+        d.text((x + cell - 10, y + 4), "?", font=font(max(26, cell // 4), bold=True), fill=(120, 112, 140),
+               anchor="ra")
+    if t.get("sense"):  # scouting: how many key vaults lie within range of this room
+        r = max(15, cell // 8)
+        cx, cy = x + cell - r - 8, y + r + 8
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=GOLD, width=3)
+        d.text((cx, cy), str(t["sense"]), font=font(max(20, cell // 6), bold=True), fill=GOLD, anchor="mm")
+    if t.get("key") or secret_key:
+        kx, ky = x + cell - cell // 5, y + cell // 2 - 4
+        r = max(9, cell // 14)
+        d.ellipse((kx - r, ky - r, kx + r, ky + r), outline=GOLD, width=5)
+        d.line((kx, ky + r, kx, ky + 2.6 * r), fill=GOLD, width=5)
+        if secret_key and not t.get("key"):
+            d.rounded_rectangle(box, radius=10, outline=GOLD, width=4)
+    hidden = t["hidden_tokens"]
+    if hidden:  # face-down tokens: one disc with the count (all alike in public)
+        r = max(16, cell // 7)
+        cx, cy = x + 8 + r, y + cell - 8 - r
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=TOKEN, outline=DARK, width=2)
+        d.text((cx, cy), str(hidden), font=count_f if r * 2 > count_f.size else badge_f, fill=DARK, anchor="mm")
+        if ids:
+            marks = " ".join({"monster": str(tk.get("level", 0) * tk.get("count", 1)), "trap": "T",
+                              "blank": "-"}[tk["kind"]] for tk in ids)
+            d.text((cx + r + 6, cy), marks, font=font(max(20, cell // 6), bold=True), fill=RED, anchor="lm")
+    if t["monsters"]:
+        level = sum(m["level"] for m in t["monsters"])
+        label = f"L{level}" if len(t["monsters"]) == 1 else f"{len(t['monsters'])}xL{level}"
+        bw = d.textlength(label, font=badge_f) + 12
+        bx, by = x + cell - 6 - bw, y + cell - 10 - badge_f.size - 6
+        d.rounded_rectangle((bx, by, bx + bw, by + badge_f.size + 8), radius=6, fill=RED)
+        d.text((bx + 6, by + 3), label, font=badge_f, fill=INK)
+    if t["drop"]["cards"] or t["drop"]["keys"]:
+        q = max(14, cell // 9)
+        d.rectangle((x + cell // 2 - q // 2, y + 8, x + cell // 2 + q // 2, y + 8 + q), fill=GOLD)
+
+
+def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, view: RageView, top: int, secret: WizardPrivate | None = None) -> None:
+    cell = _cell(view)
     secret_tokens = secret["tokens"] if secret else {}
     secret_keys = set(secret["keys"] if secret else [])
     for t in view["tiles"]:
         i = t["i"]
         x, y = _xy(view, top, i)
-        box = (x + 2, y + 2, x + cell - 2, y + cell - 2)
-        if t["removed"]:
-            d.rectangle(box, fill=VOID)
-            d.line((x + 12, y + 12, x + cell - 12, y + cell - 12), fill=(44, 44, 52), width=3)
-            d.line((x + cell - 12, y + 12, x + 12, y + cell - 12), fill=(44, 44, 52), width=3)
+        tokens = secret_tokens.get(str(i), [])
+        tower = (view["tower_open"], view["keys_taken"], view.get("entrance")) if t["tower"] else None
+        if tokens:  # the wizard's own marks may run over the next room: drawn in place
+            _room(d, view, x, y, cell, t, tokens, i in secret_keys)
             continue
-        fill = TOWER if t["tower"] else CAMP if t["camp"] else FACE_UP if t["up"] else FACE_DOWN
-        d.rounded_rectangle(box, radius=10, fill=fill)
-        d.text((x + 7, y + 4), t["label"], font=coord_f, fill=MUTED)
-        if t["tower"]:
-            d.text((x + cell / 2, y + cell / 2 - cell // 7), "TOWER", font=font(max(22, cell // 5), bold=True),
-                   fill=INK, anchor="mm")
-            state = "open" if view["tower_open"] else f"keys {view['keys_taken']}/3"
-            d.text((x + cell / 2, y + cell / 2 + cell // 12), state, font=font(max(20, cell // 6), bold=True),
-                   fill=GOLD, anchor="mm")
-            ent = view.get("entrance")
-            if ent:
-                w = 10
-                seg = {"N": (x + cell * 0.25, y + 2, x + cell * 0.75, y + 2 + w),
-                       "S": (x + cell * 0.25, y + cell - 2 - w, x + cell * 0.75, y + cell - 2),
-                       "W": (x + 2, y + cell * 0.25, x + 2 + w, y + cell * 0.75),
-                       "E": (x + cell - 2 - w, y + cell * 0.25, x + cell - 2, y + cell * 0.75)}[ent]
-                d.rectangle(seg, fill=GOLD)
-        elif t["up"]:
-            name = "Camp" if t["camp"] else t.get("name", "")
-            d.text((x + 7, y + 8 + coord_f.size), fit_text(d, name, name_f, cell - 14 - (cell // 4 if t.get("sense") else 0)),
-                   font=name_f, fill=INK)
-        else:
-            d.text((x + cell - 10, y + 4), "?", font=font(max(26, cell // 4), bold=True), fill=(120, 112, 140),
-                   anchor="ra")
-        if t.get("sense"):  # scouting: how many key vaults lie within range of this room
-            r = max(15, cell // 8)
-            cx, cy = x + cell - r - 8, y + r + 8
-            d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=GOLD, width=3)
-            d.text((cx, cy), str(t["sense"]), font=font(max(20, cell // 6), bold=True), fill=GOLD, anchor="mm")
-        if t.get("key") or i in secret_keys:
-            kx, ky = x + cell - cell // 5, y + cell // 2 - 4
-            r = max(9, cell // 14)
-            d.ellipse((kx - r, ky - r, kx + r, ky + r), outline=GOLD, width=5)
-            d.line((kx, ky + r, kx, ky + 2.6 * r), fill=GOLD, width=5)
-            if i in secret_keys and not t.get("key"):
-                d.rounded_rectangle(box, radius=10, outline=GOLD, width=4)
-        hidden = t["hidden_tokens"]
-        if hidden:  # face-down tokens: one disc with the count (all alike in public)
-            r = max(16, cell // 7)
-            cx, cy = x + 8 + r, y + cell - 8 - r
-            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=TOKEN, outline=DARK, width=2)
-            d.text((cx, cy), str(hidden), font=count_f if r * 2 > count_f.size else badge_f, fill=DARK, anchor="mm")
-            ids = secret_tokens.get(str(i), [])
-            if ids:
-                marks = " ".join({"monster": str(tk.get("level", 0) * tk.get("count", 1)), "trap": "T",
-                                  "blank": "-"}[tk["kind"]] for tk in ids)
-                d.text((cx + r + 6, cy), marks, font=font(max(20, cell // 6), bold=True), fill=RED, anchor="lm")
-        if t["monsters"]:
-            level = sum(m["level"] for m in t["monsters"])
-            label = f"L{level}" if len(t["monsters"]) == 1 else f"{len(t['monsters'])}xL{level}"
-            bw = d.textlength(label, font=badge_f) + 12
-            bx, by = x + cell - 6 - bw, y + cell - 10 - badge_f.size - 6
-            d.rounded_rectangle((bx, by, bx + bw, by + badge_f.size + 8), radius=6, fill=RED)
-            d.text((bx + 6, by + 3), label, font=badge_f, fill=INK)
-        if t["drop"]["cards"] or t["drop"]["keys"]:
-            q = max(14, cell // 9)
-            d.rectangle((x + cell // 2 - q // 2, y + 8, x + cell // 2 + q // 2, y + 8 + q), fill=GOLD)
+        # the room's box only (its first rows may hold the header's descenders, drawn before)
+        TILES.paste(d, x + 2, y + 2, (cell - 3, cell - 3), BG, ("rage room", json.dumps(t, sort_keys=True), cell,
+                                                                tower, i in secret_keys),
+                    lambda d, x, y, t=t, i=i: _room(d, view, x - 2, y - 2, cell, t, [], i in secret_keys))
     hero_r = max(16, cell // 6)
     by_tile: dict[int, list[HeroView]] = {}
     for h in view["heroes"]:

@@ -1,12 +1,27 @@
 """Sleeping Wizard renderer: draws views only (never the full state)."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.games.sleeping.viewtypes import CardView, FinalView, LastRoundView, SleepingView, SummaryCardView, TeamCardView
-from rendering.common import BG, GOLD, GREEN, INK, MUTED, PANEL, RED, fit_text, font, new_canvas, seat_colour, wrap_text
+from rendering.common import (
+    BG,
+    GOLD,
+    GREEN,
+    INK,
+    MUTED,
+    PANEL,
+    RED,
+    TILES,
+    fit_text,
+    font,
+    new_canvas,
+    seat_colour,
+    wrap_text,
+)
 
 W = 1000  # scaled to 400 px on a phone: 25 px type reads as 10 px
 CARD_W, CARD_H = 116, 146
@@ -31,8 +46,19 @@ DARK = (22, 23, 30)
 
 
 def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, card: CardView | TeamCardView | SummaryCardView,
-              score: int | None = None, w: int = CARD_W, h: int = CARD_H, note: str | None = None) -> None:
-    """An adventurer face up: value and class colour on top, name (if the card has one), a note, its noise."""
+              score: int | None = None, w: int = CARD_W, h: int = CARD_H, note: str | None = None,
+              over: tuple[int, int, int] | None = None) -> None:
+    """An adventurer face up: value and class colour on top, name (if the card has one), a note, its noise.
+    Over a flat colour ``over`` it is drawn once per card and pasted after."""
+    if over is None:
+        _card_face(d, x, y, card, score, w, h, note)
+        return
+    TILES.paste(d, x, y, (w + 1, h + 1), over, ("sleeping card", json.dumps(card, sort_keys=True), score, note),
+                lambda d, x, y: _card_face(d, x, y, card, score, w, h, note))
+
+
+def _card_face(d: ImageDraw.ImageDraw, x: int, y: int, card: CardView | TeamCardView | SummaryCardView,
+               score: int | None, w: int, h: int, note: str | None) -> None:
     colour = CLASS_COLOURS.get(card["class"], PANEL)
     d.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=(245, 240, 228), outline=colour, width=4)
     d.rounded_rectangle((x + 4, y + 4, x + w - 4, y + 52), radius=7, fill=colour)
@@ -163,7 +189,7 @@ def _card_rows(d: ImageDraw.ImageDraw, cards: list[CardView], x: int, y: int, pe
     for i, card in enumerate(cards):
         cx = x + (i % per_row) * (w + GAP)
         cy = y + (i // per_row) * (h + GAP)
-        draw_card(d, cx, cy, card, w=w, h=h)
+        draw_card(d, cx, cy, card, w=w, h=h, over=BG)
     rows = max(1, (len(cards) + per_row - 1) // per_row)
     return y + rows * (h + GAP)
 
@@ -229,7 +255,7 @@ def render_board(view: SleepingView) -> Image.Image:
         tx = rx + 214
         for i, card in enumerate(team["cards"]):
             note = f"= {card['copies']}" if card.get("copies") else None
-            draw_card(d, tx + i * (CARD_W + GAP), y + 8, card, score=card["score"], note=note)
+            draw_card(d, tx + i * (CARD_W + GAP), y + 8, card, score=card["score"], note=note, over=PANEL)
         for i in range(len(team["cards"]), 4):
             bx = tx + i * (CARD_W + GAP)
             d.rounded_rectangle((bx, y + 8, bx + CARD_W, y + 8 + CARD_H), radius=10, outline=(80, 84, 100), width=2)

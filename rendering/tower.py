@@ -1,13 +1,13 @@
 """Renderer for The Wizard's Tower. Draws views only (never full state)."""
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping
 
 from PIL import Image, ImageDraw
 
 from bot.games.tower.viewtypes import TowerView
-from rendering.common import (BG, GOLD, INK, MUTED, PANEL, fit_text, font, new_canvas, seat_colour,
-                              wrap_text)
+from rendering.common import BG, GOLD, INK, MUTED, PANEL, TILES, fit_text, font, new_canvas, seat_colour, wrap_text
 
 W = 1240
 MARGIN = 14
@@ -62,6 +62,12 @@ def _suit_chips(d, x, y, suits, h=26, ink=None, small=False):
 
 
 def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, c: Mapping[str, Any], w: int = CARD_W, h: int = CARD_H, glow=None):
+    """A card face over the board's background, drawn once per card and pasted after."""
+    TILES.paste(d, x, y, (w + 1, h + 1), BG, ("tower card", json.dumps(c, sort_keys=True), glow),
+                lambda d, x, y: _card_face(d, x, y, c, w, h, glow))
+
+
+def _card_face(d: ImageDraw.ImageDraw, x: int, y: int, c: Mapping[str, Any], w: int, h: int, glow) -> None:
     light = c.get("deck") == "light"
     fill, ink = (LIGHT_FILL, LIGHT_INK) if light else (DARK_FILL, DARK_INK)
     _rr(d, (x, y, x + w, y + h), fill, outline=glow or ((150, 140, 110) if light else (110, 100, 140)),
@@ -110,6 +116,12 @@ def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, c: Mapping[str, Any], w: i
 
 
 def draw_back(d, x, y, w=CARD_W, h=CARD_H, label="face-down"):
+    """A face-down card over the board's background (drawn once, pasted after)."""
+    TILES.paste(d, x, y, (w + 1, h + 1), BG, ("tower back", label), lambda d, x, y: _card_back(d, x, y, w, h, label),
+                margin=2)
+
+
+def _card_back(d, x, y, w, h, label):
     _rr(d, (x, y, x + w, y + h), (40, 30, 62), outline=(150, 120, 200), width=3)
     for i in range(0, w + h, 18):
         d.line((x + max(0, i - h), y + min(h, i), x + min(w, i), y + max(0, i - w)), fill=(58, 44, 88), width=3)
@@ -135,56 +147,64 @@ def _header(d, view, y=10):
 
 def _haul_rows(d, view, y, acting):
     names = view["names"]
-    hf = font(21, bold=True)
-    small = font(17, condensed=True)
+    row_h = 86
     for h in view["hauls"]:
         s = h["seat"]
-        row_h = 86
-        _rr(d, (MARGIN, y, W - MARGIN, y + row_h), PANEL, outline=GOLD if s in acting else None,
-            width=3 if s in acting else 1)
-        d.rectangle((MARGIN, y + 6, MARGIN + 8, y + row_h - 6), fill=seat_colour(s))
-        _pawn(d, MARGIN + 36, y + 28, s, names[s], r=16)
-        nm = fit_text(d, names[s], hf, 230)
-        d.text((MARGIN + 60, y + 14), nm, font=hf, fill=INK)
         pw = view["pawns"][s]
-        where = "balcony" if pw["where"] == "balcony" else "bridge" if pw["where"] == "bridge" else f"floor {pw['floor'] + 1}"
-        d.text((MARGIN + 60, y + 42), f"{len(h['cards'])} cards · {where}", font=small, fill=MUTED)
-        # suit totals
-        x = MARGIN + 300
-        vis = h["visible"]
-        sf = font(18, bold=True, condensed=True)
-        for su in SUITS:
-            _rr(d, (x, y + 10, x + 78, y + 38), SUIT_COL[su], r=6)
-            d.text((x + 39, y + 24), f"{SUIT_ABBR[su]} {vis['suits'][su]}", font=sf, fill=(255, 255, 255), anchor="mm")
-            x += 84
-        x += 6
-        nums = vis["numbers"]
-        d.text((x, y + 12), f"3s:{nums['3']} 4s:{nums['4']} 5s:{nums['5']}", font=font(19, bold=True), fill=INK)
-        x2 = W - MARGIN - 200
-        d.text((x2 + 20, y + 12), f"{CURSE}{vis['curses']}", font=font(20, bold=True), fill=(255, 120, 120))
-        d.text((x2 + 74, y + 12), f"{STAR}{vis['prestige']:+d}" if vis["prestige"] else "", font=font(20, bold=True),
-               fill=GOLD)
-        # secret
-        sx, sy = W - MARGIN - 58, y + 8
-        sec = h.get("secret")
-        if sec == "back":
-            _rr(d, (sx, sy, sx + 44, sy + 62), (40, 30, 62), outline=(150, 120, 200), width=2, r=6)
-            d.text((sx + 22, sy + 31), "?", font=font(26, bold=True), fill=(210, 190, 255), anchor="mm")
-        elif isinstance(sec, dict):
-            _rr(d, (sx, sy, sx + 44, sy + 62), LIGHT_FILL, outline=GOLD, width=2, r=6)
-            d.text((sx + 22, sy + 31), "/".join(map(str, sec["values"])) or "0", font=font(20, bold=True),
-                   fill=LIGHT_INK, anchor="mm")
-        # card names
-        parts = []
-        for c in h["cards"]:
-            t = c["name"]
-            if h.get("sand_under") == c["id"]:
-                t += " (+Sand)"
-            parts.append(t)
-        text = " · ".join(parts) if parts else "(empty haul)"
-        d.text((MARGIN + 300, y + 50), fit_text(d, text, small, W - 2 * MARGIN - 300 - 70), font=small, fill=MUTED)
+        # the whole row, over the background: drawn once per look (the haul, where the pawn is, whose turn)
+        TILES.paste(d, 0, y, (W, row_h + 1), BG, ("tower haul", json.dumps(h, sort_keys=True), json.dumps(pw),
+                                                  names[s], s in acting),
+                    lambda d, x, y, h=h, pw=pw: _haul_row(d, h, names, pw, s in acting, y, row_h))
         y += row_h + 6
     return y
+
+
+def _haul_row(d, h, names, pw, acting, y, row_h):
+    s = h["seat"]
+    hf = font(21, bold=True)
+    small = font(17, condensed=True)
+    _rr(d, (MARGIN, y, W - MARGIN, y + row_h), PANEL, outline=GOLD if acting else None,
+        width=3 if acting else 1)
+    d.rectangle((MARGIN, y + 6, MARGIN + 8, y + row_h - 6), fill=seat_colour(s))
+    _pawn(d, MARGIN + 36, y + 28, s, names[s], r=16)
+    nm = fit_text(d, names[s], hf, 230)
+    d.text((MARGIN + 60, y + 14), nm, font=hf, fill=INK)
+    where = "balcony" if pw["where"] == "balcony" else "bridge" if pw["where"] == "bridge" else f"floor {pw['floor'] + 1}"
+    d.text((MARGIN + 60, y + 42), f"{len(h['cards'])} cards · {where}", font=small, fill=MUTED)
+    # suit totals
+    x = MARGIN + 300
+    vis = h["visible"]
+    sf = font(18, bold=True, condensed=True)
+    for su in SUITS:
+        _rr(d, (x, y + 10, x + 78, y + 38), SUIT_COL[su], r=6)
+        d.text((x + 39, y + 24), f"{SUIT_ABBR[su]} {vis['suits'][su]}", font=sf, fill=(255, 255, 255), anchor="mm")
+        x += 84
+    x += 6
+    nums = vis["numbers"]
+    d.text((x, y + 12), f"3s:{nums['3']} 4s:{nums['4']} 5s:{nums['5']}", font=font(19, bold=True), fill=INK)
+    x2 = W - MARGIN - 200
+    d.text((x2 + 20, y + 12), f"{CURSE}{vis['curses']}", font=font(20, bold=True), fill=(255, 120, 120))
+    d.text((x2 + 74, y + 12), f"{STAR}{vis['prestige']:+d}" if vis["prestige"] else "", font=font(20, bold=True),
+           fill=GOLD)
+    # secret
+    sx, sy = W - MARGIN - 58, y + 8
+    sec = h.get("secret")
+    if sec == "back":
+        _rr(d, (sx, sy, sx + 44, sy + 62), (40, 30, 62), outline=(150, 120, 200), width=2, r=6)
+        d.text((sx + 22, sy + 31), "?", font=font(26, bold=True), fill=(210, 190, 255), anchor="mm")
+    elif isinstance(sec, dict):
+        _rr(d, (sx, sy, sx + 44, sy + 62), LIGHT_FILL, outline=GOLD, width=2, r=6)
+        d.text((sx + 22, sy + 31), "/".join(map(str, sec["values"])) or "0", font=font(20, bold=True),
+               fill=LIGHT_INK, anchor="mm")
+    # card names
+    parts = []
+    for c in h["cards"]:
+        t = c["name"]
+        if h.get("sand_under") == c["id"]:
+            t += " (+Sand)"
+        parts.append(t)
+    text = " · ".join(parts) if parts else "(empty haul)"
+    d.text((MARGIN + 300, y + 50), fit_text(d, text, small, W - 2 * MARGIN - 300 - 70), font=small, fill=MUTED)
 
 
 def _tower(d, view, y, show_all=False):

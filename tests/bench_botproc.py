@@ -163,6 +163,28 @@ def main() -> int:
     # worker) and write PREFIX.<bot>.prof when the bot stops (`python -m pstats` reads it).
     import cProfile
 
+    # The garbage collector's passes are charged by cProfile to whatever function was allocating: they are also
+    # counted apart, per generation, in PREFIX.<bot>.gc (count and CPU seconds of this thread).
+    import gc
+
+    collections: dict[int, list[float]] = {}
+    started: list[float] = []
+    slow: list[str] = []  # the passes over 10 ms: when (seconds since start), which generation, how long
+    began = time.monotonic()
+
+    def count_collection(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[:] = [time.thread_time()]
+        elif started:
+            spent = collections.setdefault(info["generation"], [0, 0.0])
+            took = time.thread_time() - started[0]
+            spent[0] += 1
+            spent[1] += took
+            if took > 0.01:
+                slow.append(f"  at {time.monotonic() - began:.1f} s: generation {info['generation']}, {took * 1000:.0f} ms"
+                            f" ({gc.get_freeze_count()} objects frozen)")
+
+    gc.callbacks.append(count_collection)
     profiler = cProfile.Profile(time.thread_time)  # CPU of this thread, not waits for the GIL
     profiler.enable()
     try:
@@ -170,6 +192,10 @@ def main() -> int:
     finally:
         profiler.disable()
         profiler.dump_stats(f"{profile_to}.{args.bot}.prof")
+        with open(f"{profile_to}.{args.bot}.gc", "w") as out:
+            for generation, (count, spent) in sorted(collections.items()):
+                out.write(f"generation {generation}: {count} collections, {spent:.3f} s of CPU\n")
+            out.write("passes over 10 ms:\n" + "\n".join(slow) + "\n")
     return 0
 
 

@@ -1,0 +1,55 @@
+"""The board a player waits for is drawn while the move's reply goes out (issue 16): its picture is asked for
+before the reply, drawn once, and the board shows the same picture and words as before."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.conftest import ADMIN
+from tests.e2e_helpers import callback_text as said
+from tests.e2e_helpers import latest_board, open_and_start, press
+
+BOB, CID = 101, 102
+
+
+def _callbacks(fake) -> int:
+    return sum(r["method"] == "POST" and r["path"].endswith("/callback") for r in fake.requests)
+
+
+@pytest.mark.parametrize("key", ["heist", "tower"])
+async def test_a_moves_board_is_drawn_while_its_reply_goes_out(harness, monkeypatch, key):
+    import cogs.boards
+    import cogs.embeds
+    from rendering import render
+
+    h, fake = harness, harness.fake
+    asked: list[tuple[str, int]] = []  # (kind, replies the fake had received when it was asked for)
+    real = cogs.embeds.render_async
+
+    async def recording(key, kind, *args, **kwargs):
+        asked.append((kind, _callbacks(fake)))
+        return await real(key, kind, *args, **kwargs)
+
+    monkeypatch.setattr(cogs.boards, "render_async", recording)
+    monkeypatch.setattr(cogs.embeds, "render_async", recording)
+    game = await open_and_start(h, key, [ADMIN, BOB, CID])
+    engine, rng = h.bot.tables.engine(game), random.Random(4)
+    early = 0
+    for _ in range(6):
+        seat = engine.to_act(game.state)[0]
+        action = engine.bot_action(game.state, seat, rng)
+        await h.settle()
+        asked.clear()
+        before = _callbacks(fake) + 1  # the panel's own reply comes first
+        rec = await press(h, game.seats[seat]["user_id"], engine.legal_actions(game.state, seat).index(action), game)
+        assert "✅" in said(rec), said(rec)
+        await h.settle()
+        game = await h.bot.tables.get(game.id)
+        boards = [replies for kind, replies in asked if kind == "board"]
+        assert len(boards) == 1, f"the board's picture was drawn once: {asked}"
+        if boards[0] == before:  # asked for before the move's reply reached Discord
+            early += 1
+        # the board shows the state the move left, drawn as ever
+        assert dict(latest_board(h).files)["board.png"] == render(key, "board", engine.view(game.state, None))
+    assert early >= 4, "the board's picture is asked for before the reply is sent"
