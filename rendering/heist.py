@@ -6,8 +6,21 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import (BG, GOLD, GREEN, INK, MUTED, PANEL, RED, TILES, fit_text, font, new_canvas,
-                              seat_colour, wrap_text)
+from rendering.common import (
+    BG,
+    GOLD,
+    GREEN,
+    INK,
+    MUTED,
+    PANEL,
+    RED,
+    TILES,
+    fit_text,
+    font,
+    new_canvas,
+    seat_colour,
+    wrap_text,
+)
 
 W = 1200
 PAD = 20
@@ -249,6 +262,7 @@ def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
 
 
 def render_board(view: dict[str, Any]) -> Image.Image:
+    """The public board: heat and bag, the four jobs, the test under way, the thieves."""
     height = 200 + 136 + 2 * 274 + 212 + 46 + 74 * len(view["players"]) + 12 + 60
     image, draw = new_canvas(W, height, BG)
     y = _header(draw, view, PAD)
@@ -261,6 +275,7 @@ def render_board(view: dict[str, Any]) -> Image.Image:
 
 
 def render_private(view: dict[str, Any]) -> Image.Image | None:
+    """A thief's own view: their hand and secrets; None when they have nothing private."""
     priv = view.get("private")
     if not priv:
         return None
@@ -307,6 +322,7 @@ def render_private(view: dict[str, Any]) -> Image.Image | None:
 
 
 def render_final(view: dict[str, Any], scores: list[dict[str, Any]]) -> Image.Image:
+    """The final scoreboard, secrets revealed."""
     rows = sorted(scores, key=lambda r: (r["rank"], r["seat"]))
     secrets = {s["seat"]: s for s in view.get("secrets", [])}
     row_h = 150

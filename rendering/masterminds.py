@@ -6,8 +6,23 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import (BG, BLUE, GOLD, GREEN, INK, MUTED, PANEL, PURPLE, RED, TILES, fit_text, font,
-                              new_canvas, seat_colour, wrap_text)
+from rendering.common import (
+    BG,
+    BLUE,
+    GOLD,
+    GREEN,
+    INK,
+    MUTED,
+    PANEL,
+    PURPLE,
+    RED,
+    TILES,
+    fit_text,
+    font,
+    new_canvas,
+    seat_colour,
+    wrap_text,
+)
 
 W = 800  # drawn at 800 px so a phone's 400 px shows it at half size
 PAD = 16
@@ -289,6 +304,7 @@ def render_private(view: dict[str, Any]) -> Image.Image | None:
 
 
 def render_final(view: dict[str, Any], scores: list[dict[str, Any]]) -> Image.Image:
+    """The final scoreboard: why the game ended, what each gem colour was worth, each player's rank and score."""
     final = view.get("final") or {}
     values = final.get("values", {})
     rows = sorted(scores, key=lambda r: (r["rank"], r["seat"]))

@@ -7,7 +7,19 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rendering.common import (
-    BG, GOLD, GREEN, INK, MUTED, PANEL, RED, TILES, fit_text, font, new_canvas, seat_colour, wrap_text,
+    BG,
+    GOLD,
+    GREEN,
+    INK,
+    MUTED,
+    PANEL,
+    RED,
+    TILES,
+    fit_text,
+    font,
+    new_canvas,
+    seat_colour,
+    wrap_text,
 )
 
 W = 1000  # scaled to 400 px on a phone: 25 px type reads as 10 px
@@ -73,6 +85,7 @@ def _card_face(d: ImageDraw.ImageDraw, x: int, y: int, card: dict[str, Any], sco
 
 def draw_back(d: ImageDraw.ImageDraw, x: int, y: int, letter: str = "", w: int = CARD_W, h: int = CARD_H,
               caption: str = "?") -> None:
+    """A face-down card (its letter under it when known)."""
     d.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=BACK, outline=(120, 130, 190), width=3)
     d.rounded_rectangle((x + 10, y + 10, x + w - 10, y + h - 10), radius=8, outline=(80, 90, 150), width=2)
     d.text((x + w // 2, y + h // 2 - 8), caption, font=font(40, bold=True), fill=(150, 160, 220), anchor="mm")
@@ -191,6 +204,7 @@ def _recent(d: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, w: int
 
 
 def render_board(view: dict[str, Any]) -> Image.Image:
+    """The public board: the round's floor, the tower, the market, each team, the noise tracker."""
     n = len(view["names"])
     per_row = max(1, (W - 40 + GAP) // (CARD_W + GAP))
     market_rows = max(1, (len(view["market"]) + per_row - 1) // per_row)
@@ -272,6 +286,7 @@ def _last_round_lines(d: ImageDraw.ImageDraw, view: dict[str, Any], last: dict[s
 
 
 def render_private(view: dict[str, Any]) -> Image.Image | None:
+    """A player's own view: their hand; None when they have nothing private."""
     p = view.get("private")
     if not p:
         return None
@@ -314,6 +329,7 @@ def render_private(view: dict[str, Any]) -> Image.Image | None:
 
 
 def render_final(view: dict[str, Any], scores: list[dict[str, Any]] | None = None) -> Image.Image:
+    """The final scoreboard, each team's treasure."""
     names = view["names"]
     n = len(names)
     final = view.get("final") or []
@@ -351,6 +367,7 @@ def render_final(view: dict[str, Any], scores: list[dict[str, Any]] | None = Non
 
 
 def render_round_summary(d: ImageDraw.ImageDraw, view: dict[str, Any], last: dict[str, Any], x: int, y: int) -> int:
+    """What each team scored in the round just played; returns the y below it."""
     names = view["names"]
     d.text((x, y), f"Round {last['round']} on {last['floor_name']}", font=font(28, bold=True), fill=GOLD)
     y += 44
