@@ -49,9 +49,11 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
 
     @property
     def tables(self) -> TableService:
+        """The table service the cogs act through."""
         return self.bot.tables
 
     async def error(self, interaction: discord.Interaction, message: str) -> None:
+        """Tell the clicker what went wrong, privately (a follow-up if the interaction was answered)."""
         if interaction.response.is_done():
             await interaction.followup.send(**fit(message, ephemeral=True))
         else:
@@ -82,6 +84,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
 
     # --- lobby ----------------------------------------------------------------------------
     async def refresh_lobby(self, game: GameRow) -> None:
+        """Redraw the table's lobby message (refreshes asked together become one)."""
         if game.lobby_message_id:
             await self.lobbies.submit(game.id, [None])
 
@@ -329,6 +332,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
             " `/game status` to see the board. I'll post boards again as soon as the permissions change."))
 
     async def announce_end(self, game: GameRow) -> None:
+        """Say in the channel that the table ended, take the buttons off its board, refresh its lobby."""
         engine = self.tables.engine(game)
         channel = await self.channel(game.channel_id)
         if channel is not None:
@@ -344,6 +348,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
             await self.refresh_lobby(game)
 
     async def channel_note(self, game: GameRow, text: str) -> None:
+        """A short note in the table's channel."""
         channel = await self.channel(game.channel_id)
         if channel is not None:
             await self.post(channel, text, allowed_mentions=discord.AllowedMentions.none())
@@ -361,6 +366,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         return clip(f"**{self.tables.engine(game).meta.name}** · table #{game.id} · last {len(shown)} moves\n{text}", CONTENT)
 
     async def timer_fired(self, kind: str, outcome: Outcome) -> None:
+        """A reminder pings whoever is late; a deadline says the bot played for them, then shows the move."""
         game = outcome.game
         who = ", ".join(f"<@{game.seats[s]['user_id']}>" for s in outcome.missed if game.seats[s].get("user_id"))
         channel = await self.channel(game.channel_id)

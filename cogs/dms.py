@@ -80,6 +80,7 @@ class DirectMessages:
         return await self.bot.create_dm(discord.Object(id=user_id))
 
     async def show_hand(self, interaction: discord.Interaction, game: GameRow) -> None:
+        """Show a player their private view, privately (the **Show my hand** button)."""
         seat = seat_of(game, interaction.user.id)
         if seat is None:
             return await self.error(interaction, "You're not playing in this game, so you have no hand here.")

@@ -25,6 +25,7 @@ from rendering.common import to_png
 
 @lru_cache(maxsize=None)
 def renderer(key: str) -> ModuleType | None:
+    """The game's renderer module, or None if the game draws no pictures."""
     try:
         return importlib.import_module(f"rendering.{key}")
     except ModuleNotFoundError as exc:
@@ -68,6 +69,7 @@ RENDER_TIMEOUT: float | None = None  # None: HEISTCORD_RENDER_TIMEOUT (default 1
 
 
 def render_timeout() -> float:
+    """Seconds a drawing may take before it is abandoned."""
     return RENDER_TIMEOUT if RENDER_TIMEOUT is not None else float(os.environ.get("HEISTCORD_RENDER_TIMEOUT", "15"))
 
 log = logging.getLogger("heistcord.rendering")
@@ -91,6 +93,7 @@ def _workers() -> int:
 
 
 def render_executor() -> Executor:
+    """The drawing workers (started at the first picture)."""
     global _executor
     if _executor is None:
         _executor = worker_executor(_workers(), "render")

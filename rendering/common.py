@@ -54,6 +54,7 @@ class CachedFont(ImageFont.FreeTypeFont):
 
     def getmask2(self, text, mode="", direction=None, features=None, language=None, stroke_width=0,
                  anchor=None, ink=0, start=None, *args, **kwargs):
+        """The text's mask, drawn once per text and style (Pillow's, kept)."""
         if mode == "RGBA" or args:
             return super().getmask2(text, mode, direction, features, language, stroke_width, anchor, ink, start,
                                     *args, **kwargs)
@@ -67,6 +68,7 @@ class CachedFont(ImageFont.FreeTypeFont):
             text, mode, direction, features, language, stroke_width, anchor, ink, start, **kwargs), self.MASKS)
 
     def getlength(self, text, mode="", direction=None, features=None, language=None):
+        """The text's width in pixels, measured once per text."""
         key = (text, mode, direction, tuple(features) if features else None, language)
         cached = self._lengths.get(key)
         if cached is not None:
@@ -78,6 +80,7 @@ class CachedFont(ImageFont.FreeTypeFont):
 
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False, condensed: bool = False) -> ImageFont.FreeTypeFont:
+    """The DejaVu font of that size and style, shared by every picture."""
     name = "DejaVuSans"
     if condensed:
         name += "Condensed"
@@ -87,6 +90,7 @@ def font(size: int, bold: bool = False, condensed: bool = False) -> ImageFont.Fr
 
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont) -> float:
+    """How wide ``text`` is drawn in ``fnt``, in pixels."""
     return draw.textlength(text, font=fnt)
 
 
@@ -118,10 +122,12 @@ def wrap_text(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont,
 
 
 def seat_colour(seat: int) -> tuple[int, int, int]:
+    """The colour that marks a seat on every board."""
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
 def new_canvas(width: int, height: int, colour=BG) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A blank picture of that size in ``colour``, and its drawing context."""
     image = Image.new("RGB", (width, height), colour)
     return image, ImageDraw.Draw(image)
 

@@ -115,6 +115,7 @@ def make_palette(key: str) -> list[str] | None:
 
 
 def main(keys: list[str]) -> None:
+    """Make the palettes of the games named (all of them by default) and write them to data/palettes."""
     from bot.games import registry
 
     PALETTE_DIR.mkdir(exist_ok=True)

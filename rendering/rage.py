@@ -258,6 +258,7 @@ def _layout(view: RageView, extra_h: int = 0) -> tuple[Image.Image, ImageDraw.Im
 
 
 def render_board(view: RageView) -> Image.Image:
+    """The public board: the dungeon's rooms, the heroes on them, and each hero's state."""
     img, d, top, panel_top = _layout(view)
     _draw_board(img, d, view, top)
     _draw_panel(d, view, panel_top)
@@ -265,6 +266,7 @@ def render_board(view: RageView) -> Image.Image:
 
 
 def render_private(view: RageView) -> Image.Image | None:
+    """The wizard's secret board (tokens and key vaults) and hand; None for a hero."""
     priv = view.get("private")
     if priv is None or priv["role"] != "wizard":
         return None
@@ -291,6 +293,7 @@ def render_private(view: RageView) -> Image.Image | None:
 
 
 def render_final(view: RageView, scores: list[dict[str, Any]] | None = None) -> Image.Image:
+    """The board as the game ended, with who won over it."""
     img = render_board(view)
     d = ImageDraw.Draw(img)
     winner = view.get("winner")

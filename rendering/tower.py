@@ -263,6 +263,7 @@ def _bridge(d, view, y):
 
 
 def render_board(view: TowerView) -> Image.Image:
+    """The public board: the tower's floors, the bridge, each thief's haul, what just happened."""
     n = view["n"]
     recent = view.get("recent", [])[-3:]
     height = 110 + 58 + 8 * ROW_H + 96 + n * 92 + 16 + (len(recent) * 34 + 10 if recent else 0) + 10
@@ -282,6 +283,7 @@ def render_board(view: TowerView) -> Image.Image:
 
 
 def render_private(view: TowerView) -> Image.Image | None:
+    """A thief's secrets: their face-down card, the ones they peeked at, a draft hand."""
     p = view.get("private")
     if not p:
         return None
@@ -316,6 +318,7 @@ def render_private(view: TowerView) -> Image.Image | None:
 
 
 def render_final(view: TowerView, scores: list[dict[str, Any]] | None = None) -> Image.Image:
+    """The final scoring: ranks, the scoring tiles one by one, every haul."""
     final: Mapping[str, Any] = view.get("final") or {}
     names = view["names"]
     n = view["n"]
