@@ -10,8 +10,8 @@ import random
 from pathlib import Path
 
 from bot.games.masterminds.cards import CLEAR, PREP
-from tests.masterminds_scenario import MastermindsTable
-from tests.test_masterminds_util import (
+from tests.games.masterminds.scenario import MastermindsTable
+from tests.games.masterminds.test_util import (
     ENGINE,
     check,
     clear_hands,
@@ -144,7 +144,7 @@ def test_all_rounders_show_their_effective_stats():
 
 # ----------------------------------------------------------------- the bot reads its view only
 def test_bot_module_does_not_reach_into_the_engine():
-    src = Path(__file__).resolve().parents[1] / "bot" / "games" / "masterminds" / "bot_player.py"
+    src = Path(__file__).resolve().parents[3] / "bot" / "games" / "masterminds" / "bot_player.py"
     tree = ast.parse(src.read_text("utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):

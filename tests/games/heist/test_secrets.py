@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games.heist import ENGINE, cards
-from tests.heist_scenario import HeistTable
+from tests.games.heist.scenario import HeistTable
 
 
 def finished(players: int) -> HeistTable:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.test_sleeping_helpers import ENGINE, arrange, new_game, start_round
+from tests.games.sleeping.test_helpers import ENGINE, arrange, new_game, start_round
 
 
 class SleepingTable:

@@ -22,9 +22,9 @@ from bot.games.sleeping.viewtypes import (
     TeamView,
     TowerLevelView,
 )
-from tests.test_sleeping_helpers import arrange, new_game, start_round
+from tests.games.sleeping.test_helpers import arrange, new_game, start_round
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def same_keys(value: dict, kind: type) -> None:

@@ -12,7 +12,7 @@ from typing import Any, NotRequired, Union, get_args, get_origin, get_type_hints
 from bot.games.heist import ENGINE
 from bot.games.heist.viewtypes import HeistView
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _is_typeddict(kind: Any) -> bool:

@@ -8,12 +8,12 @@ import pytest
 from bot.engine import RuleError
 from bot.games.rage import ENGINE, cards
 from bot.rng import Rng
+from tests.games.rage.scenario import RageTable, tile_index
 from tests.playout import assert_rejects
-from tests.rage_scenario import RageTable, tile_index
 
 
 # ------------------------------------------------------------------ helpers
-# Set-ups go through tests/rage_scenario.py (RageTable); these short names keep the older tests short.
+# Set-ups go through tests/games/rage/scenario.py (RageTable); these short names keep the older tests short.
 def fresh(n=3, seed=1, opts=None):
     return RageTable(n, seed, opts).state
 

@@ -11,7 +11,7 @@ from bot.games.heist import ENGINE, cards
 from bot.games.heist.bot_player import token_sum_distribution
 from bot.games.heist.scoring import final_rows
 from bot.games.heist.supply import apply_effect
-from tests.heist_scenario import HeistTable, ids_named
+from tests.games.heist.scenario import HeistTable, ids_named
 from tests.playout import assert_rejects
 
 

@@ -11,8 +11,8 @@ import pytest
 from bot.engine import RuleError
 from bot.games.sleeping import scoring
 from bot.games.sleeping.cards import CARDS
-from tests.sleeping_scenario import SleepingTable
-from tests.test_sleeping_helpers import ENGINE, ID, arrange, check, ids, new_game, start_round
+from tests.games.sleeping.scenario import SleepingTable
+from tests.games.sleeping.test_helpers import ENGINE, ID, arrange, check, ids, new_game, start_round
 
 
 def frozen(state) -> str:

@@ -10,8 +10,8 @@ import pytest
 
 from bot.engine import RuleError
 from bot.games.heist import ENGINE
-from tests.heist_scenario import HeistTable
-from tests.test_heist_rules import choose, new
+from tests.games.heist.scenario import HeistTable
+from tests.games.heist.test_rules import choose, new
 
 
 def _rejected(st: dict, seat: int, action) -> None:

@@ -7,9 +7,8 @@ import json
 import pytest
 
 from bot.games.masterminds.cards import CLEAR, HEISTS, PREP, TALENTS
-from tests.masterminds_scenario import MastermindsTable
-from tests.playout import assert_rejects
-from tests.test_masterminds_util import (
+from tests.games.masterminds.scenario import MastermindsTable
+from tests.games.masterminds.test_util import (
     ENGINE,
     check,
     clear_hands,
@@ -28,6 +27,7 @@ from tests.test_masterminds_util import (
     top_failure,
     top_prep,
 )
+from tests.playout import assert_rejects
 
 
 # ----------------------------------------------------------------- setup

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from bot.games.rage import ENGINE
-from tests.test_rage_rules import dice, give_card, idx, move, ready, stay, to_heroes, token, wizard_card
+from tests.games.rage.test_rules import dice, give_card, idx, move, ready, stay, to_heroes, token, wizard_card
 
 
 def _new_tokens(before: dict, st: dict) -> dict[int, list[dict]]:

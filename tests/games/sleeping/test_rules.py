@@ -7,9 +7,9 @@ import pytest
 
 from bot.games.sleeping import scoring
 from bot.games.sleeping.cards import CARDS, FLOORS, WAKE_AT, tracker_bonus
+from tests.games.sleeping.scenario import SleepingTable
+from tests.games.sleeping.test_helpers import ENGINE, ID, check, check_conservation, ids, new_game, secrets_of
 from tests.playout import assert_rejects
-from tests.sleeping_scenario import SleepingTable
-from tests.test_sleeping_helpers import ENGINE, ID, check, check_conservation, ids, new_game, secrets_of
 
 NO_FLOOR: dict = {}
 

@@ -8,8 +8,8 @@ import pytest
 from bot.games import registry
 from bot.games.masterminds import ENGINE
 from bot.games.masterminds.cards import PREP
+from tests.games.masterminds.test_util import check
 from tests.playout import random_playout
-from tests.test_masterminds_util import check
 
 OPTION_SETS = [{}, {"round_limit": 8, "gems_per_colour": 3}, {"round_limit": 12, "gems_per_colour": 10}]
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from bot.games.heist import ENGINE, cards
 from bot.games.heist.scoring import final_rows
-from tests.heist_scenario import HeistTable
-from tests.test_heist_rules import choose, new, texts
+from tests.games.heist.scenario import HeistTable
+from tests.games.heist.test_rules import choose, new, texts
 
 
 # ------------------------------------------------------------------ forced prompts

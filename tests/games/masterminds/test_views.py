@@ -26,7 +26,7 @@ from bot.games.masterminds.viewtypes import (
     WindowView,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def same_keys(value: dict, kind: type) -> None:

@@ -8,8 +8,8 @@ from PIL import ImageDraw
 
 from bot.games.rage import ENGINE
 from rendering import rage as rage_renderer
-from tests.test_rage_playout import scramble
-from tests.test_rage_rules import give_card, ready
+from tests.games.rage.test_playout import scramble
+from tests.games.rage.test_rules import give_card, ready
 
 
 def drawn_texts(monkeypatch, render, view) -> list[tuple[str, int]]:

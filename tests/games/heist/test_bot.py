@@ -6,7 +6,7 @@ import json
 import random
 
 from bot.games.heist import ENGINE, bot_player
-from tests.heist_scenario import HeistTable
+from tests.games.heist.scenario import HeistTable
 
 
 def test_bot_action_hands_the_bot_only_its_seats_view(monkeypatch) -> None:

@@ -8,15 +8,15 @@ import pytest
 
 from bot.engine import RuleError
 from bot.games.tower import ENGINE, cards
+from tests.games.tower.scenario import NAMES, TowerTable
 from tests.playout import assert_rejects
-from tests.tower_scenario import NAMES, TowerTable
 
 ID = cards.BY_NAME
 
 
 def make(n=3, opts=None, seed=1, tower=None, hauls=None, secrets=None, pawns=None, turn=0):
     """A game with a hand-built tower (``{(floor, slot): name}``, floors 0-based), hauls and secrets
-    (a shorthand for tests/tower_scenario.py's TowerTable)."""
+    (a shorthand for tests/games/tower/scenario.py's TowerTable)."""
     table = TowerTable(n, opts, seed)
     if tower is not None:
         table.tower(tower)

@@ -6,7 +6,7 @@ import random
 from bot.games.sleeping.cards import FLOORS
 from rendering import sleeping as sleeping_renderer
 from rendering.common import to_png
-from tests.test_sleeping_helpers import ENGINE, new_game
+from tests.games.sleeping.test_helpers import ENGINE, new_game
 
 
 def snapshots(players: int, seed: int) -> list[dict]:
@@ -55,7 +55,7 @@ def test_render_first_view_has_no_last_round():
 
 def test_describe_names_the_player_to_act_and_no_secret():
     from bot.games.sleeping.cards import CARDS
-    from tests.test_sleeping_helpers import check_privacy
+    from tests.games.sleeping.test_helpers import check_privacy
     for players in (3, 8):
         state = new_game(players, seed=players + 40)
         rng = random.Random(players)

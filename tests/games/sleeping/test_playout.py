@@ -8,8 +8,8 @@ import random
 import pytest
 
 from bot.games.sleeping.cards import CARDS
+from tests.games.sleeping.test_helpers import ENGINE, check, check_conservation, new_game, secrets_of
 from tests.playout import random_playout
-from tests.test_sleeping_helpers import ENGINE, check, check_conservation, new_game, secrets_of
 
 
 @pytest.mark.parametrize("players", range(2, 9))
