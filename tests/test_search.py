@@ -10,7 +10,7 @@ import random
 import pytest
 
 from bot import search
-from bot.games import get_engine, register, registry
+from bot.games import get_engine, register
 from bot.search import pool as search_pool
 from bot.storage import Storage
 from bot.tables import TableError, TableService
@@ -60,7 +60,7 @@ def test_a_sampled_state_looks_the_same_to_the_seat(key, options):
     differs = 0
     checked = 0
     for seed in range(3):
-        n = [2, 3, 5][seed]
+        n = min(max([2, 3, 5][seed], engine.meta.min_players), engine.meta.max_players)
         state = engine.setup([f"P{i}" for i in range(n)], options, seed)
         rng = random.Random(seed)
         while not engine.is_terminal(state):

@@ -49,6 +49,10 @@ class Budget:
     min_determinizations: int = 3
     horizon: int = 400
     prior: float = 0.04  # the heuristic's own choice wins ties and near-ties
+    # Another move overrules the heuristic's only when its mean gain over it, sample by sample,
+    # exceeds ``prior`` by ``confidence`` standard errors: with few samples, noise alone would
+    # otherwise pick whichever candidate happened to be lucky (0 = the best mean wins).
+    confidence: float = 0.0
 
 DEFAULT_BUDGET = Budget()
 
@@ -61,14 +65,32 @@ def easy_action(engine: Engine, state: State, seat: int, rng: random.Random) -> 
 
 
 def outcome_value(engine: Engine, state: State, seat: int) -> float:
-    """1 for a win, otherwise a little for a good rank: what a playout is worth to ``seat``."""
+    """1 for a win, otherwise a little for a good rank: what a playout is worth to ``seat``.
+    A playout cut short is judged by the game's sampler module's ``evaluate(engine, state,
+    seat)`` (a chance of winning, 0 to 1) where it has one, else as neither won nor lost."""
     if not engine.is_terminal(state):
-        return 0.25  # a playout cut short: neither won nor lost
+        evaluate = _evaluator(engine)
+        return evaluate(engine, state, seat) if evaluate else 0.25
     result = {r["seat"]: r for r in engine.scores(state)}[seat]
     n = max(2, len(state.get("names", [])))
     if result.get("won"):
         return 1.0
     return 0.5 * (n - result.get("rank", n)) / (n - 1)
+
+
+_EVALUATORS: dict[str, Any] = {}
+
+
+def _evaluator(engine: Engine) -> Any:
+    key = engine.meta.key
+    if key not in _EVALUATORS:
+        import importlib
+        try:
+            module = importlib.import_module(type(engine).__module__.rpartition(".")[0] + ".sampler")
+        except ModuleNotFoundError:
+            module = None
+        _EVALUATORS[key] = getattr(module, "evaluate", None)
+    return _EVALUATORS[key]
 
 
 def playout(engine: Engine, state: State, seat: int, rng: random.Random, horizon: int) -> tuple[float, int]:
@@ -103,44 +125,58 @@ def search(engine: Engine, view: dict[str, Any], legal: list[Action], seat: int,
     # The heuristic's choice in the first sample is the prior: always a candidate, and it
     # keeps the move unless another does clearly better.
     favourite = engine.bot_action(copy.deepcopy(first), seat, random.Random(seed))
+    if favourite not in legal:  # a sample that lets the seat do more than it may (a fact no view shows)
+        favourite = legal[0]
     others = [a for a in legal if a != favourite]
     if len(others) > budget.candidates - 1:
         others = rng.sample(others, budget.candidates - 1)
         others.sort(key=legal.index)
     candidates = [favourite] + others
-    totals = [0.0] * len(candidates)
-    counts = [0] * len(candidates)
+    values: list[list[float]] = [[] for _ in candidates]
     sample = first
     used = done = 0
     for i in range(budget.determinizations):
         if i:
-            if used + used / i > budget.moves:  # another sample would overrun the budget
+            if done and used + used / done > budget.moves:  # another sample would overrun the budget
                 break
             resampled = engine.sample_state(view, seat, random.Random(rng.getrandbits(64)))
             if resampled is None:
                 break
             sample = resampled
+        if not all(a in engine.legal_actions(sample, seat) for a in candidates):
+            continue  # the sample guessed a fact no view shows and forbids a candidate here: skip it
         rollout_seed = rng.getrandbits(64)
         for c, action in enumerate(candidates):
             trial = copy.deepcopy(sample)
             engine.apply(trial, seat, action)
             value, moves = playout(engine, trial, seat, random.Random(rollout_seed), budget.horizon)
-            totals[c] += value
-            counts[c] += 1
+            values[c].append(value)
             used += moves + 1
-            if i == 0 and c == 0 and used * len(candidates) * budget.min_determinizations > budget.moves:
+            if done == 0 and c == 0 and used * len(candidates) * budget.min_determinizations > budget.moves:
                 return favourite  # too long a game ahead to learn anything within the budget
         done += 1
     if stats is not None:
         stats.update(candidates=len(candidates), determinizations=done, moves=used)
     if done < budget.min_determinizations:
         return favourite
-    means = [(totals[c] / counts[c] if counts[c] else -1.0) + (budget.prior if c == 0 else 0.0)
-             for c in range(len(candidates))]
-    best = max(range(len(candidates)), key=lambda c: (means[c], -c))
+    gains = [_gain(values[c], values[0], budget.confidence) - budget.prior for c in range(1, len(candidates))]
+    best = max(range(len(gains)), key=lambda c: (gains[c], -c), default=None)
     if stats is not None:
-        stats.update(means=means)
-    return candidates[best]
+        stats.update(means=[sum(v) / len(v) for v in values], gains=gains)
+    return candidates[best + 1] if best is not None and gains[best] > 0 else favourite
+
+
+def _gain(mine: list[float], base: list[float], confidence: float) -> float:
+    """How much better ``mine`` did than ``base`` over the same samples (paired: the same sampled
+    state and rollout seed), less ``confidence`` standard errors of that mean difference."""
+    diffs = [a - b for a, b in zip(mine, base)]
+    mean = sum(diffs) / len(diffs)
+    if not confidence:
+        return mean
+    if len(diffs) < 2:
+        return -1.0
+    var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    return mean - confidence * (var / len(diffs)) ** 0.5
 
 
 # Sized so a decision keeps within 300 ms at p95 on a 2-core machine (see the README).
@@ -153,6 +189,8 @@ BUDGETS: dict[str, Budget] = {
     # few hires of the game fit; earlier the first playout is cut at the horizon and the
     # heuristic's move is kept.
     "sleeping": Budget(determinizations=6, candidates=2, moves=100, min_determinizations=2, horizon=35),
+    # Wizard's Rage: ~0.6 ms a move at 4 players, ~90 moves a game.
+    "rage": Budget(determinizations=8, candidates=3, moves=300, min_determinizations=2),
 }
 
 
