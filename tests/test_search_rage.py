@@ -73,3 +73,30 @@ def test_a_hard_decision_depends_on_the_view_only_as_wizard_and_as_hero(monkeypa
         if min(roles.values()) >= 3:
             break
     assert roles == {"wizard": 3, "hero": 3} and searched >= 4
+
+
+def test_a_hero_out_of_free_actions_is_never_offered_one_by_the_search():
+    """How many free actions a hero took this turn is in no view, so a sample lets the hero take
+    more; the search must still answer one of the hero's real legal moves (it once answered the
+    heuristic's potion or equip from the sample, which the true state refuses)."""
+    from bot.games.rage.constants import FREE_LIMIT
+    checked = 0
+    for seed in (6, 7, 8, 9):
+        for state in walk(seed, 4):
+            if state["phase"] != "heroes":
+                continue
+            seat = ENGINE.to_act(state)[0]
+            if ENGINE.bot_action(copy.deepcopy(state), seat, random.Random(3))["type"] in ("move", "stay", "sprint",
+                                                                                          "march"):
+                continue
+            spent = copy.deepcopy(state)
+            spent["heroes"][seat]["free"] = FREE_LIMIT
+            legal = ENGINE.legal_actions(spent, seat)
+            assert len(legal) < len(ENGINE.legal_actions(state, seat))
+            move = search.search(ENGINE, ENGINE.view(spent, seat), legal, seat, 5,
+                                 search.Budget(determinizations=2, candidates=2, moves=3000, min_determinizations=1))
+            assert move in legal
+            checked += 1
+            if checked == 4:
+                return
+    assert checked >= 2
