@@ -100,3 +100,16 @@ def test_a_hero_out_of_free_actions_is_never_offered_one_by_the_search():
             if checked == 4:
                 return
     assert checked >= 2
+
+
+def test_a_cut_short_playout_is_the_heroes_chance_or_the_wizards():
+    """Rage's evaluation: every hero gets the heroes' chance, the wizard the rest, and heroes
+    holding more keys with more hit points are judged likelier to win."""
+    state = next(s for s in walk(6, 4) if s["phase"] == "heroes" and s["round"] >= 3)
+    values = [search.outcome_value(ENGINE, state, s) for s in range(4)]
+    assert values[1] == values[2] == values[3] and abs(values[0] + values[1] - 1) < 1e-9
+    better = copy.deepcopy(state)
+    better["keys_taken"] = 3
+    for h in better["heroes"][1:]:
+        h["hp"] = 10
+    assert search.outcome_value(ENGINE, better, 1) > values[1]

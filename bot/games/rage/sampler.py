@@ -272,3 +272,34 @@ def _commit_others(engine, state: dict[str, Any], view: dict[str, Any], seat: in
                 break
             engine.apply(scratch, s, action)
         state["commits"][str(s)] = move
+
+
+# Logistic weights for the heroes' chance of winning, fit on 3,643 moments of 240 seeded
+# normal-bot games (3-5 players; held-out log-loss 0.54 against 0.69 for a coin).
+_WEIGHTS = (1.965, -0.249, 0.545, 0.975, -2.106, -1.262, -0.03, -0.396, -0.253, 1.129)
+_BIAS = -0.376
+
+
+def evaluate(engine, state: dict[str, Any], seat: int) -> float:
+    """A playout cut short: the heroes' chance of winning from the keys they hold, the tower door,
+    their numbers, hit points, gear and distance to the door, the rounds gone, the Mana Wheel and
+    the monsters and tokens on the board; the wizard's chance is the rest."""
+    import math
+    n, size = state["n"], state["size"]
+    heroes = [state["heroes"][s] for s in range(1, n)]
+    living = [s for s in range(1, n) if state["heroes"][s]["alive"]]
+    door = engine.entrance_tile(state)
+    if door is not None and living:
+        dr, dc = divmod(door, size)
+        dist = sum(abs(divmod(state["heroes"][s]["pos"], size)[0] - dr) + abs(divmod(state["heroes"][s]["pos"], size)[1]
+                   - dc) for s in living) / len(living) / size
+    else:
+        dist = 1.0
+    tokens = state["tokens"].values()
+    features = (state["keys_taken"] / 3, 1.0 if state["tower_open"] else 0.0, len(living) / (n - 1),
+                sum(h["hp"] for h in heroes if h["alive"]) / (10 * (n - 1)), state["round"] / state["round_limit"],
+                dist, state["wizard"]["mana"] / 8, sum(1 for t in tokens if not t["up"]) / 10,
+                sum(t["level"] * t.get("count", 1) for t in tokens if t["up"] and t["kind"] == "monster") / 10,
+                sum(engine.attack(state, s) for s in living) / (n - 1) / 10)
+    heroes_win = 1 / (1 + math.exp(-(_BIAS + sum(w * x for w, x in zip(_WEIGHTS, features)))))
+    return 1 - heroes_win if seat == 0 else heroes_win
