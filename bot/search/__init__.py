@@ -39,8 +39,8 @@ def parse_level(raw: Any) -> str:
 class Budget:
     """How much a hard decision may think, counted (never timed, so it is deterministic):
     up to ``determinizations`` sampled states, each tried with up to ``candidates`` actions
-    and played out to the end, while the playouts stay within ``moves`` simulated moves in
-    all. A decision with room for fewer than ``min_determinizations`` samples (long early
+    and played out to the end (or for ``horizon`` moves, then judged by the game's
+    evaluation), while the playouts stay within ``moves`` simulated moves in all. A decision with room for fewer than ``min_determinizations`` samples (long early
     game) keeps the heuristic's move: one or two playouts would be noise, not insight."""
 
     determinizations: int = 12
