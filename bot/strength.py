@@ -19,16 +19,17 @@ import argparse
 import importlib.util
 import os
 import random
-import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
 
 from bot.games import get_engine, registry
-from bot.search import easy_action, hard_action
+from bot.search import level_action
 
 TABLE_SIZE = {"tower": 4, "sleeping": 4, "masterminds": 4, "rage": 4, "heist": 4}
+# Games of unequal roles: the hard bot's table games are also split by its role, each against
+# normal bots in the same seats and seeds, as the win rate of its side.
+ROLES: dict[str, dict[str, list[int]]] = {"rage": {"wizard": [0], "a hero": [1, 2, 3]}}
 MAX_MOVES = 50_000
 TARGET_SHARE, TARGET_HEADS_UP, TARGET_P95_MS = 1.5, 0.60, 300.0
 
@@ -48,7 +49,7 @@ def play(task: tuple[str, int, int, int, str]) -> tuple[float, list[float]]:
         if who == seat:
             choice = len(engine.legal_actions(state, who)) > 1
             start = time.process_time()
-            action = (hard_action if level == "hard" else easy_action)(engine, state, who, rngs[who])
+            action = level_action(engine, state, who, rngs[who], level)
             if choice:
                 times.append(1000 * (time.process_time() - start))
         else:
@@ -58,14 +59,34 @@ def play(task: tuple[str, int, int, int, str]) -> tuple[float, list[float]]:
     return (1 / len(winners) if seat in winners else 0.0), times
 
 
-def measure(key: str, players: int, games: int, level: str, jobs: int, pool: ProcessPoolExecutor | None
-            ) -> tuple[float, list[float]]:
+def measure(key: str, players: int, games: int, level: str, jobs: int, pool: ProcessPoolExecutor | None,
+            per_game: list[tuple[int, float]] | None = None) -> tuple[float, list[float]]:
+    """The tested seat's mean win share over seeded games (its seat rotating), and its decision
+    times; ``per_game`` collects (seat, share) of every game."""
     tasks = [(key, players, 7000 + i, i % players, level) for i in range(games)]
     results = list(pool.map(play, tasks, chunksize=max(1, games // (jobs * 4)))) if pool else [play(t) for t in tasks]
+    if per_game is not None:
+        per_game.extend((t[3], r[0]) for t, r in zip(tasks, results))
     return sum(r[0] for r in results) / games, [t for r in results for t in r[1]]
 
 
+def role_row(key: str, players: int, role: str, seats: list[int], hard: list[tuple[int, float]], jobs: int,
+             pool: ProcessPoolExecutor | None) -> str:
+    """Hard in one role of a game of unequal roles, from the table's games where it sat in that role:
+    its side's win rate against a normal bot's in the same seats and seeds (a hero's share of a win
+    is a third of it: scaled back to the side's)."""
+    normal: list[tuple[int, float]] = []
+    measure(key, players, len(hard), "normal", jobs, pool, normal)
+    side = 1 if seats == [0] else players - 1
+    mine = [share for seat, share in hard if seat in seats]
+    theirs = [share for seat, share in normal if seat in seats]
+    h, n = side * sum(mine) / len(mine), side * sum(theirs) / len(theirs)
+    return (f"| {key} | hard as {role} (its side's win rate; normal in that seat: {n:.1%}) | {len(mine)} |"
+            f" {h:.1%} | | {h / n if n else 0:.2f}x | |")
+
+
 def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (nearest rank), 0 for none."""
     if not values:
         return 0.0
     ordered = sorted(values)
@@ -73,6 +94,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Print the strength and speed table for the chosen games."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games_to_test", nargs="*", metavar="game", help="game keys (default: all)")
     parser.add_argument("--games", type=int, default=400, help="seeded games per measurement")
@@ -96,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
             if engine.meta.min_players <= 2 and "hard" in levels:
                 plans.insert(levels.index("hard") + 1, ("hard", 2))
             for level, players in plans:
-                share, times = measure(key, players, args.games, level, args.jobs, pool)
+                per_game: list[tuple[int, float]] = []
+                share, times = measure(key, players, args.games, level, args.jobs, pool, per_game)
                 fair = 1 / players
                 ratio = share / fair
                 if level == "hard" and players == 2:
@@ -116,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(f"| {key} | {test} | {args.games} | {share:.1%}{' <-' if miss else ''} | {fair:.0%} |"
                             f" {ratio:.2f}x | {speed} |")
                 print(rows[-1], flush=True)
+                if level == "hard" and players == table:
+                    for role, seats in ROLES.get(key, {}).items():
+                        rows.append(role_row(key, table, role, seats, per_game, args.jobs, pool))
+                        print(rows[-1], flush=True)
     finally:
         if pool:
             pool.shutdown()

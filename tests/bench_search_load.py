@@ -20,12 +20,10 @@ import argparse
 import asyncio
 import os
 import random
-import statistics
 import sys
 import tempfile
 import time
 
-from bot import search
 from bot.games import get_engine, register
 from bot.search import pool as search_pool
 from bot.storage import Storage

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from bot import search
-from bot.games import get_engine, register, registry
+from bot.games import get_engine, register
 from bot.search import pool as search_pool
 from bot.storage import Storage
 from bot.tables import TableError, TableService
@@ -60,7 +60,7 @@ def test_a_sampled_state_looks_the_same_to_the_seat(key, options):
     differs = 0
     checked = 0
     for seed in range(3):
-        n = [2, 3, 5][seed]
+        n = min(max([2, 3, 5][seed], engine.meta.min_players), engine.meta.max_players)
         state = engine.setup([f"P{i}" for i in range(n)], options, seed)
         rng = random.Random(seed)
         while not engine.is_terminal(state):
@@ -241,3 +241,34 @@ async def test_timed_out_and_departed_seats_play_at_the_server_level(service, mo
         assert seat == 0
         row = (await service.act(game.id, 100, engine.bot_action(row.state, 0, rng))).game
     assert (1, "easy") in levels and all(level == "normal" for seat, level in levels if seat == 2)
+
+
+def test_the_confidence_rule_keeps_the_heuristic_against_a_lucky_streak():
+    """Paired gains: a candidate overrules the heuristic only when it beat it sample by sample by
+    more than the noise (``confidence`` standard errors); with 0 the plain mean difference counts."""
+    assert search._gain([1, 0, 1, 0], [0, 1, 0, 1], 1.0) < 0
+    assert search._gain([1, 1, 1, 1], [0, 0, 0, 0], 1.0) == 1.0
+    lucky = search._gain([1, 0, 0, 1, 0], [0, 0, 0, 0, 0], 1.0)
+    assert 0 < lucky < 0.4 and search._gain([1, 0, 0, 1, 0], [0, 0, 0, 0, 0], 0.0) == pytest.approx(0.4)
+    assert search._gain([1], [0], 1.0) < 0  # one sample says nothing about its noise
+
+
+@pytest.mark.parametrize("key", ["masterminds", "sleeping"])
+def test_a_playout_cut_short_is_judged_by_the_games_evaluation(key):
+    """Cut-short playouts are worth a chance of winning from the game's evaluation: the seat
+    ahead gets more than 1/2, the others less; a game without one counts 0.25 (neither won nor lost)."""
+    engine = get_engine(key)
+    state = engine.setup([f"P{i}" for i in range(4)], {}, 1)
+    rng = random.Random(1)
+    values = [0.5] * 4
+    for _ in range(400):
+        seat = engine.to_act(state)[0]
+        engine.apply(state, seat, engine.bot_action(state, seat, rng))
+        values = [search.outcome_value(engine, state, s) for s in range(4)]
+        if len(set(values)) > 1:
+            break
+    assert not engine.is_terminal(state) and len(set(values)) > 1 and all(0 < v < 1 for v in values)
+    ranked = sorted(values)
+    assert ranked[-1] >= 0.5 >= ranked[-2] and ranked[0] < 0.5
+    tower = get_engine("tower")
+    assert search.outcome_value(tower, tower.setup(["A", "B", "C"], {}, 1), 0) == 0.25

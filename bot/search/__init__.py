@@ -39,8 +39,8 @@ def parse_level(raw: Any) -> str:
 class Budget:
     """How much a hard decision may think, counted (never timed, so it is deterministic):
     up to ``determinizations`` sampled states, each tried with up to ``candidates`` actions
-    and played out to the end, while the playouts stay within ``moves`` simulated moves in
-    all. A decision with room for fewer than ``min_determinizations`` samples (long early
+    and played out to the end (or for ``horizon`` moves, then judged by the game's
+    evaluation), while the playouts stay within ``moves`` simulated moves in all. A decision with room for fewer than ``min_determinizations`` samples (long early
     game) keeps the heuristic's move: one or two playouts would be noise, not insight."""
 
     determinizations: int = 12
@@ -49,11 +49,16 @@ class Budget:
     min_determinizations: int = 3
     horizon: int = 400
     prior: float = 0.04  # the heuristic's own choice wins ties and near-ties
+    # Another move overrules the heuristic's only when its mean gain over it, sample by sample,
+    # exceeds ``prior`` by ``confidence`` standard errors: with few samples, noise alone would
+    # otherwise pick whichever candidate happened to be lucky (0 = the best mean wins).
+    confidence: float = 0.0
 
 DEFAULT_BUDGET = Budget()
 
 
 def easy_action(engine: Engine, state: State, seat: int, rng: random.Random) -> Action:
+    """The heuristic's move, or at random at a share of real decisions (the easy level)."""
     legal = engine.legal_actions(state, seat)
     if len(legal) > 1 and rng.random() < EASY_MISTAKES:
         return rng.choice(legal)
@@ -61,14 +66,40 @@ def easy_action(engine: Engine, state: State, seat: int, rng: random.Random) -> 
 
 
 def outcome_value(engine: Engine, state: State, seat: int) -> float:
-    """1 for a win, otherwise a little for a good rank: what a playout is worth to ``seat``."""
+    """1 for a win, otherwise a little for a good rank: what a playout is worth to ``seat``.
+    A playout cut short is judged by the game's sampler module's ``evaluate(engine, state,
+    seat)`` (a chance of winning, 0 to 1) where it has one, else as neither won nor lost."""
     if not engine.is_terminal(state):
-        return 0.25  # a playout cut short: neither won nor lost
+        evaluate = _evaluator(engine)
+        return evaluate(engine, state, seat) if evaluate else 0.25
     result = {r["seat"]: r for r in engine.scores(state)}[seat]
     n = max(2, len(state.get("names", [])))
     if result.get("won"):
         return 1.0
     return 0.5 * (n - result.get("rank", n)) / (n - 1)
+
+
+def lead_value(points: list[float], seat: int, scale: float) -> float:
+    """A chance of winning for ``seat`` from points expected at the end: 1/2 when level with the
+    best of the others, nearer 1 (or 0) the further ahead (behind) by about ``scale`` points."""
+    import math
+    best_other = max((p for s, p in enumerate(points) if s != seat), default=0.0)
+    return 1 / (1 + math.exp(-(points[seat] - best_other) / scale))
+
+
+_EVALUATORS: dict[str, Any] = {}
+
+
+def _evaluator(engine: Engine) -> Any:
+    key = engine.meta.key
+    if key not in _EVALUATORS:
+        import importlib
+        try:
+            module = importlib.import_module(type(engine).__module__.rpartition(".")[0] + ".sampler")
+        except ModuleNotFoundError:
+            module = None
+        _EVALUATORS[key] = getattr(module, "evaluate", None)
+    return _EVALUATORS[key]
 
 
 def playout(engine: Engine, state: State, seat: int, rng: random.Random, horizon: int) -> tuple[float, int]:
@@ -103,60 +134,86 @@ def search(engine: Engine, view: dict[str, Any], legal: list[Action], seat: int,
     # The heuristic's choice in the first sample is the prior: always a candidate, and it
     # keeps the move unless another does clearly better.
     favourite = engine.bot_action(copy.deepcopy(first), seat, random.Random(seed))
+    if favourite not in legal:  # a sample that lets the seat do more than it may (a fact no view shows)
+        favourite = legal[0]
     others = [a for a in legal if a != favourite]
     if len(others) > budget.candidates - 1:
         others = rng.sample(others, budget.candidates - 1)
         others.sort(key=legal.index)
     candidates = [favourite] + others
-    totals = [0.0] * len(candidates)
-    counts = [0] * len(candidates)
+    values: list[list[float]] = [[] for _ in candidates]
     sample = first
     used = done = 0
     for i in range(budget.determinizations):
         if i:
-            if used + used / i > budget.moves:  # another sample would overrun the budget
+            if done and used + used / done > budget.moves:  # another sample would overrun the budget
                 break
             resampled = engine.sample_state(view, seat, random.Random(rng.getrandbits(64)))
             if resampled is None:
                 break
             sample = resampled
+        if not all(a in engine.legal_actions(sample, seat) for a in candidates):
+            continue  # the sample guessed a fact no view shows and forbids a candidate here: skip it
         rollout_seed = rng.getrandbits(64)
         for c, action in enumerate(candidates):
             trial = copy.deepcopy(sample)
             engine.apply(trial, seat, action)
             value, moves = playout(engine, trial, seat, random.Random(rollout_seed), budget.horizon)
-            totals[c] += value
-            counts[c] += 1
+            values[c].append(value)
             used += moves + 1
-            if i == 0 and c == 0 and used * len(candidates) * budget.min_determinizations > budget.moves:
+            if done == 0 and c == 0 and used * len(candidates) * budget.min_determinizations > budget.moves:
                 return favourite  # too long a game ahead to learn anything within the budget
         done += 1
     if stats is not None:
         stats.update(candidates=len(candidates), determinizations=done, moves=used)
     if done < budget.min_determinizations:
         return favourite
-    means = [(totals[c] / counts[c] if counts[c] else -1.0) + (budget.prior if c == 0 else 0.0)
-             for c in range(len(candidates))]
-    best = max(range(len(candidates)), key=lambda c: (means[c], -c))
+    gains = [_gain(values[c], values[0], budget.confidence) - budget.prior for c in range(1, len(candidates))]
+    best = max(range(len(gains)), key=lambda c: (gains[c], -c), default=None)
     if stats is not None:
-        stats.update(means=means)
-    return candidates[best]
+        stats.update(means=[sum(v) / len(v) for v in values], gains=gains)
+    return candidates[best + 1] if best is not None and gains[best] > 0 else favourite
+
+
+def _gain(mine: list[float], base: list[float], confidence: float) -> float:
+    """How much better ``mine`` did than ``base`` over the same samples (paired: the same sampled
+    state and rollout seed), less ``confidence`` standard errors of that mean difference."""
+    diffs = [a - b for a, b in zip(mine, base)]
+    mean = sum(diffs) / len(diffs)
+    if not confidence:
+        return mean
+    if len(diffs) < 2:
+        return -1.0
+    var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    return mean - confidence * (var / len(diffs)) ** 0.5
 
 
 # Sized so a decision keeps within 300 ms at p95 on a 2-core machine (see the README).
 BUDGETS: dict[str, Budget] = {
     "tower": Budget(determinizations=12, candidates=3, moves=200, min_determinizations=2),
-    "masterminds": Budget(determinizations=8, candidates=3, moves=1200, min_determinizations=3),
+    # Masterminds: a 4-player game is ~230 moves; whole playouts left room for 2-6 samples, and
+    # with wins as the only signal the search overruled the heuristic on noise (hard was weaker
+    # than normal). Playouts are cut after 60 moves and judged by the gems' expected worth, and
+    # a move overrules the heuristic's only when its gain stands a standard error above noise.
+    "masterminds": Budget(determinizations=10, candidates=3, moves=1200, min_determinizations=3, horizon=60,
+                          confidence=1.0),
     # HEIST's heuristic is quick (~0.16 ms a move): every decision fits full playouts.
     "heist": Budget(determinizations=12, candidates=3, moves=1200, min_determinizations=2),
-    # Sleeping Wizard's heuristic costs ~3.4 ms a move (a whole game ~0.4 s): only the last
-    # few hires of the game fit; earlier the first playout is cut at the horizon and the
-    # heuristic's move is kept.
-    "sleeping": Budget(determinizations=6, candidates=2, moves=100, min_determinizations=2, horizon=35),
+    # Sleeping Wizard's heuristic costs ~3.7 ms a move at 4 players (a whole game ~0.45 s): playouts
+    # are cut after 10 moves and judged by the round scored as it stands (its ``evaluate``), so
+    # every hire is searched, with 3 samples of 2 candidates.
+    "sleeping": Budget(determinizations=3, candidates=2, moves=70, min_determinizations=3, horizon=10,
+                       confidence=1.0),
+    # Wizard's Rage: ~0.6 ms a move at 4 players, ~90 moves a game. Whole playouts fitted only the
+    # last rounds and overruled on noise (hard as strong as normal, 0.97x over 40 games): playouts
+    # are cut after 24 moves and judged by the sampler's ``evaluate`` (a fit on normal-bot games).
+    "rage": Budget(determinizations=8, candidates=3, moves=320, min_determinizations=3, horizon=24,
+                   confidence=1.0),
 }
 
 
 def engine_budget(engine: Engine) -> Budget:
+    """How much a hard decision of this game may think."""
     return BUDGETS.get(engine.meta.key, DEFAULT_BUDGET)
 
 
@@ -177,6 +234,7 @@ def hard_action(engine: Engine, state: State, seat: int, rng: random.Random) -> 
 
 
 def level_action(engine: Engine, state: State, seat: int, rng: random.Random, level: str) -> Action:
+    """A bot's move at its level, in this process."""
     if level == "easy":
         return easy_action(engine, state, seat, rng)
     if level == "hard":

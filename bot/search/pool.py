@@ -27,6 +27,7 @@ def _workers() -> int:
 
 
 def executor() -> Executor:
+    """The shared pool where hard bots think, started on first use."""
     global _executor
     if _executor is None:
         _executor = worker_executor(_workers(), "search")
@@ -34,6 +35,7 @@ def executor() -> Executor:
 
 
 def shutdown() -> None:
+    """Stop the pool (a new one starts on the next search)."""
     global _executor
     if _executor is not None:
         _executor.shutdown(wait=False, cancel_futures=True)

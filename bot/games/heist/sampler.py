@@ -14,29 +14,31 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import cards as K
+from . import cards
 from .cards import OBSTACLE, RESOURCE
 
-_IDENTITY_BY_NAME = {i["name"]: i["id"] for i in K.IDENTITIES}
+_IDENTITY_BY_NAME = {i["name"]: i["id"] for i in cards.IDENTITIES}
 
 
 def _token(label: str) -> dict[str, Any]:
     colour, value = label.split(" ")
-    return {"colour": colour, "face": K.TOKENS[colour]["faces"].index(int(value)), "ignored": False}
+    return {"colour": colour, "face": cards.TOKENS[colour]["faces"].index(int(value)), "ignored": False}
 
 
 def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """A full state the seat cannot tell from the true one, what it cannot see dealt with ``rng``
+    (None where this moment cannot be searched)."""
     if view["over"] or "private" not in view:
         return None
     n, priv, phase = view["n"], view["private"], view["phase"]
     test_view = view["test"]
     if test_view and seat in test_view["committed"] and not test_view["revealed"]:
         return None  # this seat has committed: it has nothing to decide until the reveal
-    pool = set(K.RESOURCE_IDS)
+    pool = set(cards.RESOURCE_IDS)
 
     def take(name: str, upgrade: Any = "any", consume: bool = True) -> str | None:
         """An id of a card by that name (and upgrade), out of the unseen ones if ``consume``."""
-        source = sorted(pool) if consume else K.RESOURCE_IDS
+        source = sorted(pool) if consume else cards.RESOURCE_IDS
         for cid in source:
             c = RESOURCE[cid]
             if c["name"] == name and (upgrade == "any" or c["upgrade"] == upgrade):
@@ -64,7 +66,7 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         identities.append(_IDENTITY_BY_NAME[p["identity"]])
         pile = []
         for item in p["pile"]:
-            mine = [b for b in banked if K.card_name(b) == item] if p["seat"] == view["active"] else []
+            mine = [b for b in banked if cards.card_name(b) == item] if p["seat"] == view["active"] else []
             if mine:
                 cid = mine[0]
                 banked.remove(cid)
@@ -76,10 +78,10 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         piles.append(pile)
         # Each upgrade adds 1 to its skill: names that are printed with several upgrades take
         # the skills the board shows are left over.
-        spare = {s: p["skills"][s] - p["base"][s] for s in K.SKILLS}
+        spare = {s: p["skills"][s] - p["base"][s] for s in cards.SKILLS}
         fixed: dict[str, str] = {}
         for name in p["upgrades"]:
-            skills = {RESOURCE[c]["upgrade"] for c in K.RESOURCE_IDS if RESOURCE[c]["name"] == name}
+            skills = {RESOURCE[c]["upgrade"] for c in cards.RESOURCE_IDS if RESOURCE[c]["name"] == name}
             if len(skills) == 1:
                 fixed[name] = skills.pop()
                 spare[fixed[name]] -= 1
@@ -87,7 +89,7 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         for name in p["upgrades"]:
             skill: str | None = fixed.get(name)
             if skill is None:
-                skill = next((s for s in K.SKILLS if spare[s] > 0
+                skill = next((s for s in cards.SKILLS if spare[s] > 0
                               and any(RESOURCE[c]["name"] == name and RESOURCE[c]["upgrade"] == s for c in pool)), None)
                 if skill is None:
                     return None
@@ -143,10 +145,10 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         discard.append(discard_top)
     deck = unseen
     own = priv["secret"]["id"]
-    eligible = [s["id"] for s in K.SECRETS if (n > 1 or s.get("solo", True)) and s["id"] != own]
+    eligible = [s["id"] for s in cards.SECRETS if (n > 1 or s.get("solo", True)) and s["id"] != own]
     rng.shuffle(eligible)
     secrets = [own if s == seat else eligible.pop() for s in range(n)]
-    k = K.JOB_LENGTH[n]
+    k = cards.JOB_LENGTH[n]
     jobs = {j["letter"]: list(j["stack"]) for j in view["jobs"]}
     leader = (view["start"] + view["round"] - 1) % n
     last = None
@@ -154,7 +156,7 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         lv = view["last"]
         last = {"seat": lv["seat"], "obstacle": lv["obstacle"],
                 "option": next(i for i, o in enumerate(OBSTACLE[lv["obstacle"]]["test"])
-                               if K.test_label(o) == lv["label"]),
+                               if cards.test_label(o) == lv["label"]),
                 "total": lv["total"], "target": lv["target"], "success": lv["success"],
                 "tokens": [{"colour": t["colour"], "face": t["face"], "ignored": t["ignored"]} for t in lv["tokens"]],
                 "assists": [{"seat": a["seat"], "card": take(a["name"], consume=False)} for a in lv["assists"]],
@@ -162,16 +164,16 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
     state: dict[str, Any] = {
         "names": list(view["names"]), "rng": rng.getrandbits(64), "options": dict(view["options"]), "n": n,
         "identities": identities, "box_identities": sorted(set(_IDENTITY_BY_NAME.values()) - set(identities)),
-        "secrets": secrets, "box_secrets": sorted(set(K.SECRET) - set(secrets)),
-        "jobs": jobs, "unused": sorted(o["id"] for j in K.JOBS for o in j["obstacles"][k:]),
-        "finales": {j["letter"]: j["obstacles"][:k][-1]["id"] for j in K.JOBS},
+        "secrets": secrets, "box_secrets": sorted(set(cards.SECRET) - set(secrets)),
+        "jobs": jobs, "unused": sorted(o["id"] for j in cards.JOBS for o in j["obstacles"][k:]),
+        "finales": {j["letter"]: j["obstacles"][:k][-1]["id"] for j in cards.JOBS},
         "boxed": list(view["boxed"]), "tests": view["tests"], "failed": view["failed"],
         "completed": list(view["completed"]),
         "heat": [{"colour": h["colour"], "count": h["count"], "done": h["done"]} for h in view["heat"]],
         "bag": dict(view["bag"]), "supply": dict(view["supply"]),
         "spent": [_token(label) for label in view["spent"]],
         "deck": deck, "discard": discard, "hands": hands,
-        "held": sorted({K.card_name(c) for h in hands for c in h}),
+        "held": sorted({cards.card_name(c) for h in hands for c in h}),
         "upgrades": upgrades, "piles": piles, "locations": [p["location"] for p in view["players"]],
         "start": view["start"], "leader": leader, "active": view["active"], "round": view["round"],
         "turns": (view["active"] - leader) % n, "phase": phase, "test": test, "last": last, "final": None,

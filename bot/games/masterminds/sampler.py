@@ -14,7 +14,7 @@ import copy
 import random
 from typing import Any
 
-from .cards import FAILURES, HEISTS, PREP, TALENTS
+from .cards import CLEAR, FAILURES, HEISTS, PREP, TALENTS
 
 
 def _unseen(all_ids, known: list[str], count: int, rng: random.Random) -> list[str] | None:
@@ -26,6 +26,8 @@ def _unseen(all_ids, known: list[str], count: int, rng: random.Random) -> list[s
 
 
 def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """A full state the seat cannot tell from the true one, what it cannot see dealt with ``rng``
+    (None where this moment cannot be searched)."""
     if view.get("over") or "private" not in view or "table" not in view:
         return None
     state = copy.deepcopy(view["table"])
@@ -90,3 +92,12 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         "stats": {"available": [], "used": [], "completions": [], "rolls": {}},
     })
     return state
+
+
+def evaluate(engine, state: dict[str, Any], seat: int) -> float:
+    """A playout cut short: each seat's gems at their expected end value (a colour is worth a d6,
+    3.5 on average; Clear 2), turned into a chance of winning for ``seat``."""
+    from bot.search import lead_value
+    points = [sum(count * (2.0 if colour == CLEAR else 3.5) for colour, count in gems.items())
+              for gems in state["gems"]]
+    return lead_value(points, seat, 4.0)

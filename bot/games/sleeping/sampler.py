@@ -15,10 +15,12 @@ import random
 from typing import Any
 
 from . import scoring
-from .cards import DECK_SIZE, FLOORS, HAND_SIZE, RANDOM_KEYS
+from .cards import DECK_SIZE, FLOORS, HAND_SIZE, RANDOM_KEYS, WAKE_AT, tracker_bonus
 
 
 def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """A full state the seat cannot tell from the true one, what it cannot see dealt with ``rng``
+    (None where this moment cannot be searched)."""
     if view["phase"] == "over" or "private" not in view:
         return None
     n = len(view["names"])
@@ -94,3 +96,25 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         "copy_wait": copy_wait, "copy_choice": copy_choice, "turn": view["turn"],
         "order": list(view["order"]), "recent": list(view["recent"]),
     }
+
+
+
+def evaluate(engine, state: dict[str, Any], seat: int) -> float:
+    """A playout cut short: every guild's round scored as if its team so far were complete (its
+    quietest way to copy; the quietest team takes the round's reward), then treasure plus the
+    tracker bonus its noise would earn (a guild that woke the wizard cannot win), turned into a
+    chance of winning for ``seat``."""
+    from bot.search import lead_value
+    effect = engine.effect(state)
+    reward = int(effect.get("lowest_reward", 2))
+    teams = []
+    for team in state["teams"]:
+        best = scoring.copy_options(team, effect)[0] if team else {"noise": 0, "bonus": 0}
+        teams.append((best["noise"], best["bonus"]))
+    low = min(noise for noise, _ in teams)
+    points = []
+    for s, (noise, bonus) in enumerate(teams):
+        total = state["noise"][s] + noise
+        points.append(state["treasure"][s] + bonus + (reward if noise == low else 0) + tracker_bonus(total)
+                      - (100 if total >= WAKE_AT else 0))
+    return lead_value(points, seat, 2.0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import cards as C
+from . import cards
 from .engine import BALCONY, BRIDGE, HIDDEN
 
 
@@ -21,9 +21,9 @@ def _queue(view: dict[str, Any]) -> list[dict[str, Any]] | None:
         return []
     kind, seat = pending["kind"], pending["seat"]
     if kind == "amulet_discard":
-        return [{"k": kind, "seat": seat}, {"k": "amulet_give", "seat": seat, "card": C.AMULET}]
+        return [{"k": kind, "seat": seat}, {"k": "amulet_give", "seat": seat, "card": cards.AMULET}]
     if kind == "amulet_give":
-        return [{"k": kind, "seat": seat, "card": C.AMULET}]
+        return [{"k": kind, "seat": seat, "card": cards.AMULET}]
     if kind == "row_discard":
         return [{"k": kind, "seat": seat, "floor": pending["floor"]}]
     if kind == "vamp_take":
@@ -38,6 +38,8 @@ def _queue(view: dict[str, Any]) -> list[dict[str, Any]] | None:
 
 
 def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """A full state the seat cannot tell from the true one, what it cannot see dealt with ``rng``
+    (None where this moment cannot be searched)."""
     if view["phase"] == "over" or "private" not in view:
         return None
     queue = _queue(view)
@@ -45,7 +47,7 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         return None
     n, priv = view["n"], view["private"]
     options = {"special_set": view["options"]["special_set"], "master_thief": view["options"]["master_thief"]}
-    used, unused = (C.SET_A, C.SET_B) if options["special_set"] == "A" else (C.SET_B, C.SET_A)
+    used, unused = (cards.SET_A, cards.SET_B) if options["special_set"] == "A" else (cards.SET_B, cards.SET_A)
     known: set[int] = set(unused)
     tower: list[list[int | None]] = []
     hidden_slot = False
@@ -85,8 +87,8 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
             hand = [c["id"] for c in priv["draft_hand"]]
             known.update(hand)
         draft = {"order": list(d["order"]), "pos": d["order"].index(d["seat"]), "hand": hand, "size": d["hand_size"]}
-    light = [c for c in C.LIGHT if c not in known]
-    dark = [c for c in list(C.DARK_PLAIN) + list(used) if c not in known]
+    light = [c for c in cards.LIGHT if c not in known]
+    dark = [c for c in list(cards.DARK_PLAIN) + list(used) if c not in known]
     rng.shuffle(light)
     rng.shuffle(dark)
     for s in range(n):

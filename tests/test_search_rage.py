@@ -1,0 +1,115 @@
+"""Wizard's Rage's sampler for the search bot (issue 18): a sampled state looks exactly like the
+true one to the seat (wizard or hero), redeals what the seat cannot see, and the hard bot's
+decision depends on the seat's view only."""
+from __future__ import annotations
+
+import copy
+import random
+
+from bot import search
+from bot.games import get_engine
+from tests.sampler_checks import check_sampler
+
+ENGINE = get_engine("rage")
+
+
+def test_every_seat_gets_its_own_view_and_moves_back():
+    moments = check_sampler("rage", [(3, {}, 1), (4, {}, 2), (5, {}, 3), (4, {}, 4)],
+                            moment=lambda s: s["phase"])
+    assert moments["heroes"] > 50 and moments["wizard"] > 20 and moments["keys"] >= 3
+
+
+def walk(seed: int, n: int):
+    state = ENGINE.setup([f"P{i}" for i in range(n)], {}, seed)
+    rng = random.Random(seed)
+    while not ENGINE.is_terminal(state):
+        yield state
+        seat = ENGINE.to_act(state)[0]
+        ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
+
+
+def test_a_hero_sees_no_vault_or_token_and_the_sample_redeals_them():
+    """For a hero, the face-down vaults land anywhere the scouting numbers allow, and face-down
+    tokens are guessed anew."""
+    for state in walk(8, 4):
+        if state["phase"] == "heroes" and state["round"] >= 3 and any(
+                t["tokens"] and not t["up"] for t in state["tiles"]):
+            break
+    hero = ENGINE.to_act(state)[0]
+    vaults, kinds = set(), set()
+    for i in range(30):
+        s = ENGINE.sample_state(ENGINE.view(state, hero), hero, random.Random(i))
+        vaults.add(tuple(j for j, t in enumerate(s["tiles"]) if t["key_tile"]))
+        kinds.add(tuple(s["tokens"][str(tid)]["kind"] for t in s["tiles"] for tid in t["tokens"]))
+    assert len(vaults) > 1 or state["keys_found"]
+    assert len(kinds) > 1
+
+
+def test_a_hard_decision_depends_on_the_view_only_as_wizard_and_as_hero(monkeypatch):
+    """The shuffle test: the true state and another one dealt from the same view give the
+    same hard move, for the wizard and for heroes, with real searches (not the fallback)."""
+    monkeypatch.setitem(search.BUDGETS, "rage", search.Budget(determinizations=3, candidates=3, moves=1500,
+                                                              min_determinizations=2))
+    rng = random.Random(4)
+    roles = {"wizard": 0, "hero": 0}
+    searched = 0
+    for i, state in enumerate(walk(6, 4)):
+        seat = ENGINE.to_act(state)[0]
+        legal = ENGINE.legal_actions(state, seat)
+        if i % 5 or len(legal) < 2 or state["round"] < 4:
+            continue
+        role = "wizard" if seat == 0 else "hero"
+        if roles[role] >= 3:
+            continue
+        other = ENGINE.sample_state(ENGINE.view(state, seat), seat, rng)
+        assert other != state and ENGINE.view(other, seat) == ENGINE.view(state, seat)
+        mine = search.hard_action(ENGINE, copy.deepcopy(state), seat, random.Random(3))
+        theirs = search.hard_action(ENGINE, other, seat, random.Random(3))
+        assert mine == theirs and mine in legal
+        stats: dict = {}
+        search.search(ENGINE, ENGINE.view(state, seat), legal, seat, 3, search.BUDGETS["rage"], stats)
+        searched += stats.get("determinizations", 0) >= 2
+        roles[role] += 1
+        if min(roles.values()) >= 3:
+            break
+    assert roles == {"wizard": 3, "hero": 3} and searched >= 4
+
+
+def test_a_hero_out_of_free_actions_is_never_offered_one_by_the_search():
+    """How many free actions a hero took this turn is in no view, so a sample lets the hero take
+    more; the search must still answer one of the hero's real legal moves (it once answered the
+    heuristic's potion or equip from the sample, which the true state refuses)."""
+    from bot.games.rage.constants import FREE_LIMIT
+    checked = 0
+    for seed in (6, 7, 8, 9):
+        for state in walk(seed, 4):
+            if state["phase"] != "heroes":
+                continue
+            seat = ENGINE.to_act(state)[0]
+            if ENGINE.bot_action(copy.deepcopy(state), seat, random.Random(3))["type"] in ("move", "stay", "sprint",
+                                                                                          "march"):
+                continue
+            spent = copy.deepcopy(state)
+            spent["heroes"][seat]["free"] = FREE_LIMIT
+            legal = ENGINE.legal_actions(spent, seat)
+            assert len(legal) < len(ENGINE.legal_actions(state, seat))
+            move = search.search(ENGINE, ENGINE.view(spent, seat), legal, seat, 5,
+                                 search.Budget(determinizations=2, candidates=2, moves=3000, min_determinizations=1))
+            assert move in legal
+            checked += 1
+            if checked == 4:
+                return
+    assert checked >= 2
+
+
+def test_a_cut_short_playout_is_the_heroes_chance_or_the_wizards():
+    """Rage's evaluation: every hero gets the heroes' chance, the wizard the rest, and heroes
+    holding more keys with more hit points are judged likelier to win."""
+    state = next(s for s in walk(6, 4) if s["phase"] == "heroes" and s["round"] >= 3)
+    values = [search.outcome_value(ENGINE, state, s) for s in range(4)]
+    assert values[1] == values[2] == values[3] and abs(values[0] + values[1] - 1) < 1e-9
+    better = copy.deepcopy(state)
+    better["keys_taken"] = 3
+    for h in better["heroes"][1:]:
+        h["hp"] = 10
+    assert search.outcome_value(ENGINE, better, 1) > values[1]
