@@ -34,10 +34,16 @@ def renderer(key: str) -> ModuleType | None:
         raise
 
 
-def render(key: str, kind: str, view: dict[str, Any], *extra: Any) -> bytes | None:
-    """PNG bytes of ``render_<kind>`` for game ``key``, or None if it has none."""
+Snapshots = list[tuple[int, dict[str, Any]]]  # a replay's turn snapshots: (moves made, public view)
+
+
+def render(key: str, kind: str, view: dict[str, Any] | Snapshots, *extra: Any) -> bytes | None:
+    """PNG bytes of ``render_<kind>`` for game ``key``, or None if it has none. For ``kind == "replay"``
+    (the whole game as an animated image) ``view`` is the list of its turn snapshots."""
     module = renderer(key)
-    if kind == "replay":  # the whole game as an animated image: ``view`` is its turn snapshots
+    if isinstance(view, list):
+        if kind != "replay":
+            raise TypeError(f"render_{kind} draws one view, not a list of snapshots")
         from rendering.animate import render_replay
         return render_replay(module, view, *extra) if module else None
     func = getattr(module, f"render_{kind}", None) if module else None
@@ -164,7 +170,7 @@ def _gate_for_loop() -> _PriorityGate:
     return _gate
 
 
-async def render_async(key: str, kind: str, view: dict[str, Any], *extra: Any,
+async def render_async(key: str, kind: str, view: dict[str, Any] | Snapshots, *extra: Any,
                        urgent: bool = False, background: bool = False) -> bytes | None:
     """``render`` off the event loop, in the drawing worker. None when the game has no
     such picture, or when it couldn't be drawn (too slow, worker died twice, renderer
