@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import Any, Callable
 
 from . import cards
 from .cards import CARDS
@@ -182,74 +182,116 @@ def _turn(view: dict, model: Model, legal: list[dict], rng: random.Random) -> di
     return best
 
 
-def _decide(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
+def _tower_card(view: dict, action: dict) -> int | None:
+    """The id of the face-up tower card an action names (None for the face-down card)."""
+    cell = view["tower"][action["floor"]][action["slot"]]
+    return cell["card"]["id"] if cell and "card" in cell else None
+
+
+def _discard_from_tower(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
+    """Deny the card a rival would gain most from (unknown face-down card: a middling guess)."""
     me = model.seat
-    kind = pending["kind"]
 
-    def tower_card(action):
-        cell = view["tower"][action["floor"]][action["slot"]]
-        return cell["card"]["id"] if cell and "card" in cell else None
+    def denial(action: dict) -> float:
+        cid = _tower_card(view, action)
+        if cid is None:
+            return 0.3
+        best = 0.0
+        for other in range(model.n):
+            if other != me and model.active[other]:
+                best = max(best, model.value(model.with_card(other, cid), who=other) - model.value(who=other))
+        mine = model.value(model.with_card(me, cid)) - model.value() if model.active[me] else 0.0
+        return best - 0.5 * mine
+    return max(legal, key=denial)
 
-    if kind in ("amulet_discard", "row_discard"):
-        # Deny the card a rival would gain most from (unknown face-down card: a middling guess).
-        def denial(action):
-            cid = tower_card(action)
-            if cid is None:
-                return 0.3
-            best = 0.0
-            for other in range(model.n):
-                if other != me and model.active[other]:
-                    best = max(best, model.value(model.with_card(other, cid), who=other) - model.value(who=other))
-            mine = model.value(model.with_card(me, cid)) - model.value() if model.active[me] else 0.0
-            return best - 0.5 * mine
-        return max(legal, key=denial)
-    if kind == "amulet_give":
-        cid = cards.AMULET
-        hauls_wo = [list(hauls_after) for hauls_after in model.hauls]
-        if cid in hauls_wo[me]:
-            hauls_wo[me].remove(cid)
 
-        def after_give(action):
-            hauls_after = [list(x) for x in hauls_wo]
-            hauls_after[action["to"]].append(cid)
-            return model.value(hauls_after)
-        return max(legal, key=after_give)
-    if kind == "sand":
-        return max(legal, key=lambda action: model.value(None, action["card"]))
-    if kind in ("tales", "crown"):
-        return max(legal, key=lambda action: _without(model, me, action["card"]))
-    if kind == "cloak":
-        unknown = _unknown_dark(view, model)
-        return max(legal, key=lambda action: _claim_value(model, view, tower_card(action), unknown))
-    if kind == "distill":
-        return legal[0]
-    if kind == "vamp":
-        base = model.value()
-        best, best_gain = {"type": "skip"}, 0.05
-        takes = [(f, s, cell["card"]["id"]) for f, row in enumerate(view["tower"]) for s, cell in enumerate(row)
-                 if cell and "card" in cell and cards.curse_free(cell["card"]["id"])]
-        for action in legal:
-            if action["type"] != "swap":
-                continue
-            for _, _, t in takes:
-                hauls_after = [list(x) for x in model.hauls]
-                hauls_after[me].remove(action["card"])
-                hauls_after[me].append(t)
-                gain = model.value(hauls_after) - base
-                if gain > best_gain:
-                    best, best_gain = action, gain
-        return best
-    if kind == "vamp_take":
-        give = pending.get("give")
+def _give_amulet(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
+    """Give the Amulet to whoever it leaves us best off against."""
+    cid = cards.AMULET
+    hauls_wo = [list(hauls_after) for hauls_after in model.hauls]
+    if cid in hauls_wo[model.seat]:
+        hauls_wo[model.seat].remove(cid)
 
-        def swap_val(action):
-            hauls_after = [list(x) for x in model.hauls]
-            if give in hauls_after[me]:
-                hauls_after[me].remove(give)
-            hauls_after[me].append(tower_card(action))
-            return model.value(hauls_after)
-        return max(legal, key=swap_val)
+    def after_give(action: dict) -> float:
+        hauls_after = [list(x) for x in hauls_wo]
+        hauls_after[action["to"]].append(cid)
+        return model.value(hauls_after)
+    return max(legal, key=after_give)
+
+
+def _place_sand(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
+    """Put the Sand under the card it doubles best."""
+    return max(legal, key=lambda action: model.value(None, action["card"]))
+
+
+def _discard_from_haul(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
+    """Give up the haul card we miss least."""
+    return max(legal, key=lambda action: _without(model, model.seat, action["card"]))
+
+
+def _cloak_take(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
+    """Take the tower card worth most with the Portal Cloak."""
+    unknown = _unknown_dark(view, model)
+    return max(legal, key=lambda action: _claim_value(model, view, _tower_card(view, action), unknown))
+
+
+def _first(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
+    """The first choice offered (whose face-down card to look at: nothing tells them apart)."""
     return legal[0]
+
+
+def _vamp_swap(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
+    """Swap away the haul card whose exchange for a curse-free tower card gains most, or skip."""
+    me = model.seat
+    base = model.value()
+    best, best_gain = {"type": "skip"}, 0.05
+    takes = [(f, s, cell["card"]["id"]) for f, row in enumerate(view["tower"]) for s, cell in enumerate(row)
+             if cell and "card" in cell and cards.curse_free(cell["card"]["id"])]
+    for action in legal:
+        if action["type"] != "swap":
+            continue
+        for _, _, t in takes:
+            hauls_after = [list(x) for x in model.hauls]
+            hauls_after[me].remove(action["card"])
+            hauls_after[me].append(t)
+            gain = model.value(hauls_after) - base
+            if gain > best_gain:
+                best, best_gain = action, gain
+    return best
+
+
+def _vamp_take(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
+    """Take the tower card that is best in exchange for the card given."""
+    me = model.seat
+    give = pending.get("give")
+
+    def swap_val(action: dict) -> float:
+        hauls_after = [list(x) for x in model.hauls]
+        if give in hauls_after[me]:
+            hauls_after[me].remove(give)
+        hauls_after[me].append(_tower_card(view, action))
+        return model.value(hauls_after)
+    return max(legal, key=swap_val)
+
+
+# How the bot answers each kind of pending power choice.
+DECISIONS: dict[str, Callable[[dict, Model, dict, list[dict]], dict]] = {
+    "amulet_discard": _discard_from_tower,
+    "row_discard": _discard_from_tower,
+    "amulet_give": _give_amulet,
+    "sand": _place_sand,
+    "tales": _discard_from_haul,
+    "crown": _discard_from_haul,
+    "cloak": _cloak_take,
+    "distill": _first,
+    "vamp": _vamp_swap,
+    "vamp_take": _vamp_take,
+}
+
+
+def _decide(view: dict, model: Model, pending: dict, legal: list[dict]) -> dict:
+    """The answer to a pending power choice, by its kind."""
+    return DECISIONS.get(pending["kind"], _first)(view, model, pending, legal)
 
 
 def _without(model: Model, seat: int, cid: int) -> float:
