@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import random
+from typing import Callable
 
 from . import cards
 
@@ -72,48 +73,72 @@ def _card_value(card: dict) -> float:
 
 
 def _wizard(view: dict, legal: list[dict], rng: random.Random) -> dict:
-    priv = view["private"]
-    typ = legal[0]["type"]
-    heroes = [h for h in view["heroes"] if h["alive"]]
-    hero_pos = [h["pos"] for h in heroes]
-    if typ == "tower":
-        return rng.choice(legal)
-    if typ == "entrance" and view["phase"] == "entrance":
+    """The wizard's move: the handler of the decision asked (``WIZARD_DECISIONS``), else playing cards."""
+    decide = WIZARD_DECISIONS.get(legal[0]["type"], _wizard_play)
+    return decide(view, legal, rng)
+
+
+def _hero_positions(view: dict) -> list[int]:
+    """Where the living heroes stand."""
+    return [h["pos"] for h in view["heroes"] if h["alive"]]
+
+
+def _wizard_tower(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    """Any tower tile will do."""
+    return rng.choice(legal)
+
+
+def _wizard_entrance(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    """The first door: as far from the camps as can be. Later (Shifting Stones): turn it away from the heroes."""
+    if view["phase"] == "entrance":
         camps = _camps(view)
-        def door(action):
+
+        def door(action: dict) -> float:
             ent = _step(view, view["tower"], action["dir"])
             return min(_manhattan(view, ent, c) for c in camps) + rng.random() * 0.1
         return max(legal, key=door)
-    if typ == "hide_key":
-        camps = _camps(view)
-        keys = priv["keys"]
-        def key_score(action):
-            i = action["tile"]
-            value = min(_manhattan(view, i, c) for c in camps)
-            if keys:
-                value += 0.7 * min(_manhattan(view, i, k) for k in keys)
-            return value + rng.random()
-        return max(legal, key=key_score)
-    if typ == "keep":
-        values = {c["id"]: _card_value(c) for c in priv["opening"]}
-        return max(legal, key=lambda action: sum(values[c] for c in action["cards"]) + rng.random() * 0.01)
-    if typ == "remove":
-        ent = view["entrance_tile"]
-        def hurt(action):
-            dist = _bfs(view, ent, without=action["tile"])
-            return sum(dist.get(p, 99) for p in hero_pos) + rng.random() * 0.1
-        return max(legal, key=hurt)
-    if typ == "place":
-        return _wizard_place(view, legal, rng, hero_pos)
-    if typ == "target":
-        return _wizard_target(view, legal, rng)
-    if typ == "entrance":  # Shifting Stones: turn the door away from the heroes
-        def away(action):
-            ent = _step(view, view["tower"], action["dir"])
-            return min((_manhattan(view, ent, p) for p in hero_pos), default=0) + rng.random() * 0.1
-        return max(legal, key=away)
-    # Playing cards: free mana first, then the most expensive useful card.
-    hand = {c["id"]: c for c in priv["hand"]}
+    hero_pos = _hero_positions(view)
+
+    def away(action: dict) -> float:
+        ent = _step(view, view["tower"], action["dir"])
+        return min((_manhattan(view, ent, p) for p in hero_pos), default=0) + rng.random() * 0.1
+    return max(legal, key=away)
+
+
+def _wizard_hide_key(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    """Hide a key far from the camps and from the other keys."""
+    camps = _camps(view)
+    keys = view["private"]["keys"]
+
+    def key_score(action: dict) -> float:
+        i = action["tile"]
+        value = min(_manhattan(view, i, c) for c in camps)
+        if keys:
+            value += 0.7 * min(_manhattan(view, i, k) for k in keys)
+        return value + rng.random()
+    return max(legal, key=key_score)
+
+
+def _wizard_keep(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    """Keep the strongest opening cards."""
+    values = {c["id"]: _card_value(c) for c in view["private"]["opening"]}
+    return max(legal, key=lambda action: sum(values[c] for c in action["cards"]) + rng.random() * 0.01)
+
+
+def _wizard_remove(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    """Remove the tile that lengthens the heroes' way to the door most."""
+    ent = view["entrance_tile"]
+    hero_pos = _hero_positions(view)
+
+    def hurt(action: dict) -> float:
+        dist = _bfs(view, ent, without=action["tile"])
+        return sum(dist.get(p, 99) for p in hero_pos) + rng.random() * 0.1
+    return max(legal, key=hurt)
+
+
+def _wizard_play(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    """Playing cards: free mana first, then the most expensive useful card; else end the turn (or discard)."""
+    hand = {c["id"]: c for c in view["private"]["hand"]}
     plays = [action for action in legal if action["type"] == "play"]
     discards = [action for action in legal if action["type"] == "discard"]
 
@@ -123,33 +148,37 @@ def _wizard(view: dict, legal: list[dict], rng: random.Random) -> dict:
         return {"type": "end_turn"}
     if not plays:
         return finish()
-    def play_score(action):
-        c = hand[action["card"]]
-        name = c["name"]
-        if name == "Ley Tap":
-            return 100
-        if name == "Dark Surge":
-            return 90 if len(plays) > 1 or len(hand) > 1 else -1
-        if name == "Shifting Stones":
-            near = view["keys_found"] and any(_manhattan(view, p, view["tower"]) <= 2 for p in hero_pos)
-            return 50 if near else -1
-        if name == "Scrying Pool":
-            return 5
-        if c["kind"] == "monster":
-            return 20 + c["cost"] * 3
-        if c["kind"] == "trap":
-            return 12
-        if name == "Fireball":
-            return 30 if any(h["hp"] <= 2 for h in heroes) or len(heroes) >= 2 else 15
-        if name == "Ambush":
-            return 28
-        if name == "Frost Bolt":
-            return 25 if view["keys_found"] or any(h["keys"] for h in heroes) else 8
-        return 10
-    best = max(plays, key=lambda action: play_score(action) + rng.random())
-    if play_score(best) < 0:
+    best = max(plays, key=lambda action: _play_score(view, hand, plays, action) + rng.random())
+    if _play_score(view, hand, plays, best) < 0:
         return finish()
     return best
+
+
+def _play_score(view: dict, hand: dict[int, dict], plays: list[dict], action: dict) -> float:
+    """How much the wizard wants to play this card now (below 0: not at all)."""
+    heroes = [h for h in view["heroes"] if h["alive"]]
+    c = hand[action["card"]]
+    name = c["name"]
+    if name == "Ley Tap":
+        return 100
+    if name == "Dark Surge":
+        return 90 if len(plays) > 1 or len(hand) > 1 else -1
+    if name == "Shifting Stones":
+        near = view["keys_found"] and any(_manhattan(view, h["pos"], view["tower"]) <= 2 for h in heroes)
+        return 50 if near else -1
+    if name == "Scrying Pool":
+        return 5
+    if c["kind"] == "monster":
+        return 20 + c["cost"] * 3
+    if c["kind"] == "trap":
+        return 12
+    if name == "Fireball":
+        return 30 if any(h["hp"] <= 2 for h in heroes) or len(heroes) >= 2 else 15
+    if name == "Ambush":
+        return 28
+    if name == "Frost Bolt":
+        return 25 if view["keys_found"] or any(h["keys"] for h in heroes) else 8
+    return 10
 
 
 def _step(view: dict, i: int, d: str) -> int:
@@ -200,6 +229,18 @@ def _wizard_target(view: dict, legal: list[dict], rng: random.Random) -> dict:
     return max(legal, key=score)
 
 
+# How the wizard answers each kind of decision (anything else: playing cards from the hand).
+WIZARD_DECISIONS: dict[str, Callable[[dict, list[dict], random.Random], dict]] = {
+    "tower": _wizard_tower,
+    "entrance": _wizard_entrance,
+    "hide_key": _wizard_hide_key,
+    "keep": _wizard_keep,
+    "remove": _wizard_remove,
+    "place": lambda view, legal, rng: _wizard_place(view, legal, rng, _hero_positions(view)),
+    "target": _wizard_target,
+}
+
+
 # ---------------------------------------------------------------- heroes
 FAR_WEIGHT = 1.2  # tuned with the balance script (see docs/rules/rage.md)
 _PROB_CACHE: dict[tuple[int, int, bool], float] = {}
@@ -228,14 +269,50 @@ def win_prob(k: int, bonus: int, level: int, lone: bool = False) -> float:
 
 
 def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
-    priv = view["private"]
+    """A hero's move: free actions first (heal, equip, pass keys and gear), else the way to its goal."""
     me = next(h for h in view["heroes"] if h["seat"] == seat)
-    pos = me["pos"]
-    hand = {c["id"]: c for c in priv["hand"]}
+    hand = {c["id"]: c for c in view["private"]["hand"]}
     by_type: dict[str, list[dict]] = {}
     for action in legal:
         by_type.setdefault(action["type"], []).append(action)
-    # Free actions first.
+    free = _hero_free_action(view, seat, me, hand, by_type)
+    if free is not None:
+        return free
+    stuck_or_frozen = not by_type.get("move") and not by_type.get("march")
+    if stuck_or_frozen and not (me["frozen"] and by_type.get("sprint")):
+        return _hero_stuck(view, me, hand, by_type)
+    goal, enter = _hero_goal(view, seat, me, legal, rng)
+    if enter:
+        return _use_named(hand, by_type, "Strength Draught") or {"type": "move", "to": view["tower"]}
+    if goal is None or goal == me["pos"]:
+        return {"type": "stay"}
+    path = _path(view, me["pos"], goal, me)
+    if not path:
+        return {"type": "stay"}
+    tile = view["tiles"][path[0]]
+    if tile["monsters"]:
+        boost = _before_fight(view, me, hand, by_type, path[0])
+        if boost is not None:
+            return boost
+    if tile["hidden_tokens"] and me["hp"] <= 6:
+        ward = _use_named(hand, by_type, "Ward Charm")
+        if ward is not None:
+            return ward
+    return _hero_advance(view, me, by_type, path)
+
+
+def _use_named(hand: dict[int, dict], by_type: dict[str, list[dict]], *names: str) -> dict | None:
+    """The first "use" action of a hand card with one of these names, if any."""
+    for action in by_type.get("use", []):
+        if hand[action["card"]]["name"] in names:
+            return action
+    return None
+
+
+def _hero_free_action(view: dict, seat: int, me: dict, hand: dict[int, dict],
+                      by_type: dict[str, list[dict]]) -> dict | None:
+    """A free action worth taking now: heal when hurt, equip better gear, pass keys or spare gear to a mate."""
+    pos = me["pos"]
     for action in by_type.get("use", []):
         c = hand[action["card"]]
         if c["name"] in ("Healing Potion", "Greater Healing") and (me["hp"] <= 5 or me["hp"] <= 10 - 7):
@@ -263,57 +340,52 @@ def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
             used = sum(1 for e in other["equip"] if e["slot"] == c["slot"])
             if used < cards.SLOTS[c["slot"]]:
                 return action
-    stuck_or_frozen = not by_type.get("move") and not by_type.get("march")
-    if stuck_or_frozen and not (me["frozen"] and by_type.get("sprint")):
-        here = view["tiles"][pos]
-        if here["monsters"] or here["hidden_tokens"]:
-            for action in by_type.get("banish", []):
-                if action["tile"] == pos and sum(m["level"] for m in here["monsters"]) > me["attack"] + 2:
-                    return action
-            for action in by_type.get("use", []):
-                if hand[action["card"]]["name"] == "Strength Draught":
-                    return action
-        return {"type": "stay"}
-    goal, enter = _hero_goal(view, seat, me, legal, rng)
-    if enter:
-        for action in by_type.get("use", []):
-            if hand[action["card"]]["name"] == "Strength Draught":
-                return action
-        return {"type": "move", "to": view["tower"]}
-    if goal is None or goal == pos:
-        return {"type": "stay"}
-    path = _path(view, pos, goal, me)
-    if not path:
-        return {"type": "stay"}
-    first = path[0]
-    tile = view["tiles"][first]
-    # Boosts before a known fight or a suspicious room.
-    if tile["monsters"]:
-        level = sum(m["level"] for m in tile["monsters"])
-        allies = [h for h in view["heroes"] if h["alive"] and (
-            h["pos"] == first or _manhattan(view, h["pos"], first) == 1)]
-        bonus = sum(h["attack"] for h in allies) + (5 if any(
-            c["name"] == "Strength Draught" for c in hand.values()) else 0)
-        lone = view["options"].get("lone_hero") and len([h for h in view["heroes"] if h["alive"]]) == 1
-        chance = win_prob(len(allies), bonus, level, bool(lone))
-        late = view["round"] >= view["round_limit"] - 4
-        others_coming = len([h for h in view["heroes"] if h["alive"]]) > len(allies)
-        if chance < 0.4 and not late and (others_coming or me["hp"] <= sum(m.get("damage", 1) for m in tile["monsters"]) + 1):
-            for action in by_type.get("use", []):
-                if hand[action["card"]]["name"] in ("Healing Potion", "Greater Healing", "Healing Spring") \
-                        and me["hp"] < 10:
-                    return action
-            return {"type": "stay"}
+    return None
+
+
+def _hero_stuck(view: dict, me: dict, hand: dict[int, dict], by_type: dict[str, list[dict]]) -> dict:
+    """A hero that can't move: banish a too-strong guard of its room, or drink strength, else stay."""
+    pos = me["pos"]
+    here = view["tiles"][pos]
+    if here["monsters"] or here["hidden_tokens"]:
         for action in by_type.get("banish", []):
-            if action["tile"] == first and level > me["attack"] + 5:
+            if action["tile"] == pos and sum(m["level"] for m in here["monsters"]) > me["attack"] + 2:
                 return action
+        draught = _use_named(hand, by_type, "Strength Draught")
+        if draught is not None:
+            return draught
+    return {"type": "stay"}
+
+
+def _before_fight(view: dict, me: dict, hand: dict[int, dict], by_type: dict[str, list[dict]],
+                  first: int) -> dict | None:
+    """Before stepping into monsters: wait (and heal) when the odds are poor, banish a far too strong guard,
+    or drink strength; None to go ahead as planned."""
+    tile = view["tiles"][first]
+    level = sum(m["level"] for m in tile["monsters"])
+    living = [h for h in view["heroes"] if h["alive"]]
+    allies = [h for h in living if h["pos"] == first or _manhattan(view, h["pos"], first) == 1]
+    bonus = sum(h["attack"] for h in allies) + (5 if any(
+        c["name"] == "Strength Draught" for c in hand.values()) else 0)
+    lone = view["options"].get("lone_hero") and len(living) == 1
+    chance = win_prob(len(allies), bonus, level, bool(lone))
+    late = view["round"] >= view["round_limit"] - 4
+    others_coming = len(living) > len(allies)
+    if chance < 0.4 and not late and (others_coming or me["hp"] <= sum(m.get("damage", 1) for m in tile["monsters"]) + 1):
         for action in by_type.get("use", []):
-            if hand[action["card"]]["name"] == "Strength Draught":
+            if hand[action["card"]]["name"] in ("Healing Potion", "Greater Healing", "Healing Spring") \
+                    and me["hp"] < 10:
                 return action
-    if tile["hidden_tokens"] and me["hp"] <= 6:
-        for action in by_type.get("use", []):
-            if hand[action["card"]]["name"] == "Ward Charm":
-                return action
+        return {"type": "stay"}
+    for action in by_type.get("banish", []):
+        if action["tile"] == first and level > me["attack"] + 5:
+            return action
+    return _use_named(hand, by_type, "Strength Draught")
+
+
+def _hero_advance(view: dict, me: dict, by_type: dict[str, list[dict]], path: list[int]) -> dict:
+    """Go along the path: a Sprint when it runs further (or breaks the frost), else the longest march, else a step."""
+    tile = view["tiles"][path[0]]
     marches = [action for action in by_type.get("march", []) if action["path"] == path[:len(action["path"])]]
     sprints = [action for action in by_type.get("sprint", []) if action["path"] == path[:len(action["path"])]
                and not any(view["tiles"][i]["monsters"] for i in action["path"][:-1])]
@@ -324,7 +396,7 @@ def _hero(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         return {"type": "stay"}
     if marches and not tile["monsters"]:
         return max(marches, key=lambda action: len(action["path"]))
-    return {"type": "move", "to": first}
+    return {"type": "move", "to": path[0]}
 
 
 def _hero_goal(view: dict, seat: int, me: dict, legal: list[dict], rng: random.Random) -> tuple[int | None, bool]:
