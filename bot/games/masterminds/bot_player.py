@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .calc import crew_total, p_beat, recruit_value
 from .cards import CLEAR, PREP, TALENTS, effective_stats
@@ -85,178 +85,241 @@ def _best(view, me: int, steps: list[dict[str, Any]], min_p: float):
 
 
 def choose(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """The bot's move for its seat, from that seat's view and legal actions only."""
+    """The bot's move for its seat, from that seat's view and legal actions only: the handler of the phase."""
     if not legal:
         raise ValueError("bot asked to act with no legal action")
     if len(legal) == 1:
         return legal[0]
-    me = view["private"]["seat"]
-    phase = view["phase"]
-    hand = [card["id"] for card in view["private"]["hand"]]
-    mine = view["players"][me]
-    team = mine["team"]
+    decide = PHASE_DECISIONS.get(view["phase"])
+    return decide(view, legal, rng) if decide else legal[0]
 
-    def first(kind: str, pred=lambda action: True):
-        for action in legal:
-            if action["type"] == kind and pred(action):
-                return action
-        return None
 
-    if phase in ("turn", "continue"):
-        if phase == "turn":
-            need = ATTEMPT_P
-        else:
-            need = FINISH_P if view["heists"][view["attempt"]["heist"]]["next"] == 3 else CONTINUE_P
-        step, crew = _best(view, me, [action for action in legal if action["type"] == "heist"], need)
-        if step is not None:
-            quick = dict(step, recruits=[e["id"] for e in crew])
-            return quick if quick in legal else step
-        if phase == "continue":
-            return {"type": "hold"}
-        pool = [talent["id"] for talent in view["pool"]]
-        pool_best = max(pool, key=lambda talent: fit_worth(talent, team), default=None)
-        if pool_best is not None:
-            if len(team) < 4:
-                return {"type": "recruit", "card": pool_best, "replace": None}
-            weakest = min(team, key=lambda e: fit_worth(e["id"], team))
-            if fit_worth(pool_best, team) > fit_worth(weakest["id"], team) + 2.5:
-                return {"type": "recruit", "card": pool_best, "replace": weakest["id"]}
-        if len(team) < 3 and pool and rng.random() < 0.5:
-            return {"type": "burn"}
-        return {"type": "draw_prep"}
+Decision = Callable[[Mapping[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 
-    if phase == "crew":
-        pick = view["picking"]
-        step = {"type": "heist", "heist": pick["heist"], "skill": pick["skill"]}
-        _, crew = _best(view, me, [step], 0.0)
-        if crew is not None:
-            want = {"type": "crew", "recruits": [e["id"] for e in crew]}
-            if want in legal:
-                return want
-        return first("back") or legal[0]
 
-    if phase in ("burned", "hire"):
-        if phase == "burned":
-            tid = view["burned"]["id"]
-            opts = [action for action in legal if action["type"] == "hire"]
-        else:
-            tid = max((talent["id"] for talent in view["pool"]), key=lambda talent: fit_worth(talent, team))
-            opts = [action for action in legal if action["type"] == "hire_pool" and action["card"] == tid]
+def _seat(view: Mapping[str, Any]) -> int:
+    """The bot's own seat."""
+    return int(view["private"]["seat"])
+
+
+def _team(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The bot's own recruits."""
+    return list(view["players"][_seat(view)]["team"])
+
+
+def _first(legal: list[dict[str, Any]], kind: str,
+           pred: Callable[[dict[str, Any]], bool] = lambda action: True) -> dict[str, Any] | None:
+    """The first legal action of this kind (that ``pred`` accepts), if any."""
+    for action in legal:
+        if action["type"] == kind and pred(action):
+            return action
+    return None
+
+
+def _turn(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A turn (or going on within a run): a heist step likely enough to succeed, else recruit, burn or draw."""
+    me, team = _seat(view), _team(view)
+    if view["phase"] == "turn":
+        need = ATTEMPT_P
+    else:
+        need = FINISH_P if view["heists"][view["attempt"]["heist"]]["next"] == 3 else CONTINUE_P
+    step, crew = _best(view, me, [action for action in legal if action["type"] == "heist"], need)
+    if step is not None and crew is not None:
+        quick = dict(step, recruits=[e["id"] for e in crew])
+        return quick if quick in legal else step
+    if view["phase"] == "continue":
+        return {"type": "hold"}
+    pool = [talent["id"] for talent in view["pool"]]
+    pool_best = max(pool, key=lambda talent: fit_worth(talent, team), default=None)
+    if pool_best is not None:
         if len(team) < 4:
-            pick = next((action for action in opts if action["replace"] is None), None)
-            if pick:
-                return pick
-        weakest = min(team, key=lambda e: fit_worth(e["id"], team), default=None)
-        if weakest and fit_worth(tid, team) > fit_worth(weakest["id"], team) + 1:
-            pick = next((action for action in opts if action["replace"] == weakest["id"]), None)
-            if pick:
-                return pick
-        return first("to_pool") or first("hire_skip") or legal[-1]
+            return {"type": "recruit", "card": pool_best, "replace": None}
+        weakest = min(team, key=lambda e: fit_worth(e["id"], team))
+        if fit_worth(pool_best, team) > fit_worth(weakest["id"], team) + 2.5:
+            return {"type": "recruit", "card": pool_best, "replace": weakest["id"]}
+    if len(team) < 3 and pool and rng.random() < 0.5:
+        return {"type": "burn"}
+    return {"type": "draw_prep"}
 
-    if phase in ("plan", "gear2"):
-        gear_moves = [action for action in legal if action["type"] == "gear"]
-        if gear_moves:
-            def gear_fit(action):
-                gear = PREP[action["card"]]
-                stats = dict(zip(("Driving", "Stealth", "Hacking", "Muscle", "Charm"), effective_stats(action["recruit"])))
-                base = max(stats.values()) if gear["skill"] == "all" else stats[gear["skill"]]
-                return base + gear["bonus"] + (1 if TALENTS[action["recruit"]]["ability"] == "gearhead" else 0)
-            return max(gear_moves, key=gear_fit)
-        if phase == "gear2":
-            return {"type": "gear_done"}
-        actions = [action for action in legal if action["type"] == "action"]
-        plain = {PREP[action["card"]]["effect"]: action for action in actions if action["gem"] is None}
-        leader = _leader(view, me)
-        # A rival one step from finishing a heist: spend a gem to knock their die off.
-        for action in actions:
-            if PREP[action["card"]]["effect"] == "doublecross" and action["gem"] == CLEAR:
-                for heist in view["heists"]:
-                    if heist and heist["next"] == 3 and heist["steps"][2]["die"]["seat"] != me:
-                        return action
-        if "intel" in plain and team:
-            return plain["intel"]
-        if "draw" in plain and len(hand) <= 4:
-            return plain["draw"]
-        if "blackmarket" in plain and team and len(hand) <= 5:
-            return plain["blackmarket"]
-        if "sabotage" in plain and leader is not None and view["players"][leader]["hand"]:
-            return plain["sabotage"]
-        if "doublecross" in plain:
-            return plain["doublecross"]
-        if "headhunt" in plain and len(team) < 3:
-            return plain["headhunt"]
-        if len(hand) < 6 and {"type": "draw"} in legal:
-            return {"type": "draw"}
-        if "blackmarket" in plain:
-            return plain["blackmarket"]
-        return first("end_plan") or legal[-1]
 
-    if phase == "target":
-        leader = _leader(view, me)
-        for action in legal:
-            if action.get("seat") == leader:
-                return action
-        if any("heist" in action for action in legal):
-            def danger(action):
-                heist = view["heists"][action["heist"]]
-                die = heist["steps"][heist["next"] - 1]["die"]
-                return (die["seat"] != me, heist["next"])
-            return max(legal, key=danger)
-        if any("recruit" in action for action in legal):
-            owner_of = {member["id"]: (player["seat"], member) for player in view["players"] for member in player["team"]}
+def _crew(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Picking the crew for the chosen step: the best crew, else back out."""
+    pick = view["picking"]
+    step = {"type": "heist", "heist": pick["heist"], "skill": pick["skill"]}
+    _, crew = _best(view, _seat(view), [step], 0.0)
+    if crew is not None:
+        want = {"type": "crew", "recruits": [e["id"] for e in crew]}
+        if want in legal:
+            return want
+    return _first(legal, "back") or legal[0]
 
-            def hurt(action):
-                owner, member = owner_of[action["recruit"]]
-                return (owner == leader, PREP[member["gear"]["id"]]["bonus"])
-            return max(legal, key=hurt)
-        return legal[0]
 
-    if phase == "window":
-        actor = view["turn"]
-        cards = {PREP[action["card"]]["effect"]: action for action in legal if action["type"] == "interrupt"}
-        if view["window"]["kind"] == "test":
-            test = view["test"]
-            if me == actor:  # help our own recruit; never waste cards on a rival's test
-                entry = next(member for member in team if member["id"] == test["recruit_id"])
-                value = recruit_value(entry["id"], _gear_id(entry), test["skill"])
-                value += 3 if TALENTS[entry["id"]]["ability"] == "slippery" else 0
-                if p_beat(value, test["number"]) < 0.7:
-                    if "plus2" in cards:
-                        return cards["plus2"]
-                    if "twodice" in cards:
-                        return cards["twodice"]
-            return {"type": "pass"}
-        attempt = view["attempt"]
-        total = attempt["base"] + attempt["mods"]
-        chance = p_beat(total, attempt["number"])
-        if me == actor:
-            if total > attempt["number"]:
-                return {"type": "pass"}
-            if "plus2" in cards and p_beat(total + 2, attempt["number"]) > chance:
-                return cards["plus2"]
-            if "twodice" in cards and chance < 0.9:
-                return cards["twodice"]
-            if "cover" in cards and chance < 0.6:
-                return cards["cover"]
-            return {"type": "pass"}
-        important = attempt["step"] >= 2 or actor == _leader(view, me)
-        if "minus2" in cards and chance > 0.3 and p_beat(total - 2, attempt["number"]) < chance and (important or rng.random() < 0.3):
-            return cards["minus2"]
-        if "noperfect" in cards and total > attempt["number"] and important:
-            return cards["noperfect"]
-        return {"type": "pass"}
+def _hire(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Hiring the burned talent (or the pool's best): into a free place, or over a clearly weaker recruit."""
+    team = _team(view)
+    if view["phase"] == "burned":
+        tid = view["burned"]["id"]
+        opts = [action for action in legal if action["type"] == "hire"]
+    else:
+        tid = max((talent["id"] for talent in view["pool"]), key=lambda talent: fit_worth(talent, team))
+        opts = [action for action in legal if action["type"] == "hire_pool" and action["card"] == tid]
+    if len(team) < 4:
+        pick = next((action for action in opts if action["replace"] is None), None)
+        if pick:
+            return pick
+    weakest = min(team, key=lambda e: fit_worth(e["id"], team), default=None)
+    if weakest and fit_worth(tid, team) > fit_worth(weakest["id"], team) + 1:
+        pick = next((action for action in opts if action["replace"] == weakest["id"]), None)
+        if pick:
+            return pick
+    return _first(legal, "to_pool") or _first(legal, "hire_skip") or legal[-1]
 
-    if phase == "suffer":
-        return min(legal, key=lambda action: talent_worth(action["recruit"]))
 
-    if phase == "lose_gem":
-        return first("give_gem", lambda action: action["colour"] == CLEAR) or legal[0]
+def _plan(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Planning (or the second gear step): fit gear first, then play the most useful prep card."""
+    gear_moves = [action for action in legal if action["type"] == "gear"]
+    if gear_moves:
+        return max(gear_moves, key=_gear_fit)
+    if view["phase"] == "gear2":
+        return {"type": "gear_done"}
+    return _prep_action(view, legal)
 
-    if phase == "retire":
-        return min(legal, key=lambda action: talent_worth(action["recruit"]))
 
-    if phase == "discard":
-        order = {"immediate": 0, "action": 1, "interrupt": 2, "gear": 3}
-        return min(legal, key=lambda action: (order[PREP[action["card"]]["kind"]], action["card"]))
+def _gear_fit(action: dict[str, Any]) -> float:
+    """How much a gear card adds on this recruit: its bonus on the recruit's skill (more for a gearhead)."""
+    gear = PREP[action["card"]]
+    stats = dict(zip(("Driving", "Stealth", "Hacking", "Muscle", "Charm"), effective_stats(action["recruit"])))
+    base = max(stats.values()) if gear["skill"] == "all" else stats[gear["skill"]]
+    return float(base + gear["bonus"] + (1 if TALENTS[action["recruit"]]["ability"] == "gearhead" else 0))
 
+
+def _prep_action(view: Mapping[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The prep card to play in the plan phase, in order of use (or draw, or end the plan)."""
+    me, team = _seat(view), _team(view)
+    hand = [card["id"] for card in view["private"]["hand"]]
+    actions = [action for action in legal if action["type"] == "action"]
+    plain = {PREP[action["card"]]["effect"]: action for action in actions if action["gem"] is None}
+    leader = _leader(view, me)
+    # A rival one step from finishing a heist: spend a gem to knock their die off.
+    for action in actions:
+        if PREP[action["card"]]["effect"] == "doublecross" and action["gem"] == CLEAR:
+            for heist in view["heists"]:
+                if heist and heist["next"] == 3 and heist["steps"][2]["die"]["seat"] != me:
+                    return action
+    if "intel" in plain and team:
+        return plain["intel"]
+    if "draw" in plain and len(hand) <= 4:
+        return plain["draw"]
+    if "blackmarket" in plain and team and len(hand) <= 5:
+        return plain["blackmarket"]
+    if "sabotage" in plain and leader is not None and view["players"][leader]["hand"]:
+        return plain["sabotage"]
+    if "doublecross" in plain:
+        return plain["doublecross"]
+    if "headhunt" in plain and len(team) < 3:
+        return plain["headhunt"]
+    if len(hand) < 6 and {"type": "draw"} in legal:
+        return {"type": "draw"}
+    if "blackmarket" in plain:
+        return plain["blackmarket"]
+    return _first(legal, "end_plan") or legal[-1]
+
+
+def _target(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A prep card's target: the leader, else the most advanced rival heist, else the leader's best-geared recruit."""
+    me = _seat(view)
+    leader = _leader(view, me)
+    for action in legal:
+        if action.get("seat") == leader:
+            return action
+    if any("heist" in action for action in legal):
+        def danger(action: dict[str, Any]) -> tuple[bool, int]:
+            heist = view["heists"][action["heist"]]
+            die = heist["steps"][heist["next"] - 1]["die"]
+            return (die["seat"] != me, heist["next"])
+        return max(legal, key=danger)
+    if any("recruit" in action for action in legal):
+        owner_of = {member["id"]: (player["seat"], member) for player in view["players"] for member in player["team"]}
+
+        def hurt(action: dict[str, Any]) -> tuple[bool, int]:
+            owner, member = owner_of[action["recruit"]]
+            return (owner == leader, PREP[member["gear"]["id"]]["bonus"])
+        return max(legal, key=hurt)
     return legal[0]
+
+
+def _window(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """An interrupt window: on a recruit's test, or on a heist roll."""
+    cards = {PREP[action["card"]]["effect"]: action for action in legal if action["type"] == "interrupt"}
+    if view["window"]["kind"] == "test":
+        return _window_test(view, cards)
+    return _window_roll(view, cards, rng)
+
+
+def _window_test(view: Mapping[str, Any], cards: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Help our own recruit's test when it is unlikely to pass; never waste cards on a rival's test."""
+    test = view["test"]
+    if _seat(view) == view["turn"]:
+        entry = next(member for member in _team(view) if member["id"] == test["recruit_id"])
+        value = recruit_value(entry["id"], _gear_id(entry), test["skill"])
+        value += 3 if TALENTS[entry["id"]]["ability"] == "slippery" else 0
+        if p_beat(value, test["number"]) < 0.7:
+            if "plus2" in cards:
+                return cards["plus2"]
+            if "twodice" in cards:
+                return cards["twodice"]
+    return {"type": "pass"}
+
+
+def _window_roll(view: Mapping[str, Any], cards: dict[str, dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """On our own roll: boost a doubtful one. On a rival's: spoil it when it matters."""
+    me, actor = _seat(view), view["turn"]
+    attempt = view["attempt"]
+    total = attempt["base"] + attempt["mods"]
+    chance = p_beat(total, attempt["number"])
+    if me == actor:
+        if total > attempt["number"]:
+            return {"type": "pass"}
+        if "plus2" in cards and p_beat(total + 2, attempt["number"]) > chance:
+            return cards["plus2"]
+        if "twodice" in cards and chance < 0.9:
+            return cards["twodice"]
+        if "cover" in cards and chance < 0.6:
+            return cards["cover"]
+        return {"type": "pass"}
+    important = attempt["step"] >= 2 or actor == _leader(view, me)
+    if "minus2" in cards and chance > 0.3 and p_beat(total - 2, attempt["number"]) < chance and (important or rng.random() < 0.3):
+        return cards["minus2"]
+    if "noperfect" in cards and total > attempt["number"] and important:
+        return cards["noperfect"]
+    return {"type": "pass"}
+
+
+def _least_worth(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Losing (or retiring) a recruit: the one worth least."""
+    return min(legal, key=lambda action: talent_worth(action["recruit"]))
+
+
+def _lose_gem(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Giving up a gem: a clear one if we can."""
+    return _first(legal, "give_gem", lambda action: action["colour"] == CLEAR) or legal[0]
+
+
+def _discard(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Over the hand limit: drop immediate cards first, gear last."""
+    order = {"immediate": 0, "action": 1, "interrupt": 2, "gear": 3}
+    return min(legal, key=lambda action: (order[PREP[action["card"]]["kind"]], action["card"]))
+
+
+# How the bot decides in each phase (anything else: the first legal action).
+PHASE_DECISIONS: dict[str, Decision] = {
+    "turn": _turn, "continue": _turn,
+    "crew": _crew,
+    "burned": _hire, "hire": _hire,
+    "plan": _plan, "gear2": _plan,
+    "target": _target,
+    "window": _window,
+    "suffer": _least_worth, "retire": _least_worth,
+    "lose_gem": _lose_gem,
+    "discard": _discard,
+}

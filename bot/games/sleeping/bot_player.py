@@ -115,90 +115,113 @@ def choose(view: SleepingView, legal: list[dict[str, Any]], rng: random.Random) 
     """The bot's move among ``legal``, from the seat's view only (``rng`` breaks ties)."""
     kind = legal[0]["type"]
     effect = FLOORS[view["floor"]["key"]]["effect"]
-    private = view["private"]
-    me = private["seat"]
+    me = view["private"]["seat"]
     risk = Risk(view["noise"][me], view["round"])
     if kind == "copy":
-        others = [team["noise"] for team in view["teams"] if team["seat"] != me]
-        best_other = min(others) if others else 99
-        reward = int(effect.get("lowest_reward", 2))
-        options_scored = []
-        for action, option in zip(legal, private["copy_options"]):
-            value = option["bonus"] + (reward if option["noise"] <= best_other else 0) - TRACKER_WEIGHT * option["noise"]
-            value -= risk.cost(option["noise"], TEAM_SIZE) / BONUS_WEIGHT
-            options_scored.append((value, -option["noise"], action))
-        return max(options_scored, key=lambda entry: (entry[0], entry[1]))[2]
-
-    team = [card["id"] for card in view["teams"][me]["cards"]]
-    pool = unseen_pool(view)
-
-    def slot_gain(held: HandCardView, base: list[int]) -> float:
-        return gain(base, held["card"]["id"], effect, risk) if held["known"] else unknown_gain_for(base)
-
-    cache: dict[tuple[int, ...], float] = {}
-
-    def unknown_gain_for(base: list[int]) -> float:
-        key = tuple(base)
-        if key not in cache:
-            cache[key] = expected_gain(base, pool, effect, risk)
-        return cache[key]
-
-    hand = private["hand"]
+        return _choose_copy(view, legal, effect, risk)
+    plan = _HirePlan(view, effect, risk)
     if kind == "push":
-        # Push the card we'd least like to hire later.
-        by_slot = {held["slot"]: held for held in hand}
-        pushes = [(slot_gain(by_slot[action["slot"]], team), rng.random(), action) for action in legal]
-        return min(pushes, key=lambda entry: (entry[0], entry[1]))[2]
+        return plan.push(legal, rng)
+    return plan.hire(legal, rng)
 
-    def keep_value(new_team: list[int], remaining: list[HandCardView]) -> float:
+
+def _choose_copy(view: SleepingView, legal: list[dict[str, Any]], effect: dict[str, Any], risk: Risk) -> dict[str, Any]:
+    """The Shapeshifter's copy: the floor bonus, the lowest-noise reward and the tracker's cost weighed together."""
+    private = view["private"]
+    me = private["seat"]
+    others = [team["noise"] for team in view["teams"] if team["seat"] != me]
+    best_other = min(others) if others else 99
+    reward = int(effect.get("lowest_reward", 2))
+    options_scored = []
+    for action, option in zip(legal, private["copy_options"]):
+        value = option["bonus"] + (reward if option["noise"] <= best_other else 0) - TRACKER_WEIGHT * option["noise"]
+        value -= risk.cost(option["noise"], TEAM_SIZE) / BONUS_WEIGHT
+        options_scored.append((value, -option["noise"], action))
+    return max(options_scored, key=lambda entry: (entry[0], entry[1]))[2]
+
+
+class _HirePlan:
+    """What hires are worth to this seat now: its team, the cards it cannot see, the floor's effect, the risk."""
+
+    def __init__(self, view: SleepingView, effect: dict[str, Any], risk: Risk) -> None:
+        private = view["private"]
+        self.effect, self.risk = effect, risk
+        self.team = [card["id"] for card in view["teams"][private["seat"]]["cards"]]
+        self.pool = unseen_pool(view)
+        self.hand = private["hand"]
+        self._cache: dict[tuple[int, ...], float] = {}
+
+    def slot_gain(self, held: HandCardView, base: list[int]) -> float:
+        """What hiring this hand card onto ``base`` gains (its expectation when the seat hasn't peeked at it)."""
+        return gain(base, held["card"]["id"], self.effect, self.risk) if held["known"] else self.unknown_gain_for(base)
+
+    def unknown_gain_for(self, base: list[int]) -> float:
+        """The expected gain of hiring an unseen card onto ``base``."""
+        key = tuple(base)
+        if key not in self._cache:
+            self._cache[key] = expected_gain(base, self.pool, self.effect, self.risk)
+        return self._cache[key]
+
+    def keep_value(self, new_team: list[int], remaining: list[HandCardView]) -> float:
+        """What the hand left over is worth for the next hire (the best of it), once ``new_team`` is hired."""
         if len(new_team) >= 4 or not remaining:
             return 0.0
-        return max(slot_gain(held, new_team) for held in remaining)
+        return max(self.slot_gain(held, new_team) for held in remaining)
 
-    kinds: dict[tuple[str, int | None, str], list[int]] = {}
-    for card_id in pool:
-        card = CARDS[card_id]
-        kinds.setdefault((card["kind"], card["value"], card["class"]), []).append(card_id)
+    def push(self, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+        """Push the card we'd least like to hire later."""
+        by_slot = {held["slot"]: held for held in self.hand}
+        pushes = [(self.slot_gain(by_slot[action["slot"]], self.team), rng.random(), action) for action in legal]
+        return min(pushes, key=lambda entry: (entry[0], entry[1]))[2]
 
-    def blind(rest_of_hand: list[HandCardView], drop_worst: bool) -> float:
+    def hire(self, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+        """The hire (from hand, deck or market) worth most now and for the hires after it."""
+        kinds: dict[tuple[str, int | None, str], list[int]] = {}
+        for card_id in self.pool:
+            card = CARDS[card_id]
+            kinds.setdefault((card["kind"], card["value"], card["class"]), []).append(card_id)
+        scored = []
+        for action in legal:
+            scored.append((self.hire_value(action, kinds), rng.random(), action))
+        return max(scored, key=lambda entry: (entry[0], entry[1]))[2]
+
+    def hire_value(self, action: dict[str, Any], kinds: dict[tuple[str, int | None, str], list[int]]) -> float:
+        """One hire's value: its gain now plus what the hand left over is worth (less the card it must push)."""
+        team, hand = self.team, self.hand
+        if action["type"] == "hire_hand":
+            held = next(entry for entry in hand if entry["slot"] == action["slot"])
+            rest = [entry for entry in hand if entry["slot"] != action["slot"]]
+            if not held["known"]:
+                return self.blind(kinds, rest, drop_worst=False)
+            card_id = held["card"]["id"]
+            return gain(team, card_id, self.effect, self.risk) + KEEP_WEIGHT * self.keep_value(team + [card_id], rest)
+        if action["type"] == "hire_deck":
+            return self.blind(kinds, hand, drop_worst=True)
+        card_id = action["card"]
+        new_team = team + [card_id]
+        if len(hand) > 1:
+            worst = min(hand, key=lambda held: self.slot_gain(held, new_team))
+            rest = [entry for entry in hand if entry is not worst]
+        else:
+            rest = []
+        return gain(team, card_id, self.effect, self.risk) + KEEP_WEIGHT * self.keep_value(new_team, rest)
+
+    def blind(self, kinds: dict[tuple[str, int | None, str], list[int]], rest_of_hand: list[HandCardView],
+              drop_worst: bool) -> float:
         """Expected value of hiring an unseen card (deck top or own unpeeked card): its gain now plus what the
         hand left over (less the card pushed, if one must be pushed) is worth for the next hires."""
-        if not pool:
+        if not self.pool:
             return -6.0
         total = 0.0
         for members in kinds.values():
             card_id = members[0]
-            new_team = team + [card_id]
-            now = gain(team, card_id, effect, risk)
+            new_team = self.team + [card_id]
+            now = gain(self.team, card_id, self.effect, self.risk)
             rest = rest_of_hand
             if drop_worst and len(rest) > 1:
-                worst = min(rest, key=lambda held: slot_gain(held, new_team))
+                worst = min(rest, key=lambda held: self.slot_gain(held, new_team))
                 rest = [other for other in rest if other is not worst]
             elif drop_worst:
                 rest = []
-            total += len(members) * (now + KEEP_WEIGHT * keep_value(new_team, rest))
-        return total / len(pool)
-
-    scored = []
-    for action in legal:
-        if action["type"] == "hire_hand":
-            held = next(entry for entry in hand if entry["slot"] == action["slot"])
-            rest = [entry for entry in hand if entry["slot"] != action["slot"]]
-            if held["known"]:
-                card_id = held["card"]["id"]
-                value = gain(team, card_id, effect, risk) + KEEP_WEIGHT * keep_value(team + [card_id], rest)
-            else:
-                value = blind(rest, drop_worst=False)
-        elif action["type"] == "hire_deck":
-            value = blind(hand, drop_worst=True)
-        else:
-            card_id = action["card"]
-            new_team = team + [card_id]
-            if len(hand) > 1:
-                worst = min(hand, key=lambda held: slot_gain(held, new_team))
-                rest = [entry for entry in hand if entry is not worst]
-            else:
-                rest = []
-            value = gain(team, card_id, effect, risk) + KEEP_WEIGHT * keep_value(new_team, rest)
-        scored.append((value, rng.random(), action))
-    return max(scored, key=lambda entry: (entry[0], entry[1]))[2]
+            total += len(members) * (now + KEEP_WEIGHT * self.keep_value(new_team, rest))
+        return total / len(self.pool)
