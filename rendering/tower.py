@@ -317,24 +317,36 @@ def render_private(view: TowerView) -> Image.Image | None:
     return img
 
 
+FINAL_TILE_ROW = 36  # height of one scoring tile's row on the final board
+
+
 def render_final(view: TowerView, scores: list[dict[str, Any]] | None = None) -> Image.Image:
     """The final scoring: ranks, the scoring tiles one by one, every haul."""
     final: Mapping[str, Any] = view.get("final") or {}
-    names = view["names"]
-    n = view["n"]
     awards = final.get("awards", [])
-    hauls = view["hauls"]
-    row_h = 36
-    haul_h = 0
-    hf = font(17, condensed=True)
-    for h in hauls:
-        haul_h += 34 + 26 * max(1, (len(h["cards"]) + (1 if h.get("secret") else 0) + 4) // 5) + 10
-    height = 80 + 44 + n * 44 + 30 + 44 + len(awards) * row_h + 30 + haul_h + 60
+    height = _final_height(view, awards)
     img, d = new_canvas(W, height)
     d.text((MARGIN, 14), "The Wizard's Tower: final scoring", font=font(30, bold=True), fill=GOLD)
     d.text((MARGIN, 52), fit_text(d, view.get("status", ""), font(20), W - 2 * MARGIN), font=font(20), fill=INK)
-    y = 90
-    # scoreboard
+    y = _final_ranking(d, view, final, scores, 90)
+    y = _final_tiles(d, view["names"], awards, y + 14)
+    y = _final_hauls(d, view, final, y + 18)
+    return img.crop((0, 0, W, min(height, y + 10)))
+
+
+def _final_height(view: TowerView, awards: list[dict[str, Any]]) -> int:
+    """The most the final board can need: the ranking, one row per tile, the hauls' wrapped lines."""
+    haul_h = 0
+    for h in view["hauls"]:
+        haul_h += 34 + 26 * max(1, (len(h["cards"]) + (1 if h.get("secret") else 0) + 4) // 5) + 10
+    return 80 + 44 + view["n"] * 44 + 30 + 44 + len(awards) * FINAL_TILE_ROW + 30 + haul_h + 60
+
+
+def _final_ranking(d: ImageDraw.ImageDraw, view: TowerView, final: Mapping[str, Any],
+                   scores: list[dict[str, Any]] | None, y: int) -> int:
+    """One row per thief, best first: rank, pawn, name, prestige, curses, tiles won. Returns the next y."""
+    names = view["names"]
+    n = view["n"]
     rows = sorted(scores or [{"seat": s, "score": final.get("totals", [0] * n)[s], "rank": final.get("ranks", [1] * n)[s],
                               "won": s in final.get("winners", []), "detail": ""} for s in range(n)],
                   key=lambda r: (r["rank"], r["seat"]))
@@ -356,12 +368,16 @@ def render_final(view: TowerView, scores: list[dict[str, Any]] | None = None) ->
         d.text((W - MARGIN - 355, y + 19), f"{CURSE}{cur}", font=bf, fill=(255, 120, 120), anchor="mm")
         d.text((W - MARGIN - 240, y + 19), str(len(tiles[s])), font=bf, fill=INK, anchor="mm")
         y += 44
-    y += 14
+    return y
+
+
+def _final_tiles(d: ImageDraw.ImageDraw, names: list[str], awards: list[dict[str, Any]], y: int) -> int:
+    """The scoring tiles in award order: prestige, who won it (or the tie), everyone's figure. Returns the next y."""
     d.text((MARGIN, y), "Scoring tiles, awarded one by one", font=font(22, bold=True), fill=GOLD)
     y += 36
     vf = font(18, condensed=True)
     for i, a in enumerate(awards):
-        _rr(d, (MARGIN, y, W - MARGIN, y + row_h - 4), PANEL, r=6)
+        _rr(d, (MARGIN, y, W - MARGIN, y + FINAL_TILE_ROW - 4), PANEL, r=6)
         d.text((MARGIN + 10, y + 16), f"{i + 1:>2}. {a['label']}", font=font(19, bold=True), fill=INK, anchor="lm")
         d.text((MARGIN + 270, y + 16), f"{STAR}{a['prestige']:+d}", font=font(19, bold=True), fill=GOLD, anchor="lm")
         if a["seat"] is not None:
@@ -375,14 +391,20 @@ def render_final(view: TowerView, scores: list[dict[str, Any]] | None = None) ->
             txt = "   ".join(f"{names[s][:10]} {v}" for s, v in enumerate(a["values"]))
             d.text((MARGIN + 610, y + 16), fit_text(d, txt, vf, W - 2 * MARGIN - 620), font=vf, fill=MUTED,
                    anchor="lm")
-        y += row_h
-    y += 18
+        y += FINAL_TILE_ROW
+    return y
+
+
+def _final_hauls(d: ImageDraw.ImageDraw, view: TowerView, final: Mapping[str, Any], y: int) -> int:
+    """The face-down card nobody claimed, then every haul as wrapped card names (secret first). Returns the next y."""
+    names = view["names"]
+    hf = font(17, condensed=True)
     bottom = final.get("bottom_card")
     if bottom:
         d.text((MARGIN, y), f"The face-down tower card left on floor 8 was {bottom['name']}.", font=font(19, bold=True),
                fill=(210, 190, 255))
         y += 34
-    for h in hauls:
+    for h in view["hauls"]:
         s = h["seat"]
         d.text((MARGIN, y), f"{names[s]}'s haul", font=font(20, bold=True), fill=seat_colour(s))
         y += 30
@@ -390,8 +412,6 @@ def render_final(view: TowerView, scores: list[dict[str, Any]] | None = None) ->
         secret = h.get("secret")
         if isinstance(secret, dict):
             items.append(("secret: " + secret["name"], GOLD))
-        if h.get("revealed") is not None:
-            pass
         for c in h["cards"]:
             t = c["name"] + (" (+Sand)" if h.get("sand_under") == c["id"] else "")
             items.append((t, INK))
@@ -404,7 +424,7 @@ def render_final(view: TowerView, scores: list[dict[str, Any]] | None = None) ->
             d.text((x, y), t, font=hf, fill=col)
             x += tw
         y += 36
-    return img.crop((0, 0, W, min(height, y + 10)))
+    return y
 
 
 def _card_words(c: Mapping[str, Any]) -> str:

@@ -112,7 +112,7 @@ def _wizard_hide_key(view: dict, legal: list[dict], rng: random.Random) -> dict:
 
     def key_score(action: dict) -> float:
         i = action["tile"]
-        value = min(_manhattan(view, i, c) for c in camps)
+        value: float = min(_manhattan(view, i, c) for c in camps)
         if keys:
             value += 0.7 * min(_manhattan(view, i, k) for k in keys)
         return value + rng.random()

@@ -269,7 +269,9 @@ def _vamp_take(view: dict, model: Model, pending: dict, legal: list[dict]) -> di
         hauls_after = [list(x) for x in model.hauls]
         if give in hauls_after[me]:
             hauls_after[me].remove(give)
-        hauls_after[me].append(_tower_card(view, action))
+        take = _tower_card(view, action)
+        assert take is not None  # Vampire's Blood swaps face-up cards only
+        hauls_after[me].append(take)
         return model.value(hauls_after)
     return max(legal, key=swap_val)
 
