@@ -30,7 +30,7 @@ from bot.engine import Action, Engine, Event, GameMeta, Option, State
 from . import board, scoring, texts, turns, views
 from .board import BALCONY, BRIDGE, FLOORS, HIDDEN, SLOTS
 from .opening import new_state
-from .powers import FORCED_STEPS, STEPS
+from .powers import FORCED_STEPS
 from .texts import SUMMARY
 from .viewtypes import TowerView
 
@@ -52,7 +52,6 @@ PHASES: dict[str, Phase] = {
     "pending": Phase(turns.pending_actions, dict.fromkeys(PENDING_ANSWERS, turns.answer_pending)),
     "turn": Phase(turns.turn_actions, {"claim": turns.claim_turn, "exit": turns.exit_turn}),
 }
-assert set(STEPS) <= set(texts.PENDING_TEXTS)
 
 
 def moment(state: State) -> str:
