@@ -3,8 +3,9 @@
     python -m tests.fingerprint                    # every game, 12 seeded games per player count
     python -m tests.fingerprint masterminds --games 30 --pictures
 
-Plays seeded games to the end for every player count of each game, half the moves chosen by the
-game's own bot and half at random among the legal actions, and hashes after every move: the state,
+Plays seeded games to the end for every player count of each game, with the default options and then with
+each option set to each other value it can take (booleans flipped, every other choice, an int's minimum and
+maximum; fewer seeds for the variants), half the moves chosen by the game's own bot and half at random among the legal actions, and hashes after every move: the state,
 the events, each acting seat's legal actions, the public and every private view, the status line,
 each seat's private text, the move's description and, at the end, the scores. With ``--pictures``
 the PNG of the public board (every 10th move), of each private view (every 25th) and of the final
@@ -28,12 +29,27 @@ def _blob(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, default=repr).encode()
 
 
-def play(key: str, players: int, seed: int, pictures: bool) -> str:
-    """The hash of one seeded game of ``key`` for ``players``."""
+def variants(key: str) -> list[dict[str, Any]]:
+    """The option sets played: the defaults, then one option at a time at each of its other values."""
+    out: list[dict[str, Any]] = [{}]
+    for option in registry()[key].meta.options:
+        if isinstance(option.default, bool):
+            values: list[Any] = [not option.default]
+        elif option.choices:
+            values = [choice for choice in option.choices if choice != option.default]
+        else:
+            values = [bound for bound in (option.minimum, option.maximum)
+                      if bound is not None and bound != option.default]
+        out.extend({option.key: value} for value in values)
+    return out
+
+
+def play(key: str, players: int, seed: int, pictures: bool, options: dict[str, Any] | None = None) -> str:
+    """The hash of one seeded game of ``key`` for ``players`` with these table options."""
     engine = registry()[key]
     digest = hashlib.sha256()
     names = [f"P{i + 1}" for i in range(players)]
-    state = engine.setup(names, engine.meta.resolve_options({}), seed)
+    state = engine.setup(names, engine.meta.resolve_options(options or {}), seed)
     chooser = random.Random(seed * 7919 + players)
     bot_rng = random.Random(seed)
     if pictures:
@@ -89,9 +105,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     for key in args.games or sorted(registry()):
         meta = registry()[key].meta
-        for players in range(meta.min_players, meta.max_players + 1):
-            for seed in range(1, args.count + 1):
-                print(key, players, seed, play(key, players, seed, args.pictures), flush=True)
+        for options in variants(key):
+            seeds = args.count if not options else max(1, args.count // 4)
+            label = json.dumps(options, sort_keys=True) if options else "defaults"
+            for players in range(meta.min_players, meta.max_players + 1):
+                for seed in range(1, seeds + 1):
+                    print(key, label, players, seed, play(key, players, seed, args.pictures, options), flush=True)
     sys.stdout.flush()
 
 
