@@ -253,8 +253,8 @@ def test_the_confidence_rule_keeps_the_heuristic_against_a_lucky_streak():
     assert search._gain([1], [0], 1.0) < 0  # one sample says nothing about its noise
 
 
-@pytest.mark.parametrize("key", ["masterminds", "sleeping"])
-def test_a_playout_cut_short_is_judged_by_the_games_evaluation(key):
+@pytest.mark.parametrize("key", ["masterminds", "sleeping", "tower", "heist"])
+def test_a_playout_cut_short_is_judged_by_the_games_evaluation(key, monkeypatch):
     """Cut-short playouts are worth a chance of winning from the game's evaluation: the seat
     ahead gets more than 1/2, the others less; a game without one counts 0.25 (neither won nor lost)."""
     engine = get_engine(key)
@@ -270,5 +270,20 @@ def test_a_playout_cut_short_is_judged_by_the_games_evaluation(key):
     assert not engine.is_terminal(state) and len(set(values)) > 1 and all(0 < v < 1 for v in values)
     ranked = sorted(values)
     assert ranked[-1] >= 0.5 >= ranked[-2] and ranked[0] < 0.5
+    monkeypatch.setitem(search._EVALUATORS, key, None)  # a game without one
+    assert search.outcome_value(engine, state, 0) == 0.25
+
+
+def test_a_budget_may_differ_by_table_size(monkeypatch):
+    """Tower heads-up plays whole games (the hauls as they stand misjudge a 2-player game), at 4
+    players it cuts playouts short; the search picks the budget from the view's table size."""
     tower = get_engine("tower")
-    assert search.outcome_value(tower, tower.setup(["A", "B", "C"], {}, 1), 0) == 0.25
+    assert search.engine_budget(tower, 2).horizon > 100 and search.engine_budget(tower, 4).horizon <= 10
+    assert search.engine_budget(tower) == search.BUDGETS["tower"]
+    used: list = []
+    monkeypatch.setattr(search, "engine_budget", lambda engine, players=0: used.append(players) or
+                        search.BUDGETS["tower"])
+    state = tower.setup(["A", "B"], {}, 1)
+    seat = tower.to_act(state)[0]
+    search.search(tower, tower.view(state, seat), tower.legal_actions(state, seat), seat, 1)
+    assert used == [2]

@@ -196,3 +196,22 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
                     commits[str(s)] = action if action["type"] == "assist" else None
         test["commits"] = commits
     return state
+
+
+def evaluate(engine, state: dict[str, Any], seat: int) -> float:
+    """A playout cut short: each seat's cheese as the game stands (obstacles, kept cards, job
+    bonus, head start) plus its secret's cheese weighted by how likely it is to hold at the end
+    (held now: 70%, else 20%), turned into a chance of winning for ``seat`` (solo: of the target)."""
+    from bot.search import lead_value
+
+    from .scoring import _score_row
+    points = []
+    for s in range(state["n"]):
+        row = _score_row(state, s)
+        secret = cards.SECRET[state["secrets"][s]]["cheese"]
+        banked = row["score"] - (secret if row["secret_met"] else 0)
+        # ties go to more obstacles: a tenth of a point each keeps that order
+        points.append(banked + (0.7 if row["secret_met"] else 0.2) * secret + 0.1 * row["obstacles"])
+    if state["n"] == 1:
+        return lead_value(points + [float(cards.SOLO_TARGET)], seat, 2.0)
+    return lead_value(points, seat, 2.0)

@@ -8,10 +8,11 @@ on the board stays true), what each face-down token is (a real monster or trap, 
 proportions of the wizard's deck, or a decoy), the wizard's hand and the other heroes'
 committed moves (taken as the move the heuristic bot would commit there).
 
-Unseen cards and rooms are dealt at random from all cards minus those the seat can see. Three
-facts of the state are in no view, so the sampler assumes them: how many free actions a hero
-already took this turn (0), whether a hero thawed last round (no: Frost Bolt may target
-anyone), and which of the wizard's unseen cards are in the discard pile rather than the deck.
+Unseen cards and rooms are dealt at random from all cards minus those the seat can see. A
+hero's own free actions left this turn and who thawed last round are in the views; two facts
+are in none, so the sampler assumes them: how many free actions another hero took this turn
+(0: they are that hero's own count), and which of the wizard's unseen cards are in the discard
+pile rather than the deck.
 """
 from __future__ import annotations
 
@@ -211,7 +212,8 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
             hand, loot_pool = dealt
         heroes.append({"pos": h["pos"], "prev": h["pos"], "hp": h["hp"], "alive": h["alive"], "hand": hand,
                        "equip": [c["id"] for c in h["equip"]], "keys": h["keys"], "frozen": h["frozen"],
-                       "thawed": False, "strength": h["strength"], "ward": h["ward"], "free": 0})
+                       "thawed": h["thawed"], "strength": h["strength"], "ward": h["ward"],
+                       "free": FREE_LIMIT - priv["free_left"] if s == seat else 0})
     lv = view["loot"]
     if len(loot_pool) != lv["deck_count"] + lv["discard_count"]:
         return None  # the view and the card list disagree: do not guess

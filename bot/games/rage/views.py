@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from . import cards
-from .constants import SCOUT_RANGE
+from .constants import FREE_LIMIT, SCOUT_RANGE
 from .viewtypes import (
     HeroPrivate,
     HeroView,
@@ -75,7 +75,8 @@ class ViewsMixin:
                 "keys": hero["keys"], "frozen": hero["frozen"], "hand_count": len(hero["hand"]),
                 "equip": [self._card_view(state, c) for c in hero["equip"]],
                 "attack": self.attack(state, s), "save": self.save_bonus(state, s),
-                "committed": str(s) in state["commits"], "strength": hero["strength"], "ward": hero["ward"]}
+                "committed": str(s) in state["commits"], "strength": hero["strength"], "ward": hero["ward"],
+                "thawed": hero["thawed"]}
 
     @staticmethod
     def _pending_public(p: dict | None) -> PendingPublic | None:
@@ -117,6 +118,7 @@ class ViewsMixin:
             "hand": [self._card_view(state, cid) for cid in sorted(hero["hand"])],
             "equip": [self._card_view(state, cid) for cid in hero["equip"]],
             "commit": c, "commit_text": self.describe_action(state, viewer, c) if c else None,
+            "free_left": FREE_LIMIT - hero["free"],
         }
 
     def _card_view(self, state: dict, cid: int) -> LootCardView:

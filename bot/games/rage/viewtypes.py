@@ -78,6 +78,7 @@ class HeroView(TypedDict):
     committed: bool
     strength: int
     ward: bool
+    thawed: bool  # frozen last round and moved: Frost Bolt cannot freeze them again at once
 
 
 class WizardPublic(TypedDict):
@@ -126,7 +127,7 @@ class WizardPrivate(TypedDict):
 
 
 class HeroPrivate(TypedDict):
-    """What only a hero sees: their hit points, keys, cards and committed move."""
+    """What only a hero sees: their hit points, keys, cards, committed move and free actions left this turn."""
     role: Literal["hero"]
     seat: int
     hp: int
@@ -135,6 +136,7 @@ class HeroPrivate(TypedDict):
     equip: list[LootCardView]
     commit: dict[str, Any] | None
     commit_text: str | None
+    free_left: int
 
 
 class RageView(TypedDict):

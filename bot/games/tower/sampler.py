@@ -127,3 +127,13 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         "extra": view["extra_turn"], "recent": list(view["recent"]),
         "bonus": "extra turn from the Hourglass" in (view.get("status") or ""),
     }
+
+
+def evaluate(engine, state: dict[str, Any], seat: int) -> float:
+    """A playout cut short: the hauls scored as if the game ended now (cards, scoring tiles, the
+    exits so far), turned into a chance of winning for ``seat``."""
+    from bot.search import lead_value
+    hauls = [list(state["hauls"][s]) + ([state["secret"][s]] if state["secret"][s] is not None else [])
+             for s in range(state["n"])]
+    final = cards.final_scores(hauls, state["sand_target"], state["exits"])
+    return lead_value([float(t) for t in final["totals"]], seat, 3.0)

@@ -78,3 +78,22 @@ def test_a_hard_heist_bot_searches_rather_than_falling_back():
     move = search.search(engine, engine.view(state, seat), legal, seat, 1,
                          budget=search.Budget(determinizations=3, candidates=3, moves=3000), stats=stats)
     assert move in legal and stats.get("determinizations", 0) >= 1
+
+
+def test_a_heist_playout_cut_short_is_judged_by_the_cheese_as_it_stands():
+    """Without an ``evaluate`` a cut-short playout was worth 0.25 to everyone: no signal at all."""
+    engine = get_engine("heist")
+    state = engine.setup(["A", "B", "C", "D"], {}, 11)
+    rng = random.Random(11)
+    for _ in range(60):
+        seat = engine.to_act(state)[0]
+        engine.apply(state, seat, engine.bot_action(state, seat, rng))
+    assert not engine.is_terminal(state)
+    values = [search.outcome_value(engine, state, s) for s in range(4)]
+    assert all(0 < v < 1 for v in values) and len(set(values)) > 1
+    leader = max(range(4), key=lambda s: values[s])
+    # more cheese banked (all else alike) is worth more: give the leader's rival the leader's pile too
+    richer = dict(state, piles=[list(p) for p in state["piles"]])
+    trailer = min(range(4), key=lambda s: values[s])
+    richer["piles"][trailer] = richer["piles"][trailer] + list(state["piles"][leader])
+    assert search.outcome_value(engine, richer, trailer) > values[trailer]

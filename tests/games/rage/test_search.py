@@ -76,9 +76,8 @@ def test_a_hard_decision_depends_on_the_view_only_as_wizard_and_as_hero(monkeypa
 
 
 def test_a_hero_out_of_free_actions_is_never_offered_one_by_the_search():
-    """How many free actions a hero took this turn is in no view, so a sample lets the hero take
-    more; the search must still answer one of the hero's real legal moves (it once answered the
-    heuristic's potion or equip from the sample, which the true state refuses)."""
+    """A hero out of free actions: the search must answer one of the hero's real legal moves (it
+    once answered the heuristic's potion or equip from a sample that took no free action as taken)."""
     from bot.games.rage.constants import FREE_LIMIT
     checked = 0
     for seed in (6, 7, 8, 9):
@@ -113,3 +112,49 @@ def test_a_cut_short_playout_is_the_heroes_chance_or_the_wizards():
     for h in better["heroes"][1:]:
         h["hp"] = 10
     assert search.outcome_value(ENGINE, better, 1) > values[1]
+
+
+def test_a_samples_hero_has_taken_the_free_actions_the_hero_took():
+    """A hero knows how many free actions it took this turn (``free_left`` in its view): every
+    sample keeps that count, so the sample's moves are exactly the hero's (it was taken as 0)."""
+    from bot.games.rage.constants import FREE_LIMIT
+    checked = 0
+    for state in walk(6, 4):
+        if state["phase"] != "heroes":
+            continue
+        seat = ENGINE.to_act(state)[0]
+        for used in (3, FREE_LIMIT):
+            spent = copy.deepcopy(state)
+            spent["heroes"][seat]["free"] = used
+            view = ENGINE.view(spent, seat)
+            assert view["private"]["free_left"] == FREE_LIMIT - used
+            sample = ENGINE.sample_state(view, seat, random.Random(used))
+            assert sample["heroes"][seat]["free"] == used
+            assert ENGINE.legal_actions(sample, seat) == ENGINE.legal_actions(spent, seat)
+        checked += 1
+        if checked == 5:
+            break
+    assert checked == 5
+
+
+def test_a_hero_who_thawed_last_round_has_thawed_in_every_sample():
+    """Who thawed last round is public (they were frozen, and moved): Frost Bolt cannot freeze them
+    again, and a sample must not let the wizard (it once took nobody as thawed)."""
+    for state in walk(6, 4):
+        if state["phase"] == "wizard" and state["round"] >= 2 and ENGINE.to_act(state) == [0]:
+            break
+    thawed = copy.deepcopy(state)
+    thawed["heroes"][2]["thawed"] = True
+    for seat in (0, 1):
+        view = ENGINE.view(thawed, seat)
+        assert [h["thawed"] for h in view["heroes"]] == [False, True, False]
+        if seat == 1:
+            continue  # the wizard's turn: a hero has nothing to sample for
+        sample = ENGINE.sample_state(view, seat, random.Random(seat))
+        assert [sample["heroes"][s]["thawed"] for s in (1, 2, 3)] == [False, True, False]
+    hero_turn = next(s for s in walk(6, 4) if s["phase"] == "heroes" and s["round"] >= 2)
+    hero_turn = copy.deepcopy(hero_turn)
+    hero_turn["heroes"][3]["thawed"] = True
+    seat = ENGINE.to_act(hero_turn)[0]
+    sample = ENGINE.sample_state(ENGINE.view(hero_turn, seat), seat, random.Random(1))
+    assert sample["heroes"][3]["thawed"] is True
