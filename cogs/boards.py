@@ -43,7 +43,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         self.lobbies = Coalescer(self._refresh_latest_lobby)
         bot.refusals.on_channel_refused = self.channel_refused
         self._turn_events: dict[int, list[dict[str, Any]]] = {}  # events of the living board's turn, per game
-        self._board_asked: dict[int, list[asyncio.Event]] = {}  # per game: moves waiting for the board's picture
+        self._board_asked: dict[int, list[asyncio.Event]] = {}  # per game: moves whose DMs wait for the board
         # per game: a board picture started before the move's reply (the state it shows, its public view, the drawing)
         self._early: dict[int, tuple[dict[str, Any], dict[str, Any], asyncio.Task]] = {}
 
