@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("heistcord.ui")
 
 ARCHIVED_THREAD = 50083  # Discord's error code for an edit in an archived thread
-BOARD_FIRST_WAIT = 0.5  # seconds a move's DMs wait at most for its board's picture to be asked for first
+BOARD_FIRST_WAIT = 0.5  # seconds a move's DMs wait at most for its board to be posted first
 THREAD_ARCHIVE_MINUTES = 10080  # the longest auto-archive Discord allows: a slow game's thread stays open a week
 
 
@@ -43,7 +43,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         self.lobbies = Coalescer(self._refresh_latest_lobby)
         bot.refusals.on_channel_refused = self.channel_refused
         self._turn_events: dict[int, list[dict[str, Any]]] = {}  # events of the living board's turn, per game
-        self._board_asked: dict[int, list[asyncio.Event]] = {}  # per game: moves waiting for the board's picture
+        self._board_asked: dict[int, list[asyncio.Event]] = {}  # per game: moves whose DMs wait for the board
         # per game: a board picture started before the move's reply (the state it shows, its public view, the drawing)
         self._early: dict[int, tuple[dict[str, Any], dict[str, Any], asyncio.Task]] = {}
 
@@ -139,9 +139,9 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         self._board_asked.setdefault(game.id, []).append(asked)
         board = asyncio.create_task(self.boards.submit(game.id, [(outcome.events, outcome.turn_passed)]))
         try:
-            # The whole table waits for the board, nobody watches for a DMed hand: the board's picture is asked
-            # for first (its task reaches the drawing worker, or ends, e.g. as this table's board already being
-            # drawn will show this move), then the DMs go, their pictures after it.
+            # The whole table waits for the board, nobody watches for a DMed hand: the board is posted first
+            # (its task posts it, or ends, e.g. as this table's board already being drawn will show this move),
+            # then the DMs go, their pictures after it.
             waiter = asyncio.ensure_future(asked.wait())
             try:
                 await asyncio.wait({board, waiter}, timeout=BOARD_FIRST_WAIT, return_when=asyncio.FIRST_COMPLETED)
@@ -191,30 +191,35 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         content = board_content(game, engine, events)
         view = board_view(game)
         images: list[tuple[str, bytes, str]] = []  # (file name, PNG, alt text)
-        for asked in self._board_asked.pop(game.id, []):  # the moves shown here may send their DMs now
-            asked.set()
-        if public is not None:
-            extras = dict.fromkeys(e["image"] for e in events if "to" not in e and e.get("image"))
-            alt = {kind: alt_text(game, engine, kind, public, events) for kind in ["board", *extras]}
-            for kind in ["board", *extras]:
-                png = await (early[2] if early is not None and kind == "board" else
-                             render_async(game.game_key, kind, public))
-                if png is not None:
-                    images.append((f"{kind}.png", png, alt[kind]))
-        if not new_turn and game.board_message_id:
-            edited = await self._edit_board(channel, game, content, images, view)
-            if edited is not None:
-                return edited
-        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(users=True)}
-        if images:
-            kwargs["files"] = as_files(images)
-        if view is not None:
-            kwargs["view"] = view
+        # The moves shown here send their DMs once this board is up: their hand pictures, drawn meanwhile, and
+        # their uploads would slow the board's own upload, which the whole table waits for.
+        shown = self._board_asked.pop(game.id, [])
         try:
-            message = await channel.send(**fit(content, **kwargs))
-        except discord.HTTPException as exc:
-            log.warning("could not post board of game %s: %s", game.id, exc)
-            return None
+            if public is not None:
+                extras = dict.fromkeys(e["image"] for e in events if "to" not in e and e.get("image"))
+                alt = {kind: alt_text(game, engine, kind, public, events) for kind in ["board", *extras]}
+                for kind in ["board", *extras]:
+                    png = await (early[2] if early is not None and kind == "board" else
+                                 render_async(game.game_key, kind, public))
+                    if png is not None:
+                        images.append((f"{kind}.png", png, alt[kind]))
+            if not new_turn and game.board_message_id:
+                edited = await self._edit_board(channel, game, content, images, view)
+                if edited is not None:
+                    return edited
+            kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(users=True)}
+            if images:
+                kwargs["files"] = as_files(images)
+            if view is not None:
+                kwargs["view"] = view
+            try:
+                message = await channel.send(**fit(content, **kwargs))
+            except discord.HTTPException as exc:
+                log.warning("could not post board of game %s: %s", game.id, exc)
+                return None
+        finally:
+            for asked in shown:
+                asked.set()
         previous = game.board_message_id
         await self.tables.set_message(game, board_message_id=message.id)
         if previous:

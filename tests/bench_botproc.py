@@ -123,6 +123,133 @@ def bare_bot(args: argparse.Namespace):
     return BareBot()
 
 
+# --- HEISTCORD_TIMELINE=FILE: where a move's time goes ---------------------------------------------------------------
+# Off by default. Stamps (time.perf_counter, the system's monotonic clock, comparable with the benchmark's process) are
+# taken at the points a click -> board goes through, and written to FILE as JSON when the bot stops: the gateway event
+# parsed, the move stored, each REST request started and answered, a picture asked for, handed to the drawing worker,
+# drawn there (start and end, stamped in the worker) and back on the event loop, the board's post begun.
+# ``tests/bench_load.py --timeline`` reads it and prints the p50 timeline of the one-at-a-time moves.
+STAMPS: list[tuple[float, str, float]] = []  # (perf_counter, what, CPU seconds of the stamping thread)
+
+
+def stamp(label: str) -> None:
+    STAMPS.append((time.perf_counter(), label, time.thread_time()))
+
+
+def timed_call(func, *args):
+    """Runs in the drawing worker: ``func(*args)`` and when it started and ended there."""
+    start, cpu = time.perf_counter(), time.thread_time()
+    result = func(*args)
+    return result, [(start, "worker: drawing starts", cpu),
+                    (time.perf_counter(), "worker: drawing ends", time.thread_time())]
+
+
+class TimedExecutor:
+    """The drawing executor, stamping when a job is handed to it and when its result is back (in the executor's
+    own thread, before the event loop hears of it)."""
+
+    def __init__(self, executor) -> None:
+        self._executor = executor
+
+    def __getattr__(self, name: str):
+        return getattr(self._executor, name)
+
+    def submit(self, fn, *args, **kwargs):
+        import concurrent.futures
+
+        stamp("drawing handed to the worker")
+        inner = self._executor.submit(timed_call, fn, *args, **kwargs)
+        outer: concurrent.futures.Future = concurrent.futures.Future()
+
+        def done(future) -> None:
+            stamp("drawing back from the worker (its thread)")
+            if outer.cancelled():
+                return
+            if future.cancelled():
+                outer.cancel()
+            elif future.exception() is not None:
+                outer.set_exception(future.exception())
+            else:
+                result, stamps = future.result()
+                STAMPS.extend(stamps)
+                outer.set_result(result)
+
+        inner.add_done_callback(done)
+        return outer
+
+
+def wrap_async(owner, name: str, label) -> None:
+    """``owner.name`` (a coroutine function) stamps ``label(*args)`` + " begins"/" ends" around each call."""
+    original = getattr(owner, name)
+
+    async def wrapper(*args, **kwargs):
+        what = label(*args, **kwargs)
+        if what is None:
+            return await original(*args, **kwargs)
+        stamp(f"{what} begins")
+        try:
+            return await original(*args, **kwargs)
+        finally:
+            stamp(f"{what} ends")
+
+    setattr(owner, name, wrapper)
+
+
+def install_timeline(kind: str) -> None:
+    """Patch the stamps in (``kind``: "heistcord" or "bare")."""
+    import discord.http
+    import discord.state
+    import discord.webhook.async_
+
+    def http_label(http, route, *args, files=None, **kwargs):
+        path = route.path.replace("{channel_id}/messages/{message_id}", "*/messages/*")
+        path = path.replace("/{interaction_id}/{interaction_token}", "/*").replace("/{webhook_id}/{webhook_token}", "/*")
+        names = [f.filename for f in files or []]
+        return f"{route.method} {path}{' with ' + ', '.join(names) if names else ''}"
+
+    wrap_async(discord.http.HTTPClient, "request", http_label)
+    wrap_async(discord.webhook.async_.AsyncWebhookAdapter, "request", http_label)
+    parse = discord.state.ConnectionState.parse_interaction_create
+
+    def parse_interaction_create(self, data):
+        stamp("click received (gateway event parsed)")
+        return parse(self, data)
+
+    discord.state.ConnectionState.parse_interaction_create = parse_interaction_create
+    if kind != "heistcord":
+        return
+    import cogs.boards
+    import cogs.embeds
+    import rendering
+    from bot.tables import TableService
+
+    wrap_async(TableService, "act", lambda *a, **k: "move (TableService.act)")
+    wrap_async(cogs.boards.TableUI, "publish", lambda *a, **k: "publish")
+    wrap_async(cogs.boards.TableUI, "post_board", lambda *a, **k: "post_board")
+    for module in (cogs.boards, cogs.embeds):
+        wrap_async(module, "render_async", lambda key, kind, *a, **k: f"render_async {kind}")
+    early = cogs.boards.TableUI.draw_board_early
+
+    def draw_board_early(self, game):
+        before = self._early.get(game.id)
+        early(self, game)
+        if self._early.get(game.id) is not before:
+            stamp("board drawing started early")
+
+    cogs.boards.TableUI.draw_board_early = draw_board_early
+    executor = rendering.render_executor
+    timed: dict[int, TimedExecutor] = {}
+
+    def render_executor():
+        real = executor()
+        if id(real) not in timed:
+            timed.clear()
+            timed[id(real)] = TimedExecutor(real)
+        return timed[id(real)]
+
+    rendering.render_executor = render_executor
+
+
 async def serve(args: argparse.Namespace) -> None:
     point_discord_at(args.url)
     bot = heistcord_bot(args) if args.bot == "heistcord" else bare_bot(args)
@@ -155,6 +282,19 @@ def main() -> int:
     args = parser.parse_args()
     if not args.url.startswith("http://127.0.0.1:"):
         parser.error("the benchmark bots only talk to a fake Discord on loopback")
+    timeline_to = os.environ.get("HEISTCORD_TIMELINE")
+    if not timeline_to:
+        return run(args)
+    install_timeline(args.bot)
+    try:
+        return run(args)
+    finally:
+        with open(timeline_to, "w") as out:
+            json.dump(STAMPS, out)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until stopped, under cProfile when HEISTCORD_PROFILE is set."""
     profile_to = os.environ.get("HEISTCORD_PROFILE")
     if not profile_to:
         asyncio.run(serve(args))

@@ -396,10 +396,12 @@ class Bot:
         self.fake = FakeDiscord()
         self.replied: dict[int, float] = {}
         self.boards: list[tuple[float, int, str]] = []  # (posted at, channel, text)
+        self.board_sizes: list[int] = []  # bytes of each board.png uploaded
         self.ready_at: float | None = None
         self.proc: BotProcess | None = None
         self.started_at = 0.0
         self.log_path = os.path.join(tmp, f"{name}.log")
+        self.timeline_path = os.path.join(tmp, f"{name}.timeline.json")
         self._db: sqlite3.Connection | None = None
 
     def _listen(self, event: str, obj: Any) -> None:
@@ -410,6 +412,7 @@ class Bot:
             uploaded = obj.history[-1].get("_files") or [] if obj.history else []
             if obj.kind == "channel" and any(name == "board.png" for name, _ in uploaded):
                 self.boards.append((now, obj.channel_id, obj.content))
+                self.board_sizes.extend(len(png) for name, png in uploaded if name == "board.png")
         elif event == "ready" and self.ready_at is None:
             self.ready_at = now
 
@@ -719,7 +722,8 @@ def board_pngs(tmp: str, tables: list[Table]) -> str:
 
 
 # --- main ----------------------------------------------------------------------------------------------
-async def bench_bots(tmp: str, quick: bool, only: set[str], seq_moves: int | None = None) -> None:
+async def bench_bots(tmp: str, quick: bool, only: set[str], seq_moves: int | None = None,
+                     timeline: bool = False) -> None:
     seq_moves = seq_moves or (3 if quick else 20)
     load_tables, load_rate, load_seconds = (10, 30.0, 3.0) if quick else (150, 300.0, 20.0)
     # and, on a full run, first a load this shared machine can carry (the issue's goal is at 300 moves/s)
@@ -737,6 +741,7 @@ async def bench_bots(tmp: str, quick: bool, only: set[str], seq_moves: int | Non
     pngs = board_pngs(tmp, every(bare_tables))
     heist = Bot("heistcord", tmp, every(heist_tables), db_path)
     bare = Bot("bare", tmp, every(bare_tables))
+    seq: dict[str, list[Move]] = {}
     try:
         if "restart" in only:
             print(f"\n## restart: process start -> first interaction answered (heistcord with {stored:,} running games"
@@ -744,7 +749,12 @@ async def bench_bots(tmp: str, quick: bool, only: set[str], seq_moves: int | Non
         results = {}
         for bot, extra in ((bare, ["--pngs", pngs]), (heist, ["--db", db_path, "--seed", "5"])):
             await bot.open_fake()
-            await bot.launch(extra)
+            if timeline:
+                os.environ["HEISTCORD_TIMELINE"] = bot.timeline_path
+            try:
+                await bot.launch(extra)
+            finally:
+                os.environ.pop("HEISTCORD_TIMELINE", None)
             connected = (bot.ready_at - bot.started_at) * 1000
             first, board = await bot.first_answer((heist_tables if bot is heist else bare_tables)["seq"][0])
             results[bot.name] = (connected, first, board)
@@ -753,7 +763,7 @@ async def bench_bots(tmp: str, quick: bool, only: set[str], seq_moves: int | Non
         if "restart" in only:
             restart_figures(hc, hf, hb, bc, bf, bb)
         if "seq" in only:
-            await bench_one_at_a_time(heist, bare, heist_tables["seq"], bare_tables["seq"], seq_moves)
+            seq = await bench_one_at_a_time(heist, bare, heist_tables["seq"], bare_tables["seq"], seq_moves)
         if "load" in only and not quick:
             await bench_paced("moderate", heist, bare, heist_tables["moderate"], bare_tables["moderate"],
                               moderate_tables / moderate_rate, load_seconds, drain, moderate_rate)
@@ -769,6 +779,59 @@ async def bench_bots(tmp: str, quick: bool, only: set[str], seq_moves: int | Non
         for bot in (heist, bare):
             if "Traceback" in bot.log_tail(200) or " ERROR " in bot.log_tail(200):
                 print(f"\n(the {bot.name} bot logged errors; last lines of {bot.log_path}:)\n{bot.log_tail()}")
+    if timeline and seq:
+        print_timelines(seq, {bot.name: bot.timeline_path for bot in (heist, bare)})
+
+
+def move_timeline(move: Move, stamps: list[tuple[float, str, float]]) -> tuple[dict[str, float], dict[str, float]]:
+    """When each stamp of the bot's process first happened after a one-at-a-time move's click (ms), up to its board
+    being posted, with the fake's own times of the reply and the board; and the CPU (ms) spent by the drawing worker
+    on the board and by the event loop from the click to the board's upload."""
+    assert move.board is not None
+    seen: dict[str, float] = {"click dispatched (fake)": 0.0}
+    cpu: dict[str, float] = {}
+    for at, label, thread_cpu in stamps:
+        if move.sent <= at <= move.board:
+            seen.setdefault(label, (at - move.sent) * 1000)
+            cpu.setdefault(label, thread_cpu)
+    seen["reply received (fake)"] = (move.reply - move.sent) * 1000
+    seen["board posted (fake)"] = (move.board - move.sent) * 1000
+    spent: dict[str, float] = {}
+    if "worker: drawing ends" in cpu and "worker: drawing starts" in cpu:
+        spent["the drawing worker, drawing the board"] = \
+            (cpu["worker: drawing ends"] - cpu["worker: drawing starts"]) * 1000
+    upload = next((label for label in cpu if "board.png begins" in label), None)
+    if upload and "click received (gateway event parsed)" in cpu:
+        spent["the event loop, click received -> board upload begins"] = \
+            (cpu[upload] - cpu["click received (gateway event parsed)"]) * 1000
+    return seen, spent
+
+
+def print_timelines(seq: dict[str, list[Move]], paths: dict[str, str]) -> None:
+    """The p50 timeline of the one-at-a-time moves, in each bot: each point's p50 time after the click (the points
+    in order of their p50), in how many moves it happened, and the CPU spent by the worker and the event loop."""
+    for name, moves in seq.items():
+        try:
+            with open(paths[name]) as f:
+                stamps = sorted((at, label, cpu) for at, label, cpu in json.load(f))
+        except OSError:
+            note(f"{name}: no timeline written")
+            continue
+        shown = [m for m in moves if m.ok and m.board is not None]
+        print(f"\n## where a move's time goes, {name}: p50 ms after the click ({len(shown)} moves one at a time;"
+              " first time each point is reached before the board is posted)", flush=True)
+        points: dict[str, list[float]] = {}
+        spent: dict[str, list[float]] = {}
+        for move in shown:
+            seen, cpu = move_timeline(move, stamps)
+            for label, ms in seen.items():
+                points.setdefault(label, []).append(ms)
+            for label, ms in cpu.items():
+                spent.setdefault(label, []).append(ms)
+        for label, times in sorted(points.items(), key=lambda kv: statistics.median(kv[1])):
+            print(f"  {statistics.median(times):7.1f} ms  {label}  ({len(times)}/{len(shown)} moves)", flush=True)
+        for label, times in spent.items():
+            note(f"CPU p50 of {label}: {statistics.median(times):.1f} ms")
 
 
 def restart_figures(hc: float, hf: float, hb: float, bc: float, bf: float, bb: float) -> None:
@@ -789,10 +852,11 @@ def request_kinds(requests: list[dict[str, Any]], moves: int) -> dict[str, float
 
 
 async def bench_one_at_a_time(heist: Bot, bare: Bot, heist_tables: list[Table], bare_tables: list[Table],
-                              seq_moves: int) -> None:
+                              seq_moves: int) -> dict[str, list[Move]]:
     print(f"\n## one move at a time, each game in turn ({seq_moves} moves per game; each waits for its board)",
           flush=True)
     seq, requests = {}, {}
+    boards_before = {bot.name: len(bot.board_sizes) for bot in (heist, bare)}
     for bot in (bare, heist):
         first = len(bot.fake.requests)
         seq[bot.name] = await phase_one_at_a_time(bot, heist_tables if bot is heist else bare_tables, seq_moves)
@@ -805,6 +869,10 @@ async def bench_one_at_a_time(heist: Bot, bare: Bot, heist_tables: list[Table], 
            "bare bot: reply + same-size PNG upload p50", goal=("ratio", 4))
     figure("one at a time: click -> board posted p99", p99(board["heistcord"]), p99(board["bare"]),
            "bare bot: reply + same-size PNG upload p99")
+    for bot in (heist, bare):
+        sizes = bot.board_sizes[boards_before[bot.name]:]
+        if sizes:
+            note(f"{bot.name}: board PNG uploaded p50 {p50(sizes) / 1000:.1f} KB")
     per_game = []
     for table in heist_tables:
         shown = [(m.board - m.sent) * 1000 for m in seq["heistcord"] if m.channel == table.channel and m.board]
@@ -817,6 +885,7 @@ async def bench_one_at_a_time(heist: Bot, bare: Bot, heist_tables: list[Table], 
     good, checked = check_boards(seq["heistcord"])
     note(f"which board shows which move, cross-checked with the player each board waits for: {good}/{checked}"
          " boards consistent")
+    return seq
 
 
 async def bench_paced(kind: str, heist: Bot, bare: Bot, heist_tables: list[Table], bare_tables: list[Table],
@@ -860,7 +929,8 @@ async def bench_paced(kind: str, heist: Bot, bare: Bot, heist_tables: list[Table
 PHASES = ("storage", "timers", "growth", "restart", "seq", "load", "human")
 
 
-async def main(quick: bool, keep: bool, only: set[str] = set(PHASES), seq_moves: int | None = None) -> None:
+async def main(quick: bool, keep: bool, only: set[str] = set(PHASES), seq_moves: int | None = None,
+               timeline: bool = False) -> None:
     began = perf()
     print(f"heistcord: what a player waits for, each figure beside its floor from this run"
           f"{' (--quick)' if quick else ''}\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} ·"
@@ -875,7 +945,7 @@ async def main(quick: bool, keep: bool, only: set[str] = set(PHASES), seq_moves:
         if "growth" in only:
             await bench_growth(tmp, 4 if quick else 200)
         if only & {"restart", "seq", "load", "human"}:
-            await bench_bots(tmp, quick, only, seq_moves)
+            await bench_bots(tmp, quick, only, seq_moves, timeline)
     finally:
         if keep:
             print(f"(files kept in {tmp})")
@@ -889,8 +959,11 @@ if __name__ == "__main__":
     parser.add_argument("--quick", action="store_true", help="small sizes (well under a minute), for the smoke test")
     parser.add_argument("--keep", action="store_true", help="keep the temp directory (databases, bot logs)")
     parser.add_argument("--only", help=f"comma-separated parts to run, of: {', '.join(PHASES)}")
+    parser.add_argument("--seq-moves", type=int, help="moves per game one at a time (default 3 quick, 20 full)")
+    parser.add_argument("--timeline", action="store_true",
+                        help="stamp the bots' work (HEISTCORD_TIMELINE) and print where a one-at-a-time move's time goes")
     args = parser.parse_args()
     chosen = set(args.only.split(",")) if args.only else set(PHASES)
     if chosen - set(PHASES):
         parser.error(f"unknown parts: {', '.join(sorted(chosen - set(PHASES)))}")
-    asyncio.run(main(args.quick, args.keep, chosen))
+    asyncio.run(main(args.quick, args.keep, chosen, args.seq_moves, args.timeline))

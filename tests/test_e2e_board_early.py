@@ -53,3 +53,45 @@ async def test_a_moves_board_is_drawn_while_its_reply_goes_out(harness, monkeypa
         # the board shows the state the move left, drawn as ever
         assert dict(latest_board(h).files)["board.png"] == render(key, "board", engine.view(game.state, None))
     assert early >= 4, "the board's picture is asked for before the reply is sent"
+
+
+def _board_uploads(fake) -> int:
+    return sum(any(name == "board.png" for name, _ in r.get("files") or []) for r in fake.requests)
+
+
+async def test_a_moves_hand_pictures_are_drawn_and_sent_after_its_board_is_posted(harness, monkeypatch):
+    """The whole table waits for the board: the DMs of the same move (their hand pictures drawn, then uploaded)
+    no longer compete with its upload. Every player still gets the same DM, with their picture."""
+    import cogs.boards
+    import cogs.embeds
+
+    h, fake = harness, harness.fake
+    asked: list[tuple[str, int]] = []  # (kind, board uploads the fake had received when it was asked for)
+    real = cogs.embeds.render_async
+
+    async def recording(key, kind, *args, **kwargs):
+        asked.append((kind, _board_uploads(fake)))
+        return await real(key, kind, *args, **kwargs)
+
+    monkeypatch.setattr(cogs.boards, "render_async", recording)
+    monkeypatch.setattr(cogs.embeds, "render_async", recording)
+    game = await open_and_start(h, "heist", [ADMIN, BOB, CID])
+    engine, rng = h.bot.tables.engine(game), random.Random(5)
+    both = 0
+    for _ in range(8):
+        seat = engine.to_act(game.state)[0]
+        action = engine.bot_action(game.state, seat, rng)
+        await h.settle()
+        asked.clear()
+        uploads = _board_uploads(fake)
+        rec = await press(h, game.seats[seat]["user_id"], engine.legal_actions(game.state, seat).index(action), game)
+        assert "✅" in said(rec), said(rec)
+        await h.settle()
+        game = await h.bot.tables.get(game.id)
+        assert _board_uploads(fake) == uploads + 1
+        hands = [done for kind, done in asked if kind == "private"]
+        if hands:
+            both += 1
+            assert all(done == uploads + 1 for done in hands), f"a hand was drawn before the board was up: {asked}"
+    assert both >= 2
+    assert all(seat.get("dm") for seat in game.seats), "every player got their DM"
