@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.viewtype_checks import same_keys
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -38,19 +40,13 @@ def test_a_renamed_view_field_is_caught(tmp_path):
 
 def test_the_engines_views_are_their_declared_types():
     """The declarations match what the engines build (every key, no extra ones) at run time too."""
-    from typing import get_type_hints
+
+    import random
 
     from bot.games.rage import ENGINE as RAGE
     from bot.games.rage.viewtypes import HeroPrivate, RageView, WizardPrivate
     from bot.games.tower import ENGINE as TOWER
     from bot.games.tower.viewtypes import TowerPrivate, TowerView
-
-    def same_keys(value: dict, kind: type) -> None:
-        declared = set(get_type_hints(kind))
-        required = set(kind.__required_keys__)  # type: ignore[attr-defined]
-        assert required <= set(value) <= declared, (kind.__name__, set(value) ^ declared)
-
-    import random
 
     for engine, players, public, private in ((RAGE, 3, RageView, lambda seat: WizardPrivate if seat == 0 else HeroPrivate),
                                              (TOWER, 3, TowerView, lambda seat: TowerPrivate)):

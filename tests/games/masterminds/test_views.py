@@ -3,10 +3,6 @@ and the type checker catches a renamed field in code that reads a view."""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
-from pathlib import Path
-from typing import get_type_hints
 
 from bot.games.masterminds import ENGINE
 from bot.games.masterminds.viewtypes import (
@@ -25,14 +21,7 @@ from bot.games.masterminds.viewtypes import (
     TalentCardView,
     WindowView,
 )
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def same_keys(value: dict, kind: type) -> None:
-    declared = set(get_type_hints(kind))
-    required = set(kind.__required_keys__)  # type: ignore[attr-defined]
-    assert required <= set(value) <= declared, (kind.__name__, set(value) ^ declared)
+from tests.viewtype_checks import mypy_on, same_keys
 
 
 def check_view(view: dict) -> None:
@@ -87,13 +76,10 @@ def test_the_views_are_their_declared_types():
 
 
 def test_a_renamed_masterminds_view_field_is_caught(tmp_path):
-    probe = tmp_path / "probe_masterminds.py"
-    probe.write_text(
+    run = mypy_on(tmp_path, "probe_masterminds", (
         "from bot.games.masterminds.viewtypes import MastermindsView\n\n\n"
         "def free_dice(view: MastermindsView) -> int:\n"
-        "    return view['players'][0]['free_dice']\n",  # the field is 'dice_free'
-        encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), str(probe)],
-                         cwd=ROOT, capture_output=True, text=True)
+        "    return view['players'][0]['free_dice']\n"  # the field is 'dice_free'
+    ))
     assert run.returncode == 1, run.stdout + run.stderr
     assert '"PlayerView" has no key "free_dice"' in run.stdout

@@ -3,10 +3,6 @@ engine builds (every key, no extra ones), and a misspelt field is an error for t
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
-from pathlib import Path
-from typing import get_type_hints
 
 from bot.games.sleeping import ENGINE
 from bot.games.sleeping.viewtypes import (
@@ -23,14 +19,7 @@ from bot.games.sleeping.viewtypes import (
     TowerLevelView,
 )
 from tests.games.sleeping.test_helpers import arrange, new_game, start_round
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def same_keys(value: dict, kind: type) -> None:
-    declared = set(get_type_hints(kind))
-    required = set(kind.__required_keys__)  # type: ignore[attr-defined]
-    assert required <= set(value) <= declared, (kind.__name__, set(value) ^ declared)
+from tests.viewtype_checks import mypy_on, same_keys
 
 
 def check_view(view: dict, seat: int | None) -> None:
@@ -86,16 +75,13 @@ def test_the_shapeshifter_step_views_are_their_declared_types():
 
 
 def test_a_misspelt_view_field_is_a_type_error(tmp_path):
-    probe = tmp_path / "probe_sleeping_views.py"
-    probe.write_text(
+    run = mypy_on(tmp_path, "probe_sleeping_views", (
         "from bot.games.sleeping.viewtypes import SleepingView\n\n\n"
         "def market_size(view: SleepingView) -> int:\n"
         "    return len(view['markets'])\n\n\n"  # a typo of 'market'
         "def first_letter(view: SleepingView) -> str:\n"
-        "    return view['private']['hand'][0]['letters']\n",  # 'letter'
-        encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), str(probe)],
-                         cwd=ROOT, capture_output=True, text=True)
+        "    return view['private']['hand'][0]['letters']\n"  # 'letter'
+    ))
     assert run.returncode == 1, run.stdout + run.stderr
     assert '"SleepingView" has no key "markets"' in run.stdout
     assert '"HandCardView" has no key "letters"' in run.stdout
