@@ -18,16 +18,11 @@ from . import scoring
 from .cards import DECK_SIZE, FLOORS, HAND_SIZE, RANDOM_KEYS, WAKE_AT, tracker_bonus
 
 
-def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
-    """A full state the seat cannot tell from the true one, what it cannot see dealt with ``rng``
-    (None where this moment cannot be searched)."""
-    if view["phase"] == "over" or "private" not in view:
-        return None
+def _deal_hands(view: dict[str, Any], seat: int, market: list[int], teams: list[list[int]],
+                rng: random.Random) -> tuple[list[list[int | None]], list[int], list[int]] | None:
+    """Every hand as the seat knows it, its unpeeked slots dealt from the unseen cards: (hands, its peeked cards, deck)."""
     n = len(view["names"])
     priv = view["private"]
-    rnd = view["round"]
-    market = [c["id"] for c in view["market"]]
-    teams = [[c["id"] for c in t["cards"]] for t in view["teams"]]
     hands: list[list[int | None]] = [[None] * HAND_SIZE for _ in range(n)]
     seen: set[int] = set(market)
     for t in teams:
@@ -51,21 +46,30 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
     rng.shuffle(unseen)
     for slot in unknown_slots:
         hands[seat][slot] = unseen.pop()
-    deck = unseen
-    # The tower: revealed floors as shown, the hidden ones drawn from the floors not in sight.
+    return hands, mine_known, unseen
+
+
+def _tower(view: dict[str, Any], rng: random.Random) -> list[Any] | None:
+    """The tower: revealed floors as shown, the hidden ones drawn from the floors not in sight."""
     tower_view = view["tower"]
-    if len(tower_view) > 2:
-        shown = {e["key"] for e in tower_view if e["revealed"]}
-        pool = [k for k in RANDOM_KEYS if k not in shown]
-        hidden = [i for i, e in enumerate(tower_view) if not e["revealed"]]
-        if len(pool) < len(hidden):
-            return None
-        drawn = rng.sample(pool, len(hidden))
-        tower = [e.get("key") for e in tower_view]
-        for i, key in zip(hidden, drawn):
-            tower[i] = key
-    else:
-        tower = [e["key"] for e in tower_view]
+    if len(tower_view) <= 2:
+        return [e["key"] for e in tower_view]
+    shown = {e["key"] for e in tower_view if e["revealed"]}
+    pool = [k for k in RANDOM_KEYS if k not in shown]
+    hidden = [i for i, e in enumerate(tower_view) if not e["revealed"]]
+    if len(pool) < len(hidden):
+        return None
+    drawn = rng.sample(pool, len(hidden))
+    tower = [e.get("key") for e in tower_view]
+    for i, key in zip(hidden, drawn):
+        tower[i] = key
+    return tower
+
+
+def _known(view: dict[str, Any], seat: int, hands: list[list[int | None]], mine_known: list[int],
+           rng: random.Random) -> list[list[int]]:
+    """Which hand cards each seat peeked at: the seat's own, and for the others as many as the floor let them, at random."""
+    n = len(view["names"])
     peek = max(0, min(HAND_SIZE, view["peek_count"]))
     known: list[list[int]] = [[] for _ in range(n)]
     known[seat] = mine_known
@@ -73,10 +77,15 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         if s != seat:
             cards = [c for c in hands[s] if c is not None]
             known[s] = sorted(rng.sample(cards, min(peek, len(cards))))
-    phase = view["phase"]
+    return known
+
+
+def _copy_step(view: dict[str, Any], teams: list[list[int]]) -> tuple[list[int], list[Any]]:
+    """The Shapeshifter step: who must choose, and the quietest copies for those who already chose."""
+    n = len(view["names"])
     copy_wait: list[int] = []
     copy_choice: list[Any] = [None] * n
-    if phase == "copy":
+    if view["phase"] == "copy":
         effect = FLOORS[view["floor"]["key"]]["effect"]
         copy_wait = [s for s in range(n) if len(scoring.copy_options(teams[s], effect)) > 1]
         waiting = set(view["copy_wait"])
@@ -84,10 +93,29 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
             if s not in waiting:
                 first = scoring.copy_options(teams[s], effect)[0]["copies"]
                 copy_choice[s] = {str(c): t for c, t in first.items() if t is not None}
+    return copy_wait, copy_choice
+
+
+def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """A full state the seat cannot tell from the true one, what it cannot see dealt with ``rng``
+    (None where this moment cannot be searched)."""
+    if view["phase"] == "over" or "private" not in view:
+        return None
+    market = [c["id"] for c in view["market"]]
+    teams = [[c["id"] for c in t["cards"]] for t in view["teams"]]
+    dealt = _deal_hands(view, seat, market, teams, rng)
+    if dealt is None:
+        return None
+    hands, mine_known, deck = dealt
+    tower = _tower(view, rng)
+    if tower is None:
+        return None
+    known = _known(view, seat, hands, mine_known, rng)
+    copy_wait, copy_choice = _copy_step(view, teams)
     pending = view["pending"]
     return {
         "names": list(view["names"]), "rng": rng.getrandbits(64),
-        "options": {"floors": len(tower_view) > 2}, "round": rnd, "phase": phase,
+        "options": {"floors": len(view["tower"]) > 2}, "round": view["round"], "phase": view["phase"],
         "noise": list(view["noise"]), "treasure": list(view["treasure"]),
         "history": [dict(h) for h in view["history"]], "stats": {"used": []},
         "last_round": view["last_round"], "final": view["final"], "tower": tower,
@@ -96,7 +124,6 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         "copy_wait": copy_wait, "copy_choice": copy_choice, "turn": view["turn"],
         "order": list(view["order"]), "recent": list(view["recent"]),
     }
-
 
 
 def evaluate(engine, state: dict[str, Any], seat: int) -> float:
