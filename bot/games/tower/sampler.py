@@ -37,18 +37,8 @@ def _queue(view: dict[str, Any]) -> list[dict[str, Any]] | None:
     return None  # a step this sampler does not know: not searchable now
 
 
-def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
-    """A full state the seat cannot tell from the true one, what it cannot see dealt with ``rng``
-    (None where this moment cannot be searched)."""
-    if view["phase"] == "over" or "private" not in view:
-        return None
-    queue = _queue(view)
-    if queue is None:
-        return None
-    n, priv = view["n"], view["private"]
-    options = {"special_set": view["options"]["special_set"], "master_thief": view["options"]["master_thief"]}
-    used, unused = (cards.SET_A, cards.SET_B) if options["special_set"] == "A" else (cards.SET_B, cards.SET_A)
-    known: set[int] = set(unused)
+def _tower_cards(view: dict[str, Any], known: set[int]) -> tuple[list[list[int | None]], bool]:
+    """The tower's face-up cards (noted as seen) and whether the face-down bottom card is on it."""
     tower: list[list[int | None]] = []
     hidden_slot = False
     for f, row in enumerate(view["tower"]):
@@ -63,12 +53,13 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
                 hidden_slot = (f, s) == HIDDEN
                 out.append(None)
         tower.append(out)
-    hauls = [[c["id"] for c in h["cards"]] for h in view["hauls"]]
-    for h in hauls:
-        known.update(h)
-    box = [c["id"] for c in view["box"]]
-    known.update(box)
-    secret: list[int | None] = [None] * n
+    return tower, hidden_slot
+
+
+def _secrets(view: dict[str, Any], seat: int) -> tuple[list[int | None], list[list[int]]]:
+    """The secrets the seat knows (its own and those it peeked at) and its peeks as (seat, card) pairs."""
+    priv = view["private"]
+    secret: list[int | None] = [None] * view["n"]
     if priv["secret"] is not None:
         secret[seat] = priv["secret"]["id"]
     seen_by_me = []
@@ -76,22 +67,30 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         seen_by_me.append([s["seat"], s["card"]["id"]])
         if view["hauls"][s["seat"]]["secret"] is not None:
             secret[s["seat"]] = s["card"]["id"]
-    known.update(c for c in secret if c is not None)
-    offered: list[list[Any]] = [[] for _ in range(n)]
-    offered[seat] = [c["id"] for c in priv["draft_offered"]]
-    draft = None
+    return secret, seen_by_me
+
+
+def _draft(view: dict[str, Any], known: set[int]) -> dict[str, Any] | None:
+    """The Master Thief draft as the seat knows it (the hand only if it is the seat's, noted as seen)."""
+    if view["phase"] != "draft":
+        return None
+    d = view["draft"]
     hand: list[int] | None = None
-    if view["phase"] == "draft":
-        d = view["draft"]
-        if priv["draft_hand"] is not None:
-            hand = [c["id"] for c in priv["draft_hand"]]
-            known.update(hand)
-        draft = {"order": list(d["order"]), "pos": d["order"].index(d["seat"]), "hand": hand, "size": d["hand_size"]}
+    if view["private"]["draft_hand"] is not None:
+        hand = [c["id"] for c in view["private"]["draft_hand"]]
+        known.update(hand)
+    return {"order": list(d["order"]), "pos": d["order"].index(d["seat"]), "hand": hand, "size": d["hand_size"]}
+
+
+def _deal_unseen(view: dict[str, Any], used: list[int], known: set[int], secret: list[int | None],
+                 draft: dict[str, Any] | None, tower: list[list[int | None]], hidden_slot: bool,
+                 rng: random.Random) -> list[int] | None:
+    """Deal the unseen Light cards to secrets and the draft hand, a Dark one to the bottom; the rest is the box."""
     light = [c for c in cards.LIGHT if c not in known]
     dark = [c for c in list(cards.DARK_PLAIN) + list(used) if c not in known]
     rng.shuffle(light)
     rng.shuffle(dark)
-    for s in range(n):
+    for s in range(view["n"]):
         if view["hauls"][s]["secret"] is not None and secret[s] is None:
             if not light:
                 return None
@@ -109,18 +108,49 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
     rng.shuffle(box_unseen)
     if len(box_unseen) != view["box_unseen_count"]:
         return None  # the view and the card list disagree: do not guess
+    return box_unseen
+
+
+def _pawns(view: dict[str, Any]) -> list[list[int]]:
+    """Each pawn's place as the state stores it: on the balcony, the bridge or a floor's slot."""
+    return [[BALCONY, -1] if p["where"] == "balcony" else [BRIDGE, -1] if p["where"] == "bridge"
+            else [p["floor"], p["slot"]] for p in view["pawns"]]
+
+
+def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """A full state the seat cannot tell from the true one, what it cannot see dealt with ``rng``
+    (None where this moment cannot be searched)."""
+    if view["phase"] == "over" or "private" not in view:
+        return None
+    queue = _queue(view)
+    if queue is None:
+        return None
+    n, priv = view["n"], view["private"]
+    options = {"special_set": view["options"]["special_set"], "master_thief": view["options"]["master_thief"]}
+    used, unused = (cards.SET_A, cards.SET_B) if options["special_set"] == "A" else (cards.SET_B, cards.SET_A)
+    known: set[int] = set(unused)
+    tower, hidden_slot = _tower_cards(view, known)
+    hauls = [[c["id"] for c in h["cards"]] for h in view["hauls"]]
+    for h in hauls:
+        known.update(h)
+    box = [c["id"] for c in view["box"]]
+    known.update(box)
+    secret, seen_by_me = _secrets(view, seat)
+    known.update(c for c in secret if c is not None)
+    offered: list[list[Any]] = [[] for _ in range(n)]
+    offered[seat] = [c["id"] for c in priv["draft_offered"]]
+    draft = _draft(view, known)
+    box_unseen = _deal_unseen(view, used, known, secret, draft, tower, hidden_slot, rng)
+    if box_unseen is None:
+        return None
     if draft is not None:
         draft.pop("size")
-    pawns = []
-    for p in view["pawns"]:
-        pawns.append([BALCONY, -1] if p["where"] == "balcony" else [BRIDGE, -1] if p["where"] == "bridge"
-                     else [p["floor"], p["slot"]])
     sand = [h["sand_under"] for h in view["hauls"] if h["sand_under"] is not None]
     seen: list[list[Any]] = [[] for _ in range(n)]
     seen[seat] = seen_by_me
     return {
         "names": list(view["names"]), "rng": rng.getrandbits(64), "n": n, "options": options,
-        "phase": view["phase"], "tower": tower, "pawns": pawns, "hauls": hauls, "secret": secret,
+        "phase": view["phase"], "tower": tower, "pawns": _pawns(view), "hauls": hauls, "secret": secret,
         "revealed": [h["revealed"] for h in view["hauls"]], "sand_target": sand[0] if sand else None,
         "box": box, "box_unseen": box_unseen, "out_of_play": list(unused), "draft": draft, "offered": offered,
         "seen": seen, "turn": view["turn"], "exits": list(view["exits"]), "queue": queue,
