@@ -117,19 +117,8 @@ def _deal(pool: list[int], count: int) -> tuple[list[int], list[int]] | None:
     return pool[:count], pool[count:]
 
 
-def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
-    """A full state the seat cannot tell from the true one, what it cannot see dealt with ``rng``
-    (None where the seat has no decision to search)."""
-    if view["phase"] == "over" or "private" not in view:
-        return None
-    priv = view["private"]
-    wizard = seat == 0
-    if not wizard and view["phase"] != "heroes":
-        return None  # a hero decides only in the heroes' turn
-    n, size = view["n"], view["size"]
-    tokens_seen: dict[str, Any] = priv.get("tokens", {}) if wizard else {}
-
-    # --- rooms and key vaults
+def _room_bag(view: dict[str, Any]) -> list[str] | None:
+    """The rooms not face up on the board (the tile bag minus the rooms in sight)."""
     bag = list(cards.TILE_BAG)
     for t in view["tiles"]:
         if t["up"] and not t["removed"] and not t["camp"] and not t["tower"] and not t.get("key_tile"):
@@ -137,16 +126,26 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
             if key is None or key not in bag:
                 return None
             bag.remove(key)
+    return bag
+
+
+def _key_vaults(view: dict[str, Any], wizard: bool, rng: random.Random) -> set[int] | None:
+    """Where the key vaults lie: those the seat knows, the rest placed so every scouting number holds."""
     up_vaults = [t["i"] for t in view["tiles"] if t["up"] and not t["removed"] and t.get("key_tile")]
-    known = set(up_vaults) | set(priv["keys"] if wizard else [])
+    known = set(up_vaults) | set(view["private"]["keys"] if wizard else [])
     # A vault still face down is known only to the wizard; a removed tile no longer shows that it was one.
     somewhere = [t["i"] for t in view["tiles"] if not t["tower"] and not t["camp"]
                  and (t["removed"] and t["up"] or not wizard and not t["up"] and not t["removed"])]
     more = _place_keys(view, sorted(known), somewhere, view["keys_hidden"] - len(known), rng)
     if more is None:
         return None
-    vaults = known | set(more)
-    rng.shuffle(bag)
+    return known | set(more)
+
+
+def _tiles(view: dict[str, Any], vaults: set[int], bag: list[str], wizard: bool,
+           rng: random.Random) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """The board's tiles and their tokens, hidden rooms drawn from ``bag`` (what is left stays in it)."""
+    tokens_seen: dict[str, Any] = view["private"].get("tokens", {}) if wizard else {}
     tiles: list[dict[str, Any]] = []
     tokens: dict[str, Any] = {}
     for t in view["tiles"]:
@@ -181,14 +180,15 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
             tile["tokens"].append(tid)
         tile["drop"] = {"cards": [], "keys": t["drop"]["keys"]}
         tiles.append(tile)
-    unused = bag  # the rooms left in the box (the tower's and the vaults' own rooms among them)
+    return tiles, tokens
 
-    # --- loot cards
-    heroes_v = {h["seat"]: h for h in view["heroes"]}
+
+def _loot_pool(view: dict[str, Any], own_hand: list[int], tiles: list[dict[str, Any]],
+               rng: random.Random) -> list[int] | None:
+    """The unseen loot cards, shuffled, after giving each dropped card on a tile one of its copies."""
     seen_loot: set[int] = set()
     for h in view["heroes"]:
         seen_loot.update(c["id"] for c in h["equip"])
-    own_hand = [c["id"] for c in priv["hand"]] if not wizard else []
     seen_loot.update(own_hand)
     loot_pool = [c for c in range(len(cards.LOOT_DECK)) if c not in seen_loot]
     rng.shuffle(loot_pool)
@@ -200,8 +200,20 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
                 return None
             loot_pool.remove(cid)
             tile["drop"]["cards"].append(cid)
+    return loot_pool
+
+
+def _heroes_and_loot(view: dict[str, Any], seat: int, wizard: bool, tiles: list[dict[str, Any]],
+                     rng: random.Random) -> tuple[list[Any], dict[str, Any]] | None:
+    """The heroes (other heroes' hands dealt from the unseen loot) and the loot deck and discard pile."""
+    priv = view["private"]
+    heroes_v = {h["seat"]: h for h in view["heroes"]}
+    own_hand = [c["id"] for c in priv["hand"]] if not wizard else []
+    loot_pool = _loot_pool(view, own_hand, tiles, rng)
+    if loot_pool is None:
+        return None
     heroes: list[Any] = [None]
-    for s in range(1, n):
+    for s in range(1, view["n"]):
         h = heroes_v[s]
         if s == seat:
             hand = list(own_hand)
@@ -217,9 +229,12 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
     lv = view["loot"]
     if len(loot_pool) != lv["deck_count"] + lv["discard_count"]:
         return None  # the view and the card list disagree: do not guess
-    loot = {"deck": loot_pool[:lv["deck_count"]], "discard": loot_pool[lv["deck_count"]:]}
+    return heroes, {"deck": loot_pool[:lv["deck_count"]], "discard": loot_pool[lv["deck_count"]:]}
 
-    # --- wizard cards
+
+def _wizard_cards(view: dict[str, Any], wizard: bool, rng: random.Random) -> dict[str, Any] | None:
+    """The wizard's cards: its hand as it knows it or dealt for a hero, the rest split into deck and discard."""
+    priv = view["private"]
     wv = view["wizard"]
     if wizard:
         hand = [c["id"] for c in priv["hand"]]
@@ -235,12 +250,42 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
     if len(hand) != wv["hand_count"] or len(wpool) != wv["deck_count"] + wv["discard_count"]:
         return None
     spent = wv["mana"] - priv["mana_left"] if wizard and view["phase"] == "wizard" else 0
-    wiz = {"deck": wpool[:wv["deck_count"]], "hand": hand, "discard": wpool[wv["deck_count"]:],
-           "opening": opening, "mana": wv["mana"], "spent": spent, "pending_card": playing}
+    return {"deck": wpool[:wv["deck_count"]], "hand": hand, "discard": wpool[wv["deck_count"]:],
+            "opening": opening, "mana": wv["mana"], "spent": spent, "pending_card": playing}
 
+
+def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """A full state the seat cannot tell from the true one, what it cannot see dealt with ``rng``
+    (None where the seat has no decision to search)."""
+    if view["phase"] == "over" or "private" not in view:
+        return None
+    priv = view["private"]
+    wizard = seat == 0
+    if not wizard and view["phase"] != "heroes":
+        return None  # a hero decides only in the heroes' turn
+    bag = _room_bag(view)
+    if bag is None:
+        return None
+    vaults = _key_vaults(view, wizard, rng)
+    if vaults is None:
+        return None
+    rng.shuffle(bag)
+    board = _tiles(view, vaults, bag, wizard, rng)
+    if board is None:
+        return None
+    tiles, tokens = board
+    unused = bag  # the rooms left in the box (the tower's and the vaults' own rooms among them)
+    people = _heroes_and_loot(view, seat, wizard, tiles, rng)
+    if people is None:
+        return None
+    heroes, loot = people
+    wiz = _wizard_cards(view, wizard, rng)
+    if wiz is None:
+        return None
     state: dict[str, Any] = {
-        "names": list(view["names"]), "rng": rng.getrandbits(64), "options": dict(view["options"]), "n": n,
-        "size": size, "phase": view["phase"], "round": view["round"], "round_limit": view["round_limit"],
+        "names": list(view["names"]), "rng": rng.getrandbits(64), "options": dict(view["options"]),
+        "n": view["n"], "size": view["size"], "phase": view["phase"], "round": view["round"],
+        "round_limit": view["round_limit"],
         "tower": view["tower"], "entrance": view["entrance"], "tower_open": view["tower_open"],
         "keys_found": view["keys_found"], "keys_taken": view["keys_taken"], "keys_hidden": view["keys_hidden"],
         "keys_used": 3 if view["tower_open"] else 0, "tokens": tokens, "next_token": len(tokens) + 1,
