@@ -10,6 +10,23 @@ from cogs import customid
 from tests.conftest import CHANNEL, Harness
 
 
+def record_pictures(monkeypatch, note: Callable[[], object] = lambda: None) -> list[tuple[str, object]]:
+    """Record every picture the cogs ask for, ``(kind, note())`` at the moment it is asked, and draw it as usual."""
+    import cogs.boards
+    import cogs.embeds
+
+    asked: list[tuple[str, object]] = []
+    real = cogs.embeds.render_async
+
+    async def recording(key, kind, *args, **kwargs):
+        asked.append((kind, note()))
+        return await real(key, kind, *args, **kwargs)
+
+    monkeypatch.setattr(cogs.boards, "render_async", recording)
+    monkeypatch.setattr(cogs.embeds, "render_async", recording)
+    return asked
+
+
 def callback_text(rec) -> str:
     """What the user saw: the reply, or the message a deferred reply was filled with."""
     data = (rec.callback or {}).get("data") or {}

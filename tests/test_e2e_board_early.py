@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import ADMIN
 from tests.e2e_helpers import callback_text as said
-from tests.e2e_helpers import latest_board, open_and_start, press
+from tests.e2e_helpers import latest_board, open_and_start, press, record_pictures
 
 BOB, CID = 101, 102
 
@@ -19,20 +19,11 @@ def _callbacks(fake) -> int:
 
 @pytest.mark.parametrize("key", ["heist", "tower"])
 async def test_a_moves_board_is_drawn_while_its_reply_goes_out(harness, monkeypatch, key):
-    import cogs.boards
-    import cogs.embeds
     from rendering import render
 
     h, fake = harness, harness.fake
-    asked: list[tuple[str, int]] = []  # (kind, replies the fake had received when it was asked for)
-    real = cogs.embeds.render_async
-
-    async def recording(key, kind, *args, **kwargs):
-        asked.append((kind, _callbacks(fake)))
-        return await real(key, kind, *args, **kwargs)
-
-    monkeypatch.setattr(cogs.boards, "render_async", recording)
-    monkeypatch.setattr(cogs.embeds, "render_async", recording)
+    # (kind, replies the fake had received when it was asked for)
+    asked = record_pictures(monkeypatch, lambda: _callbacks(fake))
     game = await open_and_start(h, key, [ADMIN, BOB, CID])
     engine, rng = h.bot.tables.engine(game), random.Random(4)
     early = 0
@@ -62,19 +53,9 @@ def _board_uploads(fake) -> int:
 async def test_a_moves_hand_pictures_are_drawn_and_sent_after_its_board_is_posted(harness, monkeypatch):
     """The whole table waits for the board: the DMs of the same move (their hand pictures drawn, then uploaded)
     no longer compete with its upload. Every player still gets the same DM, with their picture."""
-    import cogs.boards
-    import cogs.embeds
-
     h, fake = harness, harness.fake
-    asked: list[tuple[str, int]] = []  # (kind, board uploads the fake had received when it was asked for)
-    real = cogs.embeds.render_async
-
-    async def recording(key, kind, *args, **kwargs):
-        asked.append((kind, _board_uploads(fake)))
-        return await real(key, kind, *args, **kwargs)
-
-    monkeypatch.setattr(cogs.boards, "render_async", recording)
-    monkeypatch.setattr(cogs.embeds, "render_async", recording)
+    # (kind, board uploads the fake had received when it was asked for)
+    asked = record_pictures(monkeypatch, lambda: _board_uploads(fake))
     game = await open_and_start(h, "heist", [ADMIN, BOB, CID])
     engine, rng = h.bot.tables.engine(game), random.Random(5)
     both = 0

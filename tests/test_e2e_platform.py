@@ -248,31 +248,22 @@ async def test_a_moves_board_is_drawn_before_its_dm_pictures(harness, monkeypatc
     board's picture is asked for first (the DMs' pictures had been, as the DMs started before the board's task)."""
     import random
 
-    import cogs.boards
-    import cogs.embeds
-    from tests.e2e_helpers import open_and_start, press
+    from tests.e2e_helpers import open_and_start, press, record_pictures
 
-    asked: list[str] = []
-    real = cogs.embeds.render_async
-
-    async def recording(key, kind, *args, **kwargs):
-        asked.append(kind)
-        return await real(key, kind, *args, **kwargs)
-
-    monkeypatch.setattr(cogs.boards, "render_async", recording)
-    monkeypatch.setattr(cogs.embeds, "render_async", recording)
+    recorded = record_pictures(monkeypatch)
     h = harness
     game = await open_and_start(h, "heist", [ADMIN, BOB, CID])
     engine, rng = h.bot.tables.engine(game), random.Random(5)
     both = 0
     for _ in range(8):
-        asked.clear()
+        recorded.clear()
         seat = engine.to_act(game.state)[0]
         action = engine.bot_action(game.state, seat, rng)
         rec = await press(h, game.seats[seat]["user_id"], engine.legal_actions(game.state, seat).index(action), game)
         assert "✅" in callback_text(rec), callback_text(rec)
         await h.settle()
         game = await h.bot.tables.get(game.id)
+        asked = [kind for kind, _ in recorded]
         if "private" in asked and "board" in asked:
             both += 1
             assert asked[0] == "board", asked
