@@ -326,16 +326,37 @@ def run(args: argparse.Namespace) -> int:
 
     gc.callbacks.append(count_collection)
     profiler = cProfile.Profile(time.thread_time)  # CPU of this thread, not waits for the GIL
+
+    def write(path: str) -> None:
+        profiler.dump_stats(f"{path}.prof")
+        with open(f"{path}.gc", "w") as out:
+            for generation, (count, spent) in sorted(collections.items()):
+                out.write(f"generation {generation}: {count} collections, {spent:.3f} s of CPU\n")
+            out.write("passes over 10 ms:\n" + "\n".join(slow) + "\n")
+
+    # One phase of the benchmark alone: SIGUSR1 forgets what was profiled so far, SIGUSR2 writes what was profiled
+    # since as PREFIX.<bot>.phase<N>.prof (and .gc) and starts afresh (tests/bench_load.py sends them around a phase).
+    phases = itertools.count(1)
+
+    def restart() -> None:
+        profiler.disable()
+        profiler.clear()
+        collections.clear()
+        slow.clear()
+        profiler.enable()
+
+    def phase_ends() -> None:
+        write(f"{profile_to}.{args.bot}.phase{next(phases)}")
+        restart()
+
+    signal.signal(signal.SIGUSR1, lambda *_: restart())
+    signal.signal(signal.SIGUSR2, lambda *_: phase_ends())
     profiler.enable()
     try:
         asyncio.run(serve(args))
     finally:
         profiler.disable()
-        profiler.dump_stats(f"{profile_to}.{args.bot}.prof")
-        with open(f"{profile_to}.{args.bot}.gc", "w") as out:
-            for generation, (count, spent) in sorted(collections.items()):
-                out.write(f"generation {generation}: {count} collections, {spent:.3f} s of CPU\n")
-            out.write("passes over 10 ms:\n" + "\n".join(slow) + "\n")
+        write(f"{profile_to}.{args.bot}")
     return 0
 
 

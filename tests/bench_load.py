@@ -33,6 +33,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import sqlite3
 import statistics
 import sys
@@ -403,6 +404,7 @@ class Bot:
         self.log_path = os.path.join(tmp, f"{name}.log")
         self.timeline_path = os.path.join(tmp, f"{name}.timeline.json")
         self._db: sqlite3.Connection | None = None
+        self.profiles = 0  # phases profiled (HEISTCORD_PROFILE)
 
     def _listen(self, event: str, obj: Any) -> None:
         now = perf()
@@ -437,6 +439,19 @@ class Bot:
 
     def log_tail(self, lines: int = 30) -> str:
         return log_tail(self.log_path, lines)
+
+    def profile_phase(self, begins: bool, what: str = "") -> None:
+        """Under HEISTCORD_PROFILE: the bot's profile of one phase alone (tests/bench_botproc.py: SIGUSR1 starts it
+        afresh, SIGUSR2 writes it as PREFIX.<bot>.phase<N>.prof)."""
+        prefix = os.environ.get("HEISTCORD_PROFILE")
+        if not prefix or self.proc is None:
+            return
+        if begins:
+            os.kill(self.proc.pid, signal.SIGUSR1)
+            return
+        os.kill(self.proc.pid, signal.SIGUSR2)
+        self.profiles += 1
+        note(f"{self.name}: profile of {what}: {prefix}.{self.proc.bot}.phase{self.profiles}.prof")
 
     async def stop(self) -> None:
         if self.proc is not None:
@@ -618,6 +633,8 @@ async def phase_one_at_a_time(bot: Bot, tables: list[Table], moves: int) -> list
 async def phase_paced(bot: Bot, tables: list[Table], period: float, seconds: float, drain: float) -> dict[str, Any]:
     """Every table makes a move every ``period`` seconds (random phase; late moves go at once, never two at a
     time on one table) for ``seconds``; then the boards still owed are waited for, up to ``drain`` seconds."""
+    bot.profile_phase(True)
+    first_request = len(bot.fake.requests)
     cpu0, wall0, bench0 = bot.cpu(), perf(), time.process_time()
     stop = wall0 + seconds
     moves: list[Move] = []
@@ -645,6 +662,7 @@ async def phase_paced(bot: Bot, tables: list[Table], period: float, seconds: flo
     boards_at_stop = len(bot.boards)
     await bot.quiet(drain)
     cpu1 = bot.cpu()  # after the boards and DMs owed for these moves were posted
+    bot.profile_phase(False, f"{len(tables)} tables, a move every {period:.2f} s on each")
     assign_boards(moves, bot.boards)
     ok = [m for m in moves if m.ok]
     in_window = [t for t, _, _ in bot.boards if wall0 <= t <= wall0 + wall]
@@ -659,6 +677,7 @@ async def phase_paced(bot: Bot, tables: list[Table], period: float, seconds: flo
         "process_cpu": (cpu1["process"] - cpu0["process"]) * 1000 / max(1, len(ok)),
         "draw_cpu": (cpu1["children"] - cpu0["children"]) * 1000 / max(1, len(ok)),
         "bench_cpu": bench / wall, "boards_after": len(bot.boards) - boards_at_stop, "check": check_boards(moves),
+        "requests": request_kinds(bot.fake.requests[first_request:], len(ok), set(bot.fake.dm_channels.values())),
     }
 
 
@@ -667,6 +686,8 @@ def describe(name: str, r: dict[str, Any]) -> None:
          f" {r['boards_rate']:.1f}/s while players played; {r['unshown']} moves never on a board;"
          f" CPU per move: event loop {r['loop_cpu']:.2f} ms, whole process {r['process_cpu']:.2f} ms,"
          f" drawing worker {r['draw_cpu']:.2f} ms; this process (fake + players) {r['bench_cpu']:.0%} of a core")
+    note(f"{name}: REST requests per move (the panel, the click, its board, DMs): "
+         + ", ".join(f"{kind} {n:.2f}" for kind, n in r["requests"].items()))
     good, checked = r["check"]
     if checked:
         note(f"{name}: which board shows which move, cross-checked with the player each board waits for:"
@@ -841,12 +862,15 @@ def restart_figures(hc: float, hf: float, hb: float, bc: float, bf: float, bb: f
     note("heistcord draws in a worker process started at the first board, so the first board includes its start")
 
 
-def request_kinds(requests: list[dict[str, Any]], moves: int) -> dict[str, float]:
-    """REST requests the bot made, per move, by kind ("PATCH channels/*/messages/*", ...), most first."""
+def request_kinds(requests: list[dict[str, Any]], moves: int, dm_channels: set[int] = frozenset()) -> dict[str, float]:
+    """REST requests the bot made, per move, by kind ("PATCH channels/*/messages/*", ...), most first; those to a
+    DM channel (``dm_channels``) are marked "(DM)"."""
     counts: dict[str, int] = {}
     for r in requests:
-        kind = r["method"] + " " + "/".join("*" if part.isdigit() or len(part) > 40 else part
-                                              for part in r["path"].split("/"))
+        parts = r["path"].split("/")
+        kind = r["method"] + " " + "/".join("*" if part.isdigit() or len(part) > 40 else part for part in parts)
+        if len(parts) > 1 and parts[0] == "channels" and parts[1].isdigit() and int(parts[1]) in dm_channels:
+            kind += " (DM)"
         counts[kind] = counts.get(kind, 0) + 1
     return {k: n / max(1, moves) for k, n in sorted(counts.items(), key=lambda kv: -kv[1])}
 
@@ -859,8 +883,11 @@ async def bench_one_at_a_time(heist: Bot, bare: Bot, heist_tables: list[Table], 
     boards_before = {bot.name: len(bot.board_sizes) for bot in (heist, bare)}
     for bot in (bare, heist):
         first = len(bot.fake.requests)
+        bot.profile_phase(True)
         seq[bot.name] = await phase_one_at_a_time(bot, heist_tables if bot is heist else bare_tables, seq_moves)
-        requests[bot.name] = request_kinds(bot.fake.requests[first:], sum(m.ok for m in seq[bot.name]))
+        bot.profile_phase(False, "one at a time")
+        requests[bot.name] = request_kinds(bot.fake.requests[first:], sum(m.ok for m in seq[bot.name]),
+                                           set(bot.fake.dm_channels.values()))
     reply = {n: [(m.reply - m.sent) * 1000 for m in ms if m.ok] for n, ms in seq.items()}
     board = {n: [(m.board - m.sent) * 1000 for m in ms if m.ok and m.board] for n, ms in seq.items()}
     figure("one at a time: click -> reply p50", p50(reply["heistcord"]), p50(reply["bare"]), "bare bot p50")
