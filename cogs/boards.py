@@ -46,6 +46,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         self._board_asked: dict[int, list[asyncio.Event]] = {}  # per game: moves whose DMs wait for the board
         # per game: a board picture started before the move's reply (the state it shows, its public view, the drawing)
         self._early: dict[int, tuple[dict[str, Any], dict[str, Any], asyncio.Task]] = {}
+        self.dm_channel_ids: dict[int, int] = {}
 
     @property
     def tables(self) -> TableService:
@@ -119,7 +120,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         if (game.state is None or self.boards.busy(game.id) or not drawing_idle()
                 or not self.bot.refusals.channel_usable(game.channel_id)):
             return
-        public = self.tables.engine(game).view(game.state, None)
+        public = self.tables.view(game, None)
         self._forget_early(game.id)
         self._early[game.id] = (game.state, public, asyncio.ensure_future(
             render_async(game.game_key, "board", public)))
@@ -186,7 +187,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         if early is not None and early[0] is not game.state:  # drawn for a state the game has left
             early[2].cancel()
             early = None
-        public = early[1] if early is not None else engine.view(game.state, None) if game.state else None
+        public = early[1] if early is not None else self.tables.view(game, None) if game.state else None
         # The words and buttons of the same moment as the picture (the game may move on while it is drawn).
         content = board_content(game, engine, events)
         view = board_view(game)
@@ -298,7 +299,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
     async def post_final(self, game: GameRow, engine: Engine, results: list[dict[str, Any]]) -> None:
         """The final scores with their picture in the game's channel (with the whole log),
         and, when the game was played in a thread, in the channel it came from too."""
-        public = engine.view(game.state, None)
+        public = self.tables.view(game, None)
         png = await render_async(game.game_key, "final", public, results)
         description = alt_text(game, engine, "final", public, results=results)
         lines = await self.tables.public_log(game.id)

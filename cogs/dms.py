@@ -13,8 +13,13 @@ from cogs.embeds import alt_text, dm_retry_view, render_file
 from cogs.limits import clip, fit
 
 
+DM_CHANNELS_KEPT = 100_000  # users whose DM channel id is remembered (a few MB)
+
+
 class DirectMessages:
     """``TableUI``'s part that talks to one player privately."""
+
+    dm_channel_ids: dict[int, int]  # user id -> the id of their DM channel with the bot (set by TableUI)
 
     async def deliver_private(self, game: GameRow, engine: Engine, outcome: Outcome) -> None:
         """DM each human whose private view changed (plus their private events)."""
@@ -51,7 +56,7 @@ class DirectMessages:
         user_id = info["user_id"]
         if not self.bot.refusals.dm_allowed(user_id):  # Discord refused them before: don't knock again
             return False
-        view = engine.view(game.state, seat)
+        view = self.tables.view(game, seat)
         text = engine.private_text(view)
         if notes:
             text = "\n".join(f"• {n}" for n in notes) + "\n\n" + text
@@ -74,10 +79,18 @@ class DirectMessages:
         await self.tables.set_seat_info(game, {seat: {"dm": message.id, "dm_closed": False}})
         return True
 
-    async def dm_channel(self, user_id: int) -> discord.DMChannel:
-        """The DM channel with a user: discord.py keeps the ones it opened, so a move's DM costs no extra
-        request (fetching the user first cost one REST call per DM, as the bot has no member cache)."""
-        return await self.bot.create_dm(discord.Object(id=user_id))
+    async def dm_channel(self, user_id: int) -> discord.DMChannel | discord.PartialMessageable:
+        """The DM channel with a user, opened once (``POST users/@me/channels``) and then known by its id: a DM
+        channel never changes, and discord.py keeps only the last 128 it opened, so with more players than that
+        every DM cost one more request (fetching the user first cost one too, as the bot has no member cache)."""
+        channel_id = self.dm_channel_ids.get(user_id)
+        if channel_id is not None:
+            return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        channel = await self.bot.create_dm(discord.Object(id=user_id))
+        if len(self.dm_channel_ids) >= DM_CHANNELS_KEPT:
+            self.dm_channel_ids.clear()
+        self.dm_channel_ids[user_id] = channel.id
+        return channel
 
     async def show_hand(self, interaction: discord.Interaction, game: GameRow) -> None:
         """Show a player their private view, privately (the **Show my hand** button)."""
@@ -88,7 +101,7 @@ class DirectMessages:
             return await self.error(interaction, "The game hasn't started yet." if game.status == "lobby"
                                     else "This game is over.")
         engine = self.tables.engine(game)
-        view = engine.view(game.state, seat)
+        view = self.tables.view(game, seat)
         # Answer Discord first (3-second deadline), then draw: the picture may wait for the worker.
         await interaction.response.defer(ephemeral=True, thinking=True)
         file = await render_file(game, "private", view, filename="hand.png",

@@ -251,7 +251,7 @@ class GameCog(commands.Cog):
             await self.tables.set_message(row, lobby_message_id=message.id)
             return
         await interaction.response.defer(thinking=True)
-        public = engine.view(row.state, None)
+        public = self.tables.view(row, None)
         file = await render_file(row, "board", public, description=alt_text(row, engine, "board", public))
         kwargs: dict[str, Any] = {"content": board_content(row, engine)}
         if file is not None:

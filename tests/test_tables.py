@@ -250,3 +250,21 @@ async def test_a_closing_interrupt_window_is_no_missed_turn(service):
     assert fired[0][1].missed == [] and fired[0][1].benched == []
     game = await service.get(game.id)
     assert all(seat.get("missed", 0) == 0 for seat in game.seats)
+
+
+async def test_the_channels_game_is_found_as_its_table_moves_and_ends(service):
+    # in_channel finds a channel's game by a channel -> game hint, checked against the row: a hint left by a
+    # table that moved into a thread, or ended, never answers for the channel.
+    first = await open_three(service, channel=10)
+    assert (await service.in_channel(10)).id == first.id
+    await service.start(first.id, 100)
+    await service.move_to_thread(first, 900)
+    assert await service.in_channel(10) is None
+    assert (await service.in_channel(900)).id == first.id
+    second = await open_three(service, channel=10)
+    assert (await service.in_channel(10)).id == second.id
+    await service.end(second.id, "Ended by Ann.")
+    assert await service.in_channel(10) is None
+    third = await service.open(1, 10, "dummy", 101, "Bob")
+    assert (await service.in_channel(10)).id == third.id
+    assert (await service.in_channel(900)).id == first.id
