@@ -47,6 +47,8 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         # per game: a board picture started before the move's reply (the state it shows, its public view, the drawing)
         self._early: dict[int, tuple[dict[str, Any], dict[str, Any], asyncio.Task]] = {}
         self.dm_channel_ids: dict[int, int] = {}
+        self.hands = Coalescer(self._send_latest_hand)
+        self._dms_refused: dict[int, set[int]] = {}
 
     @property
     def tables(self) -> TableService:

@@ -2,16 +2,16 @@
 to them, the **Show my hand** answer, and what happens when Discord refuses a DM (``cogs.refusals``)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Hashable
 
 import discord
 
+from bot.coalesce import Coalescer
 from bot.engine import Engine
 from bot.storage import GameRow
-from bot.tables import Outcome, seat_of
+from bot.tables import Outcome, TableError, seat_of
 from cogs.embeds import alt_text, dm_retry_view, render_file
 from cogs.limits import clip, fit
-
 
 DM_CHANNELS_KEPT = 100_000  # users whose DM channel id is remembered (a few MB)
 
@@ -19,24 +19,25 @@ DM_CHANNELS_KEPT = 100_000  # users whose DM channel id is remembered (a few MB)
 class DirectMessages:
     """``TableUI``'s part that talks to one player privately."""
 
-    dm_channel_ids: dict[int, int]  # user id -> the id of their DM channel with the bot (set by TableUI)
+    # set by TableUI:
+    dm_channel_ids: dict[int, int]  # user id -> the id of their DM channel with the bot
+    hands: Coalescer  # one DM at a time per (game, seat), running _send_latest_hand
+    _dms_refused: dict[int, set[int]]  # game id -> seats whose DM Discord refused, not yet told
 
     async def deliver_private(self, game: GameRow, engine: Engine, outcome: Outcome) -> None:
-        """DM each human whose private view changed (plus their private events)."""
+        """DM each human whose private view changed (plus their private events). A player's DMs of a game go one
+        at a time (``hands``): what later moves change meanwhile is sent after, once, with the hand as it is then
+        and every note since. (Sent side by side, an older hand whose picture was slow to draw could land last.)"""
         notes: dict[int, list[str]] = {}
         for event in outcome.events:
             if "to" in event and event.get("text"):
                 notes.setdefault(int(event["to"]), []).append(event["text"])
-        seats = sorted(outcome.changed_private | set(notes))
-        closed: list[int] = []
-        for seat in seats:
+        for seat in sorted(outcome.changed_private | set(notes)):
             info = game.seats[seat]
-            if info.get("bot") or not info.get("user_id"):
-                continue
-            ok = await self.send_private(game, engine, seat, notes.get(seat, []))
-            if not ok:
-                closed.append(seat)
-        newly_closed = [s for s in closed if not game.seats[s].get("dm_closed")]
+            if not info.get("bot") and info.get("user_id"):
+                await self.hands.submit((game.id, seat), notes.get(seat, []))
+        closed = self._dms_refused.pop(game.id, set())
+        newly_closed = [s for s in sorted(closed) if not game.seats[s].get("dm_closed")]
         if newly_closed:
             await self.tables.set_seat_info(game, {s: {"dm_closed": True} for s in newly_closed})
             channel = await self.channel(game.channel_id)
@@ -47,6 +48,20 @@ class DirectMessages:
                                 " privately. To get DMs back: allow direct messages from this server's members"
                                 " (server name → Privacy Settings), then press **Try DMs again**.",
                                 view=dm_retry_view(game), allowed_mentions=discord.AllowedMentions(users=True))
+
+    async def _send_latest_hand(self, key: Hashable, batches: list[str]) -> None:
+        """One DM of a seat's latest hand with the notes queued for it (``hands``' work); a refusal is remembered
+        for the ``deliver_private`` that waits on it to tell the table."""
+        game_id, seat = key  # type: ignore[misc]
+        try:
+            game = await self.tables.get(game_id)
+        except TableError:  # the table is gone
+            return
+        info = game.seats[seat] if game.state is not None and seat < len(game.seats) else {}
+        if info.get("bot") or not info.get("user_id"):
+            return
+        if not await self.send_private(game, self.tables.engine(game), seat, batches):
+            self._dms_refused.setdefault(game_id, set()).add(seat)
 
     async def send_private(self, game: GameRow, engine: Engine, seat: int, notes: list[str]) -> bool:
         """Keep one DM per player per game up to date (edited in place, so a hand

@@ -2,6 +2,8 @@
 the bot asks Discord (and its engines) for less (issue 16: the bot process's CPU per move)."""
 from __future__ import annotations
 
+import asyncio
+
 from bot.games import get_engine
 from tests.conftest import ADMIN
 from tests.e2e_helpers import callback_text, open_and_start, press
@@ -59,3 +61,50 @@ async def test_a_moves_views_are_computed_once_and_its_dms_show_them(harness, mo
         seat = next(i for i, s in enumerate(game.seats) if s["user_id"] == uid)
         text = engine.private_text(real(game.state, seat))
         assert text in h.fake.dms(uid)[-1].content
+
+
+async def test_a_players_dm_shows_their_latest_hand_when_an_older_one_was_slow_to_draw(harness, monkeypatch):
+    # Two moves change Bob's secret word; the picture of the first DM is slow to draw (a busy drawing worker).
+    # Each move's DM was sent on its own: the older one, sent last, became Bob's latest DM. A player's DMs now
+    # go one at a time, and the one after shows the latest hand with every note since.
+    import cogs.dms
+    from cogs.boards import TableUI
+
+    h = harness
+    users = [ADMIN, 101]
+    game = await open_and_start(h, "dummy", users, options="pile=20")
+    engine = get_engine("dummy")
+    bob = 1 if game.seats[1]["user_id"] == 101 else 0
+    assert engine.to_act(game.state) == [1 - bob], "Ann moves first in this test"
+    real_render, real_deliver = cogs.dms.render_file, TableUI.deliver_private
+    release = asyncio.Event()
+    renders: list[int] = []
+    delivered: list[int] = []
+
+    async def slow_first(*args, **kwargs):
+        renders.append(1)
+        if len(renders) == 1:
+            await release.wait()
+        return await real_render(*args, **kwargs)
+
+    async def deliver(self, *args, **kwargs):
+        delivered.append(1)
+        third = len(delivered) == 3
+        await real_deliver(self, *args, **kwargs)
+        if third:  # the third move's DMs are out (or folded into the ones being sent)
+            release.set()
+
+    monkeypatch.setattr(cogs.dms, "render_file", slow_first)
+    monkeypatch.setattr(TableUI, "deliver_private", deliver)
+    for _ in range(3):  # Ann, Bob, Ann: the first and the third change Bob's word
+        game = await h.bot.tables.get(game.id)
+        seat = engine.to_act(game.state)[0]
+        rec = await press(h, game.seats[seat]["user_id"], 0, game)
+        assert "✅" in callback_text(rec)
+    await h.settle()
+    game = await h.bot.tables.get(game.id)
+    word = engine.view(game.state, bob)["private"]["word"]
+    latest = h.fake.dms(101)[-1].content
+    assert f"Your secret word: **{word}**" in latest, latest
+    # and both notes (the first and the third move gave Bob a new word) reached him
+    assert "\n".join(m.content for m in h.fake.dms(101)).count("• Your word is now") == 2
