@@ -108,3 +108,41 @@ async def test_a_players_dm_shows_their_latest_hand_when_an_older_one_was_slow_t
     assert f"Your secret word: **{word}**" in latest, latest
     # and both notes (the first and the third move gave Bob a new word) reached him
     assert "\n".join(m.content for m in h.fake.dms(101)).count("• Your word is now") == 2
+
+
+async def test_discord_pys_rate_limit_buckets_are_swept_now_and_then_not_at_every_new_one(harness, monkeypatch):
+    # discord.py walked every bucket (one per route and channel: thousands under load) each time it made a new one.
+    import discord.http
+
+    http = harness.bot.http
+    walked: list[int] = []
+    real = discord.http.Ratelimit.is_inactive
+
+    def counting(self):
+        walked.append(1)
+        return real(self)
+
+    monkeypatch.setattr(discord.http.Ratelimit, "is_inactive", counting)
+    for i in range(1000):
+        http.get_ratelimit(f"POST /channels/{{channel_id}}/messages:{i}")
+    assert len(walked) <= 1000, len(walked)  # at most one walk (before: 471,870 steps, a walk at each new bucket past 256)
+
+
+async def test_idle_rate_limit_buckets_are_still_forgotten():
+    import discord.http
+
+    from bot.app import sweep_ratelimits_lazily
+
+    now = [0.0]
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    sweep_ratelimits_lazily(http, every=60, clock=lambda: now[0])
+    for i in range(300):
+        http.get_ratelimit(f"k{i}")
+    for bucket in http._buckets.values():
+        bucket._last_request -= 400  # idle for over 5 minutes
+    http.get_ratelimit("new")
+    assert len(http._buckets) == 301  # swept at the 256th bucket a moment ago: not yet again
+    now[0] += 61
+    http.get_ratelimit("newer")
+    assert set(http._buckets) == {"new", "newer"}
+    await http.close()
