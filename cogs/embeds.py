@@ -26,6 +26,15 @@ def seat_label(game: GameRow, seat: int) -> str:
     return f"<@{info['user_id']}>{away}"
 
 
+def new_view() -> discord.ui.View:
+    """An empty view for a message's buttons and selects, that discord.py won't listen on: every click comes to
+    the one router (``cogs.router``). discord.py keeps each view it sends unless it is stopped: a board's or a
+    lobby's for ever, a panel's with a 15-minute timer task, and it runs one more task at each click on it."""
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
+
+
 # --- lobby ---------------------------------------------------------------------------------
 def lobby_embed(game: GameRow, engine: Engine) -> discord.Embed:
     """The lobby's card: seats, player counts and options."""
@@ -61,7 +70,7 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
     """The lobby's buttons (join, leave, add a bot, start, cancel), or None once it started."""
     if game.status != "lobby":
         return None
-    view = discord.ui.View(timeout=None)
+    view = new_view()
     view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success,
                                     custom_id=customid.encode("join", game.id)))
     view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary,
@@ -78,7 +87,7 @@ def board_view(game: GameRow) -> discord.ui.View | None:
     """A running game's buttons (play, show my hand), or None once it is over."""
     if game.status != "running":
         return None
-    view = discord.ui.View(timeout=None)
+    view = new_view()
     view.add_item(discord.ui.Button(label="Play", emoji="🎲", style=discord.ButtonStyle.primary,
                                     custom_id=customid.encode("play", game.id)))
     view.add_item(discord.ui.Button(label="Show my hand", emoji="🂠", style=discord.ButtonStyle.secondary,
@@ -88,7 +97,7 @@ def board_view(game: GameRow) -> discord.ui.View | None:
 
 def dm_retry_view(game: GameRow) -> discord.ui.View:
     """The button a player with closed DMs clicks to be sent their hand again."""
-    view = discord.ui.View(timeout=None)
+    view = new_view()
     view.add_item(discord.ui.Button(label="Try DMs again", emoji="✉️", style=discord.ButtonStyle.secondary,
                                     custom_id=customid.encode("dm", game.id)))
     return view

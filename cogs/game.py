@@ -15,6 +15,7 @@ from bot.games import get_engine, registry
 from bot.tables import TableError, seat_of
 from cogs import customid
 from cogs.deadline import in_time, reply
+from cogs.embeds import new_view
 from cogs.limits import CHOICE_TEXT, EMBED_DESCRIPTION, FIELD_VALUE, clip, fit, fit_choices, quote
 from cogs.ui import ALT_TEXT_LIMIT, alt_text, board_content, board_view, lobby_embed, lobby_view, render_file
 from rendering import render_async
@@ -286,7 +287,7 @@ class GameCog(commands.Cog):
         row = await self.tables.require_in_channel(interaction.channel_id)
         if not (interaction.user.id == row.host_id or self.bot.is_manager(interaction)):
             raise TableError("Only the host or a game manager can end this game.")
-        view = discord.ui.View(timeout=None)
+        view = new_view()
         view.add_item(discord.ui.Button(label="End the game", style=discord.ButtonStyle.danger,
                                         custom_id=customid.encode("end", row.id)))
         view.add_item(discord.ui.Button(label="Keep playing", style=discord.ButtonStyle.secondary,

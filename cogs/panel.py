@@ -11,6 +11,7 @@ from bot.storage import GameRow
 from bot.tables import seat_of
 from cogs import customid
 from cogs.deadline import edit_reply
+from cogs.embeds import new_view
 from cogs.limits import BUTTON_LABEL, OPTION_TEXT, PLACEHOLDER, SELECT_OPTIONS, clip, fit
 
 MAX_BUTTONS = 20
@@ -53,7 +54,7 @@ def build_panel(game: GameRow, engine: Engine, seat: int) -> tuple[str, discord.
     if not legal:
         return f"You have no move right now. {status}", None
     labels = [engine.describe_action(state, seat, a) for a in legal]
-    view = discord.ui.View(timeout=None)
+    view = new_view()
     if len(legal) <= MAX_BUTTONS:
         for i, label in enumerate(labels):
             view.add_item(discord.ui.Button(label=clip(label, BUTTON_LABEL), style=discord.ButtonStyle.primary,

@@ -146,3 +146,21 @@ async def test_idle_rate_limit_buckets_are_still_forgotten():
     http.get_ratelimit("newer")
     assert set(http._buckets) == {"new", "newer"}
     await http.close()
+
+
+async def test_the_bots_messages_leave_no_views_in_discord_pys_store(harness):
+    # Every click comes to the one router (a DynamicItem). discord.py also kept each view the bot sent (panels,
+    # boards, lobbies), to dispatch clicks to its buttons (which do nothing): the boards' and lobbies' for ever
+    # (no timeout), and each panel with a 15-minute timer task, one more task at each click on it.
+    h = harness
+    engine = get_engine("dummy")
+    game = await open_and_start(h, "dummy", [ADMIN, 101])
+    for _ in range(4):
+        game = await h.bot.tables.get(game.id)
+        rec = await press(h, game.seats[engine.to_act(game.state)[0]]["user_id"], 0, game)
+        assert "✅" in callback_text(rec)
+        await h.settle()
+    store = h.bot._connection._view_store
+    assert not store._synced_message_views and not store._views, (store._synced_message_views, store._views)
+    assert [t for t in asyncio.all_tasks() if "timeout_task_impl" in repr(t.get_coro())] == []
+    assert store._dynamic_items  # the router is there
