@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -83,15 +84,31 @@ def lobby_view(game: GameRow) -> discord.ui.View | None:
 
 
 # --- board -------------------------------------------------------------------------------------
+BOARD_VIEWS_KEPT = 4096
+_board_views: OrderedDict[int, discord.ui.View] = OrderedDict()  # game id -> its board's buttons (they never change)
+
+
 def board_view(game: GameRow) -> discord.ui.View | None:
-    """A running game's buttons (play, show my hand), or None once it is over."""
+    """A running game's buttons (play, show my hand), or None once it is over. Built once per game (0.1-0.3 ms
+    each time, for every board posted or edited): a view the bot sends is stopped, so discord.py only reads it."""
     if game.status != "running":
         return None
+    view = _board_views.get(game.id)
+    if view is None:
+        view = _board_views[game.id] = _new_board_view(game.id)
+        while len(_board_views) > BOARD_VIEWS_KEPT:
+            _board_views.popitem(last=False)
+    else:
+        _board_views.move_to_end(game.id)
+    return view
+
+
+def _new_board_view(game_id: int) -> discord.ui.View:
     view = new_view()
     view.add_item(discord.ui.Button(label="Play", emoji="🎲", style=discord.ButtonStyle.primary,
-                                    custom_id=customid.encode("play", game.id)))
+                                    custom_id=customid.encode("play", game_id)))
     view.add_item(discord.ui.Button(label="Show my hand", emoji="🂠", style=discord.ButtonStyle.secondary,
-                                    custom_id=customid.encode("hand", game.id)))
+                                    custom_id=customid.encode("hand", game_id)))
     return view
 
 

@@ -656,7 +656,19 @@ async def phase_paced(bot: Bot, tables: list[Table], period: float, seconds: flo
             if move is not None:
                 moves.append(move)
 
+    lags: list[float] = []
+
+    async def probe() -> None:
+        """How late this process's event loop (the fake's and the players') wakes from a 5 ms sleep: every time
+        is taken on it, so its lateness is in every figure, the floor's too."""
+        while perf() < stop:
+            asleep = perf()
+            await asyncio.sleep(0.005)
+            lags.append((perf() - asleep - 0.005) * 1000)
+
+    probing = asyncio.ensure_future(probe())
     await asyncio.wait_for(asyncio.gather(*(run(t) for t in tables)), seconds + 3 * TIMEOUT)
+    await probing
     wall = perf() - wall0
     bench = time.process_time() - bench0
     boards_at_stop = len(bot.boards)
@@ -677,6 +689,7 @@ async def phase_paced(bot: Bot, tables: list[Table], period: float, seconds: flo
         "process_cpu": (cpu1["process"] - cpu0["process"]) * 1000 / max(1, len(ok)),
         "draw_cpu": (cpu1["children"] - cpu0["children"]) * 1000 / max(1, len(ok)),
         "bench_cpu": bench / wall, "boards_after": len(bot.boards) - boards_at_stop, "check": check_boards(moves),
+        "lag": lags,
         "requests": request_kinds(bot.fake.requests[first_request:], len(ok), set(bot.fake.dm_channels.values())),
     }
 
@@ -685,7 +698,8 @@ def describe(name: str, r: dict[str, Any]) -> None:
     note(f"{name}: {len(r['ok'])} moves in {r['wall']:.1f} s = {r['rate']:.0f} moves/s; boards posted"
          f" {r['boards_rate']:.1f}/s while players played; {r['unshown']} moves never on a board;"
          f" CPU per move: event loop {r['loop_cpu']:.2f} ms, whole process {r['process_cpu']:.2f} ms,"
-         f" drawing worker {r['draw_cpu']:.2f} ms; this process (fake + players) {r['bench_cpu']:.0%} of a core")
+         f" drawing worker {r['draw_cpu']:.2f} ms; this process (fake + players) {r['bench_cpu']:.0%} of a core,"
+         f" its event loop late by p50 {p50(r['lag']) or 0:.1f} ms, p99 {p99(r['lag']) or 0:.1f} ms")
     note(f"{name}: REST requests per move (the panel, the click, its board, DMs): "
          + ", ".join(f"{kind} {n:.2f}" for kind, n in r["requests"].items()))
     good, checked = r["check"]

@@ -164,3 +164,14 @@ async def test_the_bots_messages_leave_no_views_in_discord_pys_store(harness):
     assert not store._synced_message_views and not store._views, (store._synced_message_views, store._views)
     assert [t for t in asyncio.all_tasks() if "timeout_task_impl" in repr(t.get_coro())] == []
     assert store._dynamic_items  # the router is there
+
+
+async def test_a_boards_buttons_are_built_once_per_game_and_stay_the_same(harness):
+    from cogs.embeds import _new_board_view, board_view
+
+    h = harness
+    game = await open_and_start(h, "dummy", [ADMIN, 101])
+    assert board_view(game) is board_view(game)
+    posted = [m for m in h.fake.public_messages(game.channel_id) if m.components][-1]
+    assert posted.components == _new_board_view(game.id).to_components()
+    assert "hc:play:" in str(posted.components)
