@@ -128,7 +128,7 @@ class HeistBot(commands.AutoShardedBot):
         extra = {"clock": self._clock} if self._clock else {}
         self.tables = TableService(self.storage, seed_source=self._seed_source,
                                    default_turn_minutes=self.config.default_turn_minutes, **extra)
-        self.add_dynamic_items(ComponentRouter)
+        self.add_listener(ComponentRouter.on_interaction, "on_interaction")
         for name in discover_cogs():
             await self.load_extension(name)
         if self.config.dev_guild_id:

@@ -1,10 +1,9 @@
 """The one component router: every heistcord button and select, on any message and after any restart,
-comes to ``ComponentRouter`` (a ``DynamicItem``), whose custom id (``cogs.customid``) picks a handler in
-the ``ROUTES`` table."""
+comes to ``ComponentRouter`` (from discord.py's ``interaction`` event), whose custom id (``cogs.customid``)
+picks a handler in the ``ROUTES`` table."""
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import discord
@@ -18,25 +17,25 @@ from cogs.embeds import lobby_embed, lobby_view
 if TYPE_CHECKING:
     from bot.app import HeistBot
 
+PREFIX = "hc:"  # every heistcord custom id starts so (cogs.customid); a damaged one is answered, strictly parsed
 
-class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s)hc:.*"):
-    """Every heistcord button and select, whatever message it sits on. The template
-    takes any ``hc:`` id, so a damaged one is answered (strictly parsed in the callback)."""
 
-    def __init__(self, item: discord.ui.Item, custom_id: str = "") -> None:
-        super().__init__(item)
-        self.raw = custom_id
+class ComponentRouter:
+    """Every heistcord button and select, whatever message it sits on: discord.py's ``interaction`` event brings
+    each click here. (A ``DynamicItem`` did it before; discord.py then rebuilt the clicked message's whole view
+    first, every button and select option of a panel, at each click.)"""
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        """The router item for a clicked component (discord.py calls it for any ``hc:`` id)."""
-        return cls(item, match.string)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click, its custom id and selected values to the table UI."""
+    @staticmethod
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        """Hand a click on a heistcord component, its custom id and selected values to the table UI."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = data.get("custom_id")
+        if not isinstance(custom_id, str) or not custom_id.startswith(PREFIX):
+            return
         bot: HeistBot = interaction.client  # type: ignore[assignment]
-        values = list(getattr(self.item, "values", []) or interaction.data.get("values", []))  # type: ignore[union-attr]
-        await bot.ui.handle_component(interaction, self.raw, values)
+        await bot.ui.handle_component(interaction, custom_id, [str(v) for v in data.get("values") or []])
 
 
 class ComponentHandlers:

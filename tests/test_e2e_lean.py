@@ -6,7 +6,7 @@ import asyncio
 
 from bot.games import get_engine
 from tests.conftest import ADMIN
-from tests.e2e_helpers import callback_text, open_and_start, press
+from tests.e2e_helpers import callback_text, latest_board, open_and_start, press
 
 PLAYERS = [ADMIN, 101, 102]
 
@@ -149,7 +149,7 @@ async def test_idle_rate_limit_buckets_are_still_forgotten():
 
 
 async def test_the_bots_messages_leave_no_views_in_discord_pys_store(harness):
-    # Every click comes to the one router (a DynamicItem). discord.py also kept each view the bot sent (panels,
+    # Every click comes to the one router. discord.py also kept each view the bot sent (panels,
     # boards, lobbies), to dispatch clicks to its buttons (which do nothing): the boards' and lobbies' for ever
     # (no timeout), and each panel with a 15-minute timer task, one more task at each click on it.
     h = harness
@@ -163,7 +163,7 @@ async def test_the_bots_messages_leave_no_views_in_discord_pys_store(harness):
     store = h.bot._connection._view_store
     assert not store._synced_message_views and not store._views, (store._synced_message_views, store._views)
     assert [t for t in asyncio.all_tasks() if "timeout_task_impl" in repr(t.get_coro())] == []
-    assert store._dynamic_items  # the router is there
+    assert not store._dynamic_items  # (clicks come to the router from the interaction event)
 
 
 async def test_a_boards_buttons_are_built_once_per_game_and_stay_the_same(harness):
@@ -175,3 +175,47 @@ async def test_a_boards_buttons_are_built_once_per_game_and_stay_the_same(harnes
     posted = [m for m in h.fake.public_messages(game.channel_id) if m.components][-1]
     assert posted.components == _new_board_view(game.id).to_components()
     assert "hc:play:" in str(posted.components)
+
+
+async def test_a_click_is_routed_without_rebuilding_the_clicked_messages_view(harness, monkeypatch):
+    # A DynamicItem made discord.py rebuild the clicked message's whole view (every button, every option of a
+    # panel's selects) before the router saw the click.
+    import discord
+
+    h = harness
+    engine = get_engine("dummy")
+    game = await open_and_start(h, "dummy", [ADMIN, 101])
+    rebuilt: list[int] = []
+    real = discord.ui.View.from_message.__func__
+
+    def counting(cls, *args, **kwargs):
+        rebuilt.append(1)
+        return real(cls, *args, **kwargs)
+
+    monkeypatch.setattr(discord.ui.View, "from_message", classmethod(counting))
+    rec = await press(h, game.seats[engine.to_act(game.state)[0]]["user_id"], 0, game)
+    assert "✅" in callback_text(rec)
+    hand = await h.click(ADMIN, latest_board(h), h.fake.find_component(latest_board(h), label="Show my hand")["custom_id"])
+    assert "Your secret word" in callback_text(hand)
+    await h.settle()
+    assert rebuilt == []
+
+
+async def test_a_click_on_a_damaged_heistcord_id_is_answered_and_others_are_left_alone(harness):
+    import discord
+
+    from cogs import customid
+    from cogs.embeds import new_view
+    from tests.conftest import CHANNEL
+
+    h = harness
+    view = new_view()
+    view.add_item(discord.ui.Button(label="Old", custom_id="hc:zap:12"))
+    view.add_item(discord.ui.Button(label="Not ours", custom_id="other:play:1"))
+    message = await h.bot.get_channel(CHANNEL).send("A message an older version posted", view=view)
+    recorded = h.fake.messages[message.id]
+    old = await h.click(101, recorded, "hc:zap:12")
+    assert customid.DAMAGED in callback_text(old)
+    other = await h.fake.click(101, recorded, "other:play:1")
+    await h.settle()
+    assert other.callback is None  # not ours: no answer (Discord tells the user the interaction failed)
