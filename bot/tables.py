@@ -568,12 +568,10 @@ class TableService:
             outcome.finished = True
             outcome.results = results
             log.info("game %s finished", game.id)
-        # Only what the channel may see: a move's raw action can hold its secrets. A line per move is for debugging
-        # (at INFO, a bot under load spent 2-3% of its event loop writing them); games opened, started and finished
-        # are logged at INFO.
-        for seat, user, events in told if log.isEnabledFor(logging.DEBUG) else ():
+        # Only what the channel may see: a move's raw action can hold its secrets.
+        for seat, user, events in told:
             public = " ".join(e["text"] for e in events if "to" not in e and e.get("text"))
-            log.debug("game %s seat %s (%s) moved: %s", game.id, seat, user or "bot", public or "(a hidden move)")
+            log.info("game %s seat %s (%s) moved: %s", game.id, seat, user or "bot", public or "(a hidden move)")
 
     # --- bot levels (issue 18) --------------------------------------------------------
     async def _bot_move(self, game: GameRow, engine: Engine, state: dict[str, Any], info: dict[str, Any],
