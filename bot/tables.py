@@ -740,7 +740,7 @@ class TableService:
         announce: ``("recovered", outcome)`` to publish, and the timers that fired."""
         outcomes: list[tuple[str, Outcome]] = []
         for row in await self.storage.active_games():
-            if row.status != "running" or not row.state:
+            if row.status != "running" or not row.state or not await self._needs_recovery(row):
                 continue
             try:
                 outcome = await self._recover_game(row.id)
@@ -753,6 +753,18 @@ class TableService:
         if outcomes:
             log.info("start-up recovery moved on %d games", len(outcomes))
         return outcomes
+
+    async def _needs_recovery(self, row: GameRow) -> bool:
+        """Whether ``_recover_game`` would change a running game, judged on the row just read: the games that
+        need nothing (most) are neither loaded again nor cached, where they pushed the games being played out."""
+        engine = self.engine(row)
+        assert row.state is not None  # a running game has a state
+        to_act = engine.to_act(row.state)
+        if engine.is_terminal(row.state) or any(bot_controlled(row.seats[s]) for s in to_act):
+            return True
+        if row.deadline_at is not None or not to_act:
+            return False
+        return engine.window_seconds(row.state, engine_options(row)) is not None or await self.turn_minutes(row) > 0
 
     async def _recover_game(self, game_id: int) -> Outcome | None:
         game = await self.get(game_id)

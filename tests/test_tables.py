@@ -268,3 +268,15 @@ async def test_the_channels_game_is_found_as_its_table_moves_and_ends(service):
     third = await service.open(1, 10, "dummy", 101, "Bob")
     assert (await service.in_channel(10)).id == third.id
     assert (await service.in_channel(900)).id == first.id
+
+
+async def test_start_up_recovery_loads_only_the_games_it_moves_on(service):
+    # Games with a human to act and no turn timer need nothing at start-up: recovery judges them on the rows its
+    # query read, and neither reads them again nor caches them (with 10,000 running games it pushed the games
+    # being played out of the cache, and decoded every state twice on the event loop).
+    for channel in (10, 11, 12):
+        game = await open_three(service, channel=channel)
+        await service.start(game.id, 100)
+    fresh = TableService(service.storage, clock=service.test_clock)
+    assert await fresh.recover() == []
+    assert len(fresh._cache) == 0
