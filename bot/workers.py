@@ -305,7 +305,11 @@ class ProcessWorkers:
                 worker = self._idle.pop()
             elif len(self._busy) < self.size:
                 assert self._loop is not None
-                worker = _Worker(self, self._loop)
+                try:
+                    worker = _Worker(self, self._loop)
+                except Exception as exc:  # no process could start (out of memory, too many processes)
+                    self._queue.popleft().settle(error=WorkerDiedError(f"no {self.name} worker could start: {exc!r}"))
+                    continue
             else:
                 return
             self._busy.add(worker)

@@ -208,3 +208,15 @@ async def test_the_thread_workers_keep_the_same_promises():
         await made.submit(sleep_then, 1.0, "late", timeout=0.1)
     assert await made.submit(pid_and, 4) == (os.getpid(), 4)  # a fresh thread, not behind the stuck one
     made.shutdown()
+
+
+async def test_a_worker_that_cannot_start_fails_the_job_not_the_caller(pool, monkeypatch):
+    class NoProcess:
+        def __init__(self, *args, **kwargs):
+            raise OSError("too many processes")
+
+    monkeypatch.setattr(workers, "_Worker", NoProcess)
+    with pytest.raises(WorkerDiedError, match="could not start|could start"):
+        await pool.submit(pid_and, 1)
+    monkeypatch.undo()
+    assert (await pool.submit(pid_and, 2))[1] == 2
