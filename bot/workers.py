@@ -151,6 +151,7 @@ class _Worker:
         self.pool, self.sock, self.fd = pool, mine, mine.fileno()
         self.loop = loop
         self.job: _Job | None = None
+        self.stopped = False
         self.out: memoryview | None = None  # what is left to write of the job
         self.writing = False  # waiting for the socket to take the rest
         self.header = bytearray(FRAME.size)
@@ -219,7 +220,13 @@ class _Worker:
             self.loop.remove_writer(self.fd)
 
     def stop(self, kill: bool) -> None:
-        """Close our end (an idle worker then returns); ``kill``: don't wait for the job it runs."""
+        """Close our end (an idle worker then returns); ``kill``: don't wait for the job it runs. Once only:
+        the socket's number may belong to another file after."""
+        if self.stopped:
+            return
+        self.stopped = True
+        if self.job is not None and self.job.timer is not None:
+            self.job.timer.cancel()
         self.detach()
         self.sock.close()
         if kill and self.process.is_alive():
@@ -265,10 +272,11 @@ class ProcessWorkers:
     def shutdown(self) -> None:
         """Stop every worker (a running job's is killed) and cancel the waiting jobs."""
         for worker in (*self._idle, *self._busy):
-            worker.stop(kill=worker.job is not None)
+            job = worker.job
+            worker.stop(kill=job is not None)
             self._dying.append(worker.process)
-            if worker.job is not None:
-                worker.job.future.cancel()
+            if job is not None and not job.future.get_loop().is_closed():
+                job.future.cancel()
         self._idle.clear()
         self._busy.clear()
         while self._queue:
@@ -343,14 +351,16 @@ class ProcessWorkers:
 
     def _expired(self, worker: _Worker, job: _Job) -> None:
         job.timer = None
+        if worker.stopped or worker.job is not job:
+            return
         job.settle(error=TimeoutError(f"a {self.name} job ran over {job.timeout} s: its worker was killed"))
         self._retire(worker)
         self._dispatch()
 
     def _retire(self, worker: _Worker) -> None:
         """Stop and forget ``worker``; its process is reaped once it has exited."""
-        worker.job = None
         worker.stop(kill=True)
+        worker.job = None
         self._busy.discard(worker)
         if worker in self._idle:
             self._idle.remove(worker)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -220,3 +221,25 @@ async def test_a_worker_that_cannot_start_fails_the_job_not_the_caller(pool, mon
         await pool.submit(pid_and, 1)
     monkeypatch.undo()
     assert (await pool.submit(pid_and, 2))[1] == 2
+
+
+async def test_a_timer_of_a_job_stopped_by_shutdown_touches_nothing_after(pool):
+    """A worker's socket number is reused once it is closed: the stopped job's timeout must not
+    unregister the new owner's reader (it used to, and that socket then went deaf)."""
+    running = pool.submit(sleep_then, 60, "late", timeout=0.3)
+    await asyncio.sleep(0.1)
+    pool.shutdown()
+    assert running.cancelled()
+    ours, theirs = socket.socketpair()
+    heard = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_reader(ours.fileno(), heard.set)
+    try:
+        await asyncio.sleep(0.5)  # the old timer's moment
+        theirs.send(b"x")
+        async with asyncio.timeout(5):
+            await heard.wait()
+    finally:
+        loop.remove_reader(ours.fileno())
+        ours.close()
+        theirs.close()
