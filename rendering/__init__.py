@@ -13,13 +13,11 @@ import importlib
 import itertools
 import logging
 import os
-from concurrent.futures import Executor
-from concurrent.futures.process import BrokenProcessPool
 from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
-from bot.workers import worker_executor
+from bot.workers import WorkerDiedError, Workers, worker_pool
 from rendering.common import to_png
 
 
@@ -79,7 +77,7 @@ def render_timeout() -> float:
     return RENDER_TIMEOUT if RENDER_TIMEOUT is not None else float(os.environ.get("HEISTCORD_RENDER_TIMEOUT", "15"))
 
 log = logging.getLogger("heistcord.rendering")
-_executor: Executor | None = None
+_executor: Workers | None = None
 _gate: "_PriorityGate | None" = None
 
 
@@ -98,25 +96,20 @@ def _workers() -> int:
     return int(configured) if configured else max(1, _cores() - 1)
 
 
-def render_executor() -> Executor:
-    """The drawing workers (started at the first picture)."""
+def render_executor() -> Workers:
+    """The drawing workers (a process starts at the first picture)."""
     global _executor
     if _executor is None:
-        _executor = worker_executor(_workers(), "render")
+        _executor = worker_pool(_workers(), "render")
     return _executor
 
 
-def _discard(executor: Executor) -> None:
-    """Stop using ``executor``: kill its processes (a frozen drawing can't be cancelled)."""
+def shutdown() -> None:
+    """Stop the drawing workers (the next picture starts new ones)."""
     global _executor
-    if _executor is executor:
+    if _executor is not None:
+        _executor.shutdown()
         _executor = None
-    for process in list((getattr(executor, "_processes", None) or {}).values()):
-        try:
-            process.kill()
-        except Exception:  # already gone
-            pass
-    executor.shutdown(wait=False, cancel_futures=True)
 
 
 class _PriorityGate:
@@ -176,22 +169,19 @@ async def render_async(key: str, kind: str, view: dict[str, Any] | Snapshots, *e
     such picture, or when it couldn't be drawn (too slow, worker died twice, renderer
     error): the caller then sends its text alone. ``urgent``: a player is waiting for it;
     ``background``: nobody watches for it (a DMed hand), boards asked soon after go first."""
-    loop = asyncio.get_running_loop()
     gate = _gate_for_loop()
     await gate.acquire(0 if urgent else 1, BACKGROUND_GRACE if background and not urgent else 0.0)
     try:
         for attempt in (1, 2):
-            executor = render_executor()
             try:
-                job = loop.run_in_executor(executor, render, key, kind, view, *extra)
-                return await asyncio.wait_for(job, render_timeout())
+                # wrap_future: the future of a wrapped executor (the benchmark's timeline) may be a concurrent one
+                return await asyncio.wrap_future(render_executor().submit(
+                    render, key, kind, view, *extra, timeout=render_timeout()))
             except TimeoutError:
                 log.warning("drawing %s/%s took over %.0f s: abandoned, the drawing worker is replaced",
                             key, kind, render_timeout())
-                _discard(executor)
                 return None
-            except BrokenProcessPool:
-                _discard(executor)
+            except WorkerDiedError:
                 if attempt == 2:
                     log.warning("the drawing worker died twice drawing %s/%s: sent without the picture", key, kind)
                     return None

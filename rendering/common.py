@@ -140,7 +140,14 @@ def to_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     visible and halve the file. With ``palette`` (the game's fixed palette,
     :mod:`rendering.palette`) the picture is mapped onto it without dithering; without,
     Pillow chooses one for the picture (fast octree), which took longer than drawing it.
-    The 256-colour picture is then written by :func:`png_bytes`."""
+    The 256-colour picture is then written by :func:`png_bytes`.
+
+    The mapping costs about 1.3 ns a pixel (3 ms for a 1240x1906 board), all of it Pillow's loop over the
+    pixels: a flat picture of the same size costs the same, and its colour cache (set up per call, then
+    one nearest-colour search per 4x4x8 cell met) costs 0.007 ms for 1,500 cells. So a lookup kept from
+    board to board would save nothing; re-mapping only what changed since the last board would (2-13% of
+    a board's 32-pixel blocks change per move), but finding what changed costs 0.8 ms for one box that
+    spans nearly the whole board, and more for blocks (measured in issue 16)."""
     if image.mode != "P":
         if palette is not None:
             rgb = image if image.mode == "RGB" else image.convert("RGB")

@@ -1,6 +1,7 @@
 """The drawing worker process (rendering.render_async)."""
 import asyncio
-from concurrent.futures import ProcessPoolExecutor
+
+from bot.workers import ProcessWorkers
 
 
 async def test_a_dead_drawing_process_is_replaced():
@@ -9,11 +10,11 @@ async def test_a_dead_drawing_process_is_replaced():
 
     import rendering
 
-    if not isinstance(rendering.render_executor(), ProcessPoolExecutor):
+    if not isinstance(rendering.render_executor(), ProcessWorkers):
         return
     assert await rendering.render_async("no-such-game", "board", {}) is None  # starts the worker
-    for pid in list(rendering.render_executor()._processes):
-        os.kill(pid, signal.SIGKILL)
+    for process in rendering.render_executor().processes:
+        os.kill(process.pid, signal.SIGKILL)
     await asyncio.sleep(0.2)
     assert await rendering.render_async("no-such-game", "board", {}) is None
 

@@ -42,8 +42,7 @@ async def table_of(bot, fake):
 async def _keep_frozen(stop: asyncio.Event) -> None:
     """SIGSTOP every drawing worker, including the replacements, until ``stop``."""
     while not stop.is_set():
-        executor = rendering._executor
-        for process in list((getattr(executor, "_processes", None) or {}).values()):
+        for process in list(getattr(rendering._executor, "processes", ())):
             with contextlib.suppress(Exception):
                 os.kill(process.pid, signal.SIGSTOP)
         with contextlib.suppress(TimeoutError):
@@ -129,8 +128,7 @@ async def frozen_worker_run(clicks: int, timeout: float = 1.0) -> tuple[int, int
             await freezer
         if bot is not None:
             await stop_client(bot)
-        if rendering._executor is not None:
-            rendering._discard(rendering._executor)
+        rendering.shutdown()
         rendering.RENDER_TIMEOUT = old_timeout
         for name in ("discord", "heistcord"):
             logging.getLogger(name).removeHandler(errors)

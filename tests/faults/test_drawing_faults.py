@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
 import rendering
+from bot.workers import ProcessWorkers, ThreadWorkers
 from tests.conftest import ADMIN, CHANNEL
 from tests.e2e_helpers import callback_text
 from tests.faults import drawing
@@ -20,15 +20,13 @@ BOB = 101
 @pytest.fixture
 def fresh_worker(monkeypatch):
     """A drawing worker of its own for the test (and none left behind)."""
-    if rendering._executor is not None:
-        rendering._discard(rendering._executor)
+    rendering.shutdown()
     yield
-    if rendering._executor is not None:
-        rendering._discard(rendering._executor)
+    rendering.shutdown()
 
 
 def in_process_worker() -> bool:
-    return isinstance(rendering.render_executor(), ProcessPoolExecutor)
+    return isinstance(rendering.render_executor(), ProcessWorkers)
 
 
 # --- 5. the drawing worker has a timeout -------------------------------------------------
@@ -42,7 +40,7 @@ async def test_a_frozen_worker_is_abandoned_and_replaced(fresh_worker, monkeypat
     monkeypatch.undo()
     # A fresh worker draws the next picture.
     assert await rendering.render_async("no-such-game", "board", {}) is None
-    assert rendering._executor is not None and rendering._executor._processes
+    assert isinstance(rendering._executor, ProcessWorkers) and rendering._executor.processes
 
 
 async def test_a_worker_that_dies_twice_gives_no_picture_and_no_error(fresh_worker, monkeypatch):
@@ -67,7 +65,7 @@ async def busy_worker(monkeypatch) -> tuple[list[str], threading.Event, asyncio.
         order.append(view["name"])
         return None
 
-    monkeypatch.setattr(rendering, "_executor", ThreadPoolExecutor(max_workers=1))
+    monkeypatch.setattr(rendering, "_executor", ThreadWorkers("render"))
     monkeypatch.setattr(rendering, "render", draw)
     monkeypatch.setenv("HEISTCORD_RENDER_WORKERS", "1")
     first = asyncio.create_task(rendering.render_async("g", "board", {"name": "busy board"}))
@@ -141,7 +139,7 @@ async def test_show_my_hand_answers_at_once_while_the_worker_is_frozen(harness, 
         release.wait(30)
         return None
 
-    monkeypatch.setattr(rendering, "_executor", ThreadPoolExecutor(max_workers=1))
+    monkeypatch.setattr(rendering, "_executor", ThreadWorkers("render"))
     monkeypatch.setattr(rendering, "render", slow)
     board = [m for m in fake.public_messages(CHANNEL) if fake.find_components(m, type=2)][-1]
     if how == "button":
