@@ -243,11 +243,16 @@ BUDGETS: dict[str, Budget] = {
     # every hire is searched, with 3 samples of 2 candidates.
     "sleeping": Budget(determinizations=3, candidates=2, moves=70, min_determinizations=3, horizon=10,
                        confidence=1.0),
-    # Wizard's Rage: ~0.6 ms a move at 4 players, ~90 moves a game. Whole playouts fitted only the
+    # Wizard's Rage: ~0.4 ms a move at 4 players, ~90 moves a game. Whole playouts fitted only the
     # last rounds and overruled on noise (hard as strong as normal, 0.97x over 40 games): playouts
-    # are cut after 24 moves and judged by the sampler's ``evaluate`` (a fit on normal-bot games).
-    "rage": Budget(determinizations=8, candidates=3, moves=320, min_determinizations=3, horizon=24,
-                   confidence=1.0),
+    # are cut after 24 moves and judged by the sampler's ``evaluate`` (a fit on normal-bot games,
+    # which sees the heroes' way to the keys and the door). The heroes (every seat but the wizard's)
+    # take more samples of shorter playouts (the hidden vaults are their doubt; a step tells within
+    # a round), with the heuristic's own near-ties as candidates first.
+    "rage": Budget(determinizations=10, candidates=3, moves=480, min_determinizations=3, horizon=24,
+                   confidence=1.0,
+                   others=Budget(determinizations=12, candidates=3, moves=480, min_determinizations=3, horizon=16,
+                                 confidence=1.0, heuristic_tries=6)),
 }
 
 
