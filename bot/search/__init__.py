@@ -53,6 +53,13 @@ class Budget:
     # exceeds ``prior`` by ``confidence`` standard errors: with few samples, noise alone would
     # otherwise pick whichever candidate happened to be lucky (0 = the best mean wins).
     confidence: float = 0.0
+    # Opt-in (off by default, so a game without them decides as before): ask the heuristic again
+    # with this many other seeds, and try the other moves it picks before random ones (a heuristic
+    # with a random tie-break knows the near-best alternatives better than a draw from all moves) ...
+    heuristic_tries: int = 0
+    # ... and think with ``others`` for every seat but seat 0 (a game whose seat 0 plays another
+    # role than the rest, as Wizard's Rage's wizard against its heroes).
+    others: Budget | None = None
 
 DEFAULT_BUDGET = Budget()
 
@@ -125,6 +132,8 @@ def search(engine: Engine, view: dict[str, Any], legal: list[Action], seat: int,
     """The best of ``legal`` for ``seat`` as seen from ``view``, or None when the game
     cannot be searched here (no sampler, or the sampler cannot rebuild this moment)."""
     budget = budget or engine_budget(engine, len(view.get("names", [])))
+    if seat != 0 and budget.others is not None:
+        budget = budget.others
     if len(legal) == 1:
         return legal[0]
     rng = random.Random(seed)
@@ -137,7 +146,9 @@ def search(engine: Engine, view: dict[str, Any], legal: list[Action], seat: int,
     if favourite not in legal:  # a sample that lets the seat do more than it may (a fact no view shows)
         favourite = legal[0]
     others = [a for a in legal if a != favourite]
-    if len(others) > budget.candidates - 1:
+    if budget.heuristic_tries:
+        others = _heuristic_first(engine, first, seat, rng, budget, others)
+    elif len(others) > budget.candidates - 1:
         others = rng.sample(others, budget.candidates - 1)
         others.sort(key=legal.index)
     candidates = [favourite] + others
@@ -173,6 +184,24 @@ def search(engine: Engine, view: dict[str, Any], legal: list[Action], seat: int,
     if stats is not None:
         stats.update(means=[sum(v) / len(v) for v in values], gains=gains)
     return candidates[best + 1] if best is not None and gains[best] > 0 else favourite
+
+
+def _heuristic_first(engine: Engine, sample: State, seat: int, rng: random.Random, budget: Budget,
+                     others: list[Action]) -> list[Action]:
+    """Up to ``candidates - 1`` of ``others``: first the distinct moves the heuristic picks with other
+    seeds (in the order found), then random ones, listed in their legal order."""
+    probe = copy.deepcopy(sample)
+    preferred: list[Action] = []
+    for _ in range(budget.heuristic_tries):
+        action = engine.bot_action(probe, seat, random.Random(rng.getrandbits(64)))
+        if action in others and action not in preferred:
+            preferred.append(action)
+    preferred = preferred[:budget.candidates - 1]
+    rest = [a for a in others if a not in preferred]
+    room = budget.candidates - 1 - len(preferred)
+    if len(rest) > room:
+        rest = rng.sample(rest, room)
+    return sorted(preferred + rest, key=others.index)
 
 
 def _gain(mine: list[float], base: list[float], confidence: float) -> float:
@@ -214,11 +243,16 @@ BUDGETS: dict[str, Budget] = {
     # every hire is searched, with 3 samples of 2 candidates.
     "sleeping": Budget(determinizations=3, candidates=2, moves=70, min_determinizations=3, horizon=10,
                        confidence=1.0),
-    # Wizard's Rage: ~0.6 ms a move at 4 players, ~90 moves a game. Whole playouts fitted only the
+    # Wizard's Rage: ~0.4 ms a move at 4 players, ~90 moves a game. Whole playouts fitted only the
     # last rounds and overruled on noise (hard as strong as normal, 0.97x over 40 games): playouts
-    # are cut after 24 moves and judged by the sampler's ``evaluate`` (a fit on normal-bot games).
-    "rage": Budget(determinizations=8, candidates=3, moves=320, min_determinizations=3, horizon=24,
-                   confidence=1.0),
+    # are cut after 24 moves and judged by the sampler's ``evaluate`` (a fit on normal-bot games,
+    # which sees the heroes' way to the keys and the door). The heroes (every seat but the wizard's)
+    # take more samples of shorter playouts (the hidden vaults are their doubt; a step tells within
+    # a round), with the heuristic's own near-ties as candidates first.
+    "rage": Budget(determinizations=10, candidates=3, moves=480, min_determinizations=3, horizon=24,
+                   confidence=1.0,
+                   others=Budget(determinizations=12, candidates=3, moves=480, min_determinizations=3, horizon=16,
+                                 confidence=1.0, heuristic_tries=6)),
 }
 
 

@@ -9,6 +9,21 @@ from bot.rng import Rng
 from . import cards
 from .constants import DIRS, TRAP_DAMAGE, TRAP_SAVE
 
+_GRIDS: dict[int, list[tuple[int, ...]]] = {}
+
+
+def grid_neighbours(size: int) -> list[tuple[int, ...]]:
+    """Each square's orthogonal neighbours on a ``size`` x ``size`` grid, in N, E, S, W order (computed once a size)."""
+    table = _GRIDS.get(size)
+    if table is None:
+        table = []
+        for i in range(size * size):
+            r, c = divmod(i, size)
+            table.append(tuple((r + dr) * size + c + dc for dr, dc in (DIRS[d] for d in "NESW")
+                               if 0 <= r + dr < size and 0 <= c + dc < size))
+        _GRIDS[size] = table
+    return table
+
 
 class BoardMixin:
     """Geometry of the grid and read-only helpers over the JSON state."""
@@ -33,12 +48,8 @@ class BoardMixin:
 
     def adjacent(self, state: dict, i: int) -> list[int]:
         """Orthogonal neighbours that still exist (the tower included)."""
-        out = []
-        for d in "NESW":
-            j = self._step(state, i, d)
-            if j is not None and not state["tiles"][j]["removed"]:
-                out.append(j)
-        return out
+        tiles = state["tiles"]
+        return [j for j in grid_neighbours(state["size"])[i] if not tiles[j]["removed"]]
 
     def entrance_tile(self, state: dict) -> int | None:
         """The tile in front of the tower's door (None before the tower and its door are placed)."""
@@ -60,17 +71,54 @@ class BoardMixin:
         """Steps from ``start`` to each tile reachable over existing non-tower tiles (``without`` as removed)."""
         tiles = state["tiles"]
         tower = state["tower"]
+        around = grid_neighbours(state["size"])
         dist = {start: 0}
         queue = deque([start])
         while queue:
             i = queue.popleft()
-            for d in "NESW":
-                j = self._step(state, i, d)
-                if j is None or j in dist or j == tower or j == without or tiles[j]["removed"]:
+            for j in around[i]:
+                if j in dist or j == tower or j == without or tiles[j]["removed"]:
                     continue
                 dist[j] = dist[i] + 1
                 queue.append(j)
         return dist
+
+    def cut_tiles(self, state: dict, start: int) -> set[int]:
+        """The tiles of ``start``'s component (as ``distances`` walks it) whose removal would split it:
+        every other tile can go and leave the rest connected (Tarjan's articulation points)."""
+        tiles = state["tiles"]
+        tower = state["tower"]
+        around = grid_neighbours(state["size"])
+
+        def links(i: int) -> list[int]:
+            return [j for j in around[i] if j != tower and not tiles[j]["removed"]]
+
+        order = {start: 0}
+        low = {start: 0}
+        cuts: set[int] = set()
+        root_children = 0
+        stack = [(start, -1, iter(links(start)))]
+        while stack:
+            i, parent, rest = stack[-1]
+            for j in rest:
+                if j not in order:
+                    order[j] = low[j] = len(order)
+                    stack.append((j, i, iter(links(j))))
+                    break
+                if j != parent:
+                    low[i] = min(low[i], order[j])
+            else:
+                stack.pop()
+                if parent == -1:
+                    continue
+                low[parent] = min(low[parent], low[i])
+                if parent == start:
+                    root_children += 1
+                elif low[i] >= order[parent]:
+                    cuts.add(parent)
+        if root_children > 1:
+            cuts.add(start)
+        return cuts
 
     # ------------------------------------------------------------------ helpers
     def living(self, state: dict) -> list[int]:
@@ -152,6 +200,17 @@ class BoardMixin:
         if i == state["tower"]:
             return state["keys_found"] and not trap_card
         return True
+
+    def placeable(self, state: dict, trap_card: bool) -> list[int]:
+        """Every tile where ``can_place`` allows a token, in board order (the heroes' squares looked up once)."""
+        cap = self.tile_capacity(state)
+        heroes = state["heroes"]
+        occupied = {heroes[s]["pos"] for s in range(1, state["n"]) if heroes[s]["alive"]}
+        tower = state["tower"]
+        tower_ok = bool(state["keys_found"]) and not trap_card
+        return [i for i, tile in enumerate(state["tiles"])
+                if not tile["removed"] and len(tile["tokens"]) < cap and i not in occupied
+                and (i != tower or tower_ok)]
 
     def keys_on_tile(self, state: dict, i: int) -> int:
         """The keys carried by the heroes on tile ``i`` (three open the tower's door)."""

@@ -7,6 +7,7 @@ from .viewtypes import (
     HeroPrivate,
     HeroView,
     LootCardView,
+    MonsterView,
     PendingPublic,
     RageView,
     TileView,
@@ -51,14 +52,20 @@ class ViewsMixin:
     def _tile_view(self, state: dict, i: int) -> TileView:
         """One square as everyone sees it (a face-down room shows no name or values)."""
         tile = state["tiles"][i]
+        tokens = state["tokens"]
+        hidden = 0
+        monsters: list[MonsterView] = []
+        for tid in tile["tokens"]:  # each token looked up once (this runs for every square of every view)
+            token = tokens[str(tid)]
+            if not token["up"]:
+                hidden += 1
+            elif token["kind"] == "monster":
+                name, level, damage = self._monster_name(token), token["level"], token.get("damage", 1)
+                monsters.extend({"name": name, "level": level, "damage": damage} for _ in range(token.get("count", 1)))
         v: TileView = {"i": i, "label": self.label(state, i), "removed": tile["removed"], "up": tile["up"],
                              "tower": i == state["tower"], "camp": tile["camp"],
-                             "hidden_tokens": len(self.hidden_tokens(state, i)),
-                             "monsters": [{"name": self._monster_name(self.token(state, m)),
-                                           "level": self.token(state, m)["level"],
-                                           "damage": self.token(state, m).get("damage", 1)}
-                                          for m in self.face_up_monsters(state, i)
-                                          for _ in range(self.token(state, m).get("count", 1))],
+                             "hidden_tokens": hidden,
+                             "monsters": monsters,
                              "searched": tile["searched"], "conquered": tile["conquered"],
                              "drop": {"cards": [self.loot_card(state, c)["name"] for c in tile["drop"]["cards"]],
                                       "keys": tile["drop"]["keys"]}}

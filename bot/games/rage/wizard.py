@@ -21,8 +21,7 @@ class WizardTurnMixin:
             if kind == "rage":
                 return [{"type": "remove", "tile": i} for i in self.safe_removals(state)]
             if kind == "place":
-                return [{"type": "place", "tile": i} for i in range(len(state["tiles"]))
-                        if self.can_place(state, i, pending["trap"])]
+                return [{"type": "place", "tile": i} for i in self.placeable(state, pending["trap"])]
             if kind == "target":
                 return [{"type": "target", "tile": i} for i in self.spell_targets(state, pending["effect"])]
             if kind == "turn_tower":
@@ -56,8 +55,8 @@ class WizardTurnMixin:
             return False
         if card["kind"] in ("monster", "trap"):
             trap = card["kind"] == "trap"
-            room = sum(self.tile_capacity(state) - len(tile["tokens"]) for i, tile in enumerate(state["tiles"])
-                       if self.can_place(state, i, trap))
+            tiles = state["tiles"]
+            room = sum(self.tile_capacity(state) - len(tiles[i]["tokens"]) for i in self.placeable(state, trap))
             return room >= 1 + card["decoys"]
         eff = card["effect"]
         if eff in ("frost", "fireball", "ambush"):
@@ -81,15 +80,21 @@ class WizardTurnMixin:
         ring = self.ring(state)
         heroes = [state["heroes"][s]["pos"] for s in self.living(state)]
         key_drops = [i for i, tile in enumerate(state["tiles"]) if tile["drop"]["keys"] and not tile["removed"]]
+        whole = self.component(state, ent)
+        if not (all(h in whole for h in heroes) and all(k in whole for k in key_drops)):
+            return []  # someone is cut off already: no removal can join them again
+        cuts = self.cut_tiles(state, ent)
         out = []
         for i, tile in enumerate(state["tiles"]):
             if tile["removed"] or i == state["tower"] or i in ring or i in heroes:
                 continue
             if tile["drop"]["cards"] or tile["drop"]["keys"]:
                 continue
-            comp = self.component(state, ent, without=i)
-            if all(h in comp for h in heroes) and all(k in comp for k in key_drops):
-                out.append(i)
+            if i in cuts:  # only a tile that splits the board can cut a hero or a key off the door
+                comp = self.component(state, ent, without=i)
+                if not (all(h in comp for h in heroes) and all(k in comp for k in key_drops)):
+                    continue
+            out.append(i)
         return out
 
 
@@ -287,8 +292,7 @@ class WizardTurnMixin:
         different tiles while there are enough. So the set of tiles says nothing about which one is real."""
         rng = Rng(state)
         want = self.hero_distance(state, real)
-        room = {i: self.tile_capacity(state) - len(tile["tokens"]) for i, tile in enumerate(state["tiles"])
-                if self.can_place(state, i, trap)}
+        room = {i: self.tile_capacity(state) - len(state["tiles"][i]["tokens"]) for i in self.placeable(state, trap)}
         room[real] = room.get(real, 1) - 1
         out: list[int] = []
         for _ in range(count):

@@ -192,6 +192,52 @@ def test_rage_graph_search_many_games():
     assert raged > 50
 
 
+def brute_safe_removals(st):
+    """The rule as written, one independent BFS per candidate tile: not the tower or its ring, no
+    hero or dropped items on it, and every living hero and dropped key still reach the door."""
+    ent = ENGINE.entrance_tile(st)
+    heroes = [st["heroes"][s]["pos"] for s in ENGINE.living(st)]
+    keys = [i for i, t in enumerate(st["tiles"]) if t["drop"]["keys"] and not t["removed"]]
+    out = []
+    for i, t in enumerate(st["tiles"]):
+        if t["removed"] or i == st["tower"] or i in ENGINE.ring(st) or i in heroes or t["drop"]["cards"] \
+                or t["drop"]["keys"]:
+            continue
+        t["removed"] = True
+        comp = reach(st, ent)
+        t["removed"] = False
+        if all(h in comp for h in heroes) and all(k in comp for k in keys):
+            out.append(i)
+    return out
+
+
+def test_safe_removals_match_the_rule_on_broken_boards():
+    """The rage's safe tiles (found through the board's cut tiles) are exactly the rule's, one BFS per
+    tile, on boards riddled with random holes: thin corridors, islands, heroes and keys cut off."""
+    checked = cut_off = 0
+    for n in (3, 4, 5):
+        for seed in range(25):
+            rng = random.Random(seed)
+            st = ENGINE.setup([f"P{i}" for i in range(n)], ENGINE.meta.resolve_options({}), seed)
+            while st["phase"] != "heroes":
+                ENGINE.apply(st, 0, ENGINE.bot_action(st, 0, rng))
+            open_tiles = [i for i in range(st["size"] ** 2) if i != st["tower"] and i not in ENGINE.ring(st)]
+            for _ in range(8):
+                trial = copy.deepcopy(st)
+                for i in rng.sample(open_tiles, rng.randrange(len(open_tiles) // 2)):
+                    trial["tiles"][i]["removed"] = True
+                for s in ENGINE.living(trial):
+                    trial["heroes"][s]["pos"] = rng.choice([i for i in open_tiles if not trial["tiles"][i]["removed"]])
+                drop = rng.choice(open_tiles)
+                if not trial["tiles"][drop]["removed"] and rng.random() < 0.5:
+                    trial["tiles"][drop]["drop"]["keys"] = 1
+                expected = brute_safe_removals(trial)
+                assert ENGINE.safe_removals(trial) == expected
+                checked += 1
+                cut_off += not expected
+    assert checked == 600 and 20 < cut_off < 580
+
+
 def play_bots(n, seed, opts=None, bot_seats=None):
     st = ENGINE.setup([f"P{i}" for i in range(n)], ENGINE.meta.resolve_options(opts or {}), seed)
     rng = random.Random(seed)

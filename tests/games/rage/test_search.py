@@ -158,3 +158,90 @@ def test_a_hero_who_thawed_last_round_has_thawed_in_every_sample():
     seat = ENGINE.to_act(hero_turn)[0]
     sample = ENGINE.sample_state(ENGINE.view(hero_turn, seat), seat, random.Random(1))
     assert sample["heroes"][3]["thawed"] is True
+
+
+def test_the_evaluation_sees_a_heros_way_to_the_keys_and_the_door():
+    """A hero's move must change the judgement: heroes nearer the keys not yet held (as far from the
+    door), and key holders nearer the door, are judged likelier to win (the first fit saw only the
+    heroes' mean distance to the door, keys or not)."""
+    from bot.games.rage.sampler import _WEIGHTS, FEATURES, features
+    assert len(FEATURES) == len(_WEIGHTS) == len(features(ENGINE, next(walk(6, 4))))
+    state = next(s for s in walk(6, 4) if s["phase"] == "heroes" and s["round"] >= 2 and not s["keys_taken"])
+    state = copy.deepcopy(state)
+    size = state["size"]
+    door = ENGINE.entrance_tile(state)
+    vaults = [i for i, t in enumerate(state["tiles"]) if t["key"]]
+    hero = ENGINE.living(state)[0]
+
+    def steps(a, b):
+        return abs(divmod(a, size)[0] - divmod(b, size)[0]) + abs(divmod(a, size)[1] - divmod(b, size)[1])
+
+    def chance(pos, keys=0):
+        trial = copy.deepcopy(state)
+        for s in ENGINE.living(trial):
+            trial["heroes"][s]["pos"] = pos
+        trial["heroes"][hero]["keys"] = keys
+        return search.outcome_value(ENGINE, trial, hero)
+
+    spots = [i for i, t in enumerate(state["tiles"]) if not t["removed"] and i != state["tower"] and not t["key"]]
+    rings = [[i for i in spots if steps(i, door) == d] for d in range(2 * size)]
+    ring = max(rings, key=lambda r: max((sum(steps(i, v) for v in vaults) for i in r), default=0)
+               - min((sum(steps(i, v) for v in vaults) for i in r), default=0))
+    ring.sort(key=lambda i: sum(steps(i, v) for v in vaults))
+    assert sum(steps(ring[0], v) for v in vaults) < sum(steps(ring[-1], v) for v in vaults)
+    assert chance(ring[0]) > chance(ring[-1])
+    far_from_door = max(spots, key=lambda i: steps(i, door))
+    assert chance(door, keys=2) > chance(far_from_door, keys=2)
+
+
+def test_heroes_think_with_their_own_budget_where_one_is_set(monkeypatch):
+    """``Budget.others``: every seat but seat 0 (the heroes) searches with it, the wizard with the
+    main budget; the same budget passed in by hand is split the same way."""
+    heroes = search.Budget(determinizations=2, candidates=2, moves=5000, min_determinizations=1, horizon=6)
+    main = search.Budget(determinizations=5, candidates=2, moves=5000, min_determinizations=1, horizon=6,
+                         others=heroes)
+    monkeypatch.setitem(search.BUDGETS, "rage", main)
+    seen = {}
+    for state in walk(6, 4):
+        seat = ENGINE.to_act(state)[0]
+        legal = ENGINE.legal_actions(state, seat)
+        role = "wizard" if seat == 0 else "hero"
+        if len(legal) < 2 or role in seen or state["round"] < 2:
+            continue
+        for budget in (None, main):
+            stats: dict = {}
+            search.search(ENGINE, ENGINE.view(state, seat), legal, seat, 1, budget, stats)
+            seen.setdefault(role, set()).add(stats["determinizations"])
+        if len(seen) == 2:
+            break
+    assert seen == {"wizard": {5}, "hero": {2}}
+
+
+def test_candidates_from_the_heuristics_other_seeds_come_first():
+    """``Budget.heuristic_tries``: the other moves the heuristic picks with other seeds are candidates
+    before random ones, in the order found; its favourite and repeats are not counted twice."""
+    from bot.search import _heuristic_first
+    state = next(s for s in walk(6, 4) if s["phase"] == "heroes" and len(ENGINE.legal_actions(s, ENGINE.to_act(s)[0])) >= 7)
+    seat = ENGINE.to_act(state)[0]
+    legal = ENGINE.legal_actions(state, seat)
+    favourite, others = legal[0], legal[1:]
+
+    class Heuristic:
+        """The rage engine, but its bot picks from a fixed round of moves, one per call."""
+        def __init__(self, picks):
+            self.picks, self.calls = picks, 0
+
+        def bot_action(self, state, seat, rng):
+            self.calls += 1
+            return self.picks[(self.calls - 1) % len(self.picks)]
+
+    picks = [others[5], favourite, others[5], others[2]]
+    chosen = _heuristic_first(Heuristic(picks), state, seat, random.Random(5), search.Budget(candidates=3, heuristic_tries=4),
+                              others)
+    assert chosen == [others[2], others[5]]
+    chosen = _heuristic_first(Heuristic(picks), state, seat, random.Random(5), search.Budget(candidates=2, heuristic_tries=4),
+                              others)
+    assert chosen == [others[5]]
+    lone = _heuristic_first(Heuristic([favourite]), state, seat, random.Random(5),
+                            search.Budget(candidates=3, heuristic_tries=4), others)
+    assert len(lone) == 2 and all(a in others for a in lone)  # nothing else found: random ones fill in
