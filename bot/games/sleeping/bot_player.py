@@ -173,11 +173,16 @@ class _Valuer:
             _cached += 1
         return value
 
-    def with_one_more(self, looks: tuple[int, ...], look: int) -> float:
-        """The value of the team with one more card of ``look``."""
+    def row(self, looks: tuple[int, ...]) -> list[float | None]:
+        """The team's values with one more card, by the look added (None where not worked out yet)."""
         row = self.rows.get(looks)
         if row is None:
             row = self.rows[looks] = [None] * len(_LOOKS)
+        return row
+
+    def with_one_more(self, looks: tuple[int, ...], look: int) -> float:
+        """The value of the team with one more card of ``look``."""
+        row = self.row(looks)
         value = row[look]
         if value is None:
             value = row[look] = self.value(tuple(sorted(looks + (look,))))
@@ -195,9 +200,14 @@ class _Valuer:
             return -6.0
         looks = team_looks(team)
         base = self.value(looks)
+        row = self.row(looks)
         total = 0.0
         for card_id in pool:
-            total += self.with_one_more(looks, LOOK_ID[card_id]) - base
+            look = LOOK_ID[card_id]
+            value = row[look]
+            if value is None:
+                value = self.with_one_more(looks, look)
+            total += value - base
         return total / len(pool)
 
 
