@@ -83,3 +83,21 @@ def test_a_cut_playout_is_judged_by_the_tracker_at_the_end_of_the_game():
     early = SleepingTable(2, seed=4).round(2, floor="ground").noise(6, 6).treasure(4, 2).state
     late = SleepingTable(2, seed=4).round(5, floor="ground").noise(6, 6).treasure(4, 2).state
     assert 0.5 < evaluate(engine, early, 0) < evaluate(engine, late, 0)
+
+
+def test_the_heads_up_search_sees_only_its_view_and_is_deterministic():
+    """With the real heads-up budget (whole rounds played out): the same view gives the same move whatever
+    the hidden cards really are, and the same seed the same move."""
+    from tests.test_search import positions, shuffled_hidden
+    engine = get_engine("sleeping")
+    assert search.engine_budget(engine, 2).until == "round"
+    rng = random.Random(9)
+    checked = changed = 0
+    for state, seat in list(positions("sleeping", seeds=[4], players=2, every=9))[:5]:
+        other = shuffled_hidden("sleeping", state, seat, rng)
+        changed += other != state
+        mine = search.hard_action(engine, state, seat, random.Random(3))
+        assert search.hard_action(engine, other, seat, random.Random(3)) == mine
+        assert search.hard_action(engine, copy.deepcopy(state), seat, random.Random(3)) == mine
+        checked += 1
+    assert checked >= 3 and changed >= 1
