@@ -218,15 +218,14 @@ BUDGETS: dict[str, Budget] = {
     # ``evaluate``), and a move overrules the heuristic's only a standard error above noise.
     "heist": Budget(determinizations=16, candidates=3, moves=1200, min_determinizations=3, horizon=30,
                     confidence=1.0),
-    # Sleeping Wizard's heuristic costs ~3.7 ms a move at 4 players (a whole game ~0.45 s): playouts
-    # are cut after 10 moves and judged by the round scored as it stands (its ``evaluate``), so
-    # every hire is searched, with 3 samples of 2 candidates.
-    "sleeping": Budget(determinizations=3, candidates=2, moves=70, min_determinizations=3, horizon=10,
-                       confidence=1.0),
-    # Heads-up a cut after 10 moves left one guild a hire short of the other when a candidate took a
-    # push (hard 50% over 100 games): playouts play the rest of the round (<= 16 moves) and are judged
-    # at the next round's start by the treasure and the tracker bonus expected at the end (its
-    # ``evaluate``); the heuristic is now ~2.5x faster (1.8 ms a move heads-up), so 6 samples of 3.
+    # Sleeping Wizard: the heuristic costs ~1.4 ms a move at 4 players (3.7 before issue 18's speed-up).
+    # Playouts cut after 10 moves left one guild a hire short of another when a candidate took a push
+    # (1.30x with 3 or 6 samples): they play the rest of the round (<= 32 moves at 4 players) and are
+    # judged at the next round's start by the treasure and the tracker bonus expected at the end (its
+    # ``evaluate``), 3 samples of 2 candidates.
+    "sleeping": Budget(determinizations=3, candidates=2, moves=180, min_determinizations=3, horizon=40,
+                       confidence=1.0, until="round"),
+    # Heads-up (1.8 ms a move, a round <= 16 moves): 6 samples of 3 candidates (3 of 2: 58%).
     "sleeping/2": Budget(determinizations=6, candidates=3, moves=300, min_determinizations=3, horizon=40,
                          confidence=1.0, until="round"),
     # Wizard's Rage: ~0.6 ms a move at 4 players, ~90 moves a game. Whole playouts fitted only the
