@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import combinations_with_replacement
 from typing import Any
 
-from bot.games.sleeping import scoring
 from bot.games.sleeping.cards import CARDS, DECK_SIZE, FLOORS, ROUNDS, TEAM_SIZE, WAKE_AT
 from bot.games.sleeping.viewtypes import HandCardView, SleepingView
 
@@ -57,11 +57,18 @@ def unseen_pool(view: SleepingView) -> list[int]:
     return [card_id for card_id in range(DECK_SIZE) if card_id not in seen]
 
 
-# A team's value depends only on what its cards are (kind, value, class), not which copy of a card it holds,
-# so it is memoised by that signature: the same decisions, several times faster.
-_VALUE_CACHE: dict[tuple[Any, ...], float] = {}
+# A team's value depends only on what its cards are (kind, value, class), not which copy of a card it holds
+# nor in which order it was hired, so it is memoised by that "look": a team is the sorted tuple of its cards'
+# look numbers. Its Shapeshifter outcomes (noise, treasure) are kept per floor rule, its value per floor rule
+# and tracker risk, and for each team a row of what it is worth with one more card of each look: the same
+# numbers, worked out in the same order, so the same decisions, several times faster.
+_LOOKS: list[tuple[Any, ...]] = sorted(set(_SIGNATURE))
+LOOK_ID: list[int] = [_LOOKS.index(signature) for signature in _SIGNATURE]
 _EFFECT_KEYS: dict[int, tuple[dict[str, Any], str]] = {}
-_CACHE_LIMIT = 200_000
+_OUTCOMES: dict[tuple[tuple[int, ...], str], list[tuple[int, int]]] = {}
+_VALUERS: dict[tuple[str, int, float], _Valuer] = {}
+_CACHE_LIMIT = 200_000  # team values (and outcomes) kept in all; past it that cache starts afresh
+_cached = _outcomes_cached = 0
 
 
 def _effect_key(effect: dict[str, Any]) -> str:
@@ -73,42 +80,160 @@ def _effect_key(effect: dict[str, Any]) -> str:
     return known[1]
 
 
-def _value(team: list[int], effect: dict[str, Any], risk: Risk) -> float:
-    """How good a team is for this seat: its best Shapeshifter option's noise, risk and floor treasure."""
-    if len(set(team)) != len(team):
-        raise ValueError("a team holds each card once")
-    key = (tuple(sorted(_SIGNATURE[card_id] for card_id in team)), _effect_key(effect), risk.budget, risk.pace)
-    value = _VALUE_CACHE.get(key)
-    if value is None:
-        options = scoring.copy_options(team, effect)
-        value = max(-option["noise"] - risk.cost(option["noise"], len(team)) + BONUS_WEIGHT * option["bonus"]
-                    for option in options)
-        if len(_VALUE_CACHE) >= _CACHE_LIMIT:
-            _VALUE_CACHE.clear()
-        _VALUE_CACHE[key] = value
-    return value
+def team_looks(team: list[int]) -> tuple[int, ...]:
+    """A team as the cache knows it: its cards' look numbers, sorted."""
+    return tuple(sorted(LOOK_ID[card_id] for card_id in team))
+
+
+_SHAPESHIFTER = next(look for look, (kind, _, _) in enumerate(_LOOKS) if kind == "shapeshifter")
+
+
+def _outcomes(looks: tuple[int, ...], effect: dict[str, Any], key: str) -> list[tuple[int, int]]:
+    """The team's sensible Shapeshifter outcomes (noise, floor treasure), best noise first: as
+    ``scoring.copy_options`` has them, worked out by look."""
+    global _outcomes_cached
+    found = _OUTCOMES.get((looks, key))
+    if found is None:
+        shifters = looks.count(_SHAPESHIFTER)
+        if shifters:
+            # Each Shapeshifter copies nothing (a blank) or a card of the team that is not a Bard:
+            # every assignment's outcome, then only those no other outcome beats (quieter and richer).
+            others = [look for look in looks if look != _SHAPESHIFTER]
+            targets = [_SHAPESHIFTER] + sorted({look for look in others if _LOOKS[look][0] != "bard"})
+            every = {_plain_outcome(others + list(combo), effect)
+                     for combo in combinations_with_replacement(targets, shifters)}
+            found = []
+            for outcome in sorted(every, key=lambda outcome: (outcome[0], -outcome[1])):
+                if not any(better[0] <= outcome[0] and better[1] >= outcome[1] for better in found):
+                    found.append(outcome)
+        else:
+            found = [_plain_outcome(looks, effect)]
+        if _outcomes_cached >= _CACHE_LIMIT:
+            _OUTCOMES.clear()
+            _outcomes_cached = 0
+        _OUTCOMES[(looks, key)] = found
+        _outcomes_cached += 1
+    return found
+
+
+def _plain_outcome(looks: Any, effect: dict[str, Any]) -> tuple[int, int]:
+    """(noise, floor treasure) of a team as its cards count (a Shapeshifter's look here is one that copies
+    nothing): ``scoring``'s rules, by look."""
+    scores = []
+    rogues = bards = 0
+    values: dict[int, int] = {}
+    for look in looks:
+        kind, value, _ = _LOOKS[look]
+        if kind == "rogue":
+            rogues += 1
+        elif kind == "bard":
+            bards += 1
+        elif kind != "shapeshifter":
+            values[value] = values.get(value, 0) + 1
+    for look in looks:
+        kind, value, _ = _LOOKS[look]
+        if kind == "shapeshifter":
+            scores.append(0)  # copies nothing: hides behind the Bards
+        elif kind == "rogue":
+            scores.append(int(effect.get("rogue_score", 1)) if rogues == 1 else int(effect.get("rogue_group_score", 10)))
+        elif kind == "bard":
+            scores.append(0 if effect.get("bards_cancel") and bards >= 2 else value)
+        elif values[value] >= 2:
+            scores.append(0)
+        else:
+            scores.append(int(effect.get("slime_score", 10)) if kind == "slime" else value)
+    noise = sum(scores) + (max(scores) if effect.get("loudest_double") and scores else 0)
+    bonus = 0
+    for class_name, amount in effect.get("class_bonus", {}).items():
+        bonus += amount * sum(1 for look in looks if _LOOKS[look][2] == class_name)
+    value_bonus = effect.get("value_bonus")
+    if value_bonus:
+        bonus += value_bonus["treasure"] * sum(1 for look in looks if _LOOKS[look][0] != "shapeshifter"
+                                               and _LOOKS[look][1] >= value_bonus["min"])
+    return noise, bonus
+
+
+class _Valuer:
+    """Team values under one floor rule and one tracker risk, memoised."""
+
+    def __init__(self, effect: dict[str, Any], key: str, risk: Risk) -> None:
+        self.effect, self.key, self.risk = effect, key, risk
+        self.values: dict[tuple[int, ...], float] = {}
+        self.rows: dict[tuple[int, ...], list[float | None]] = {}
+
+    def value(self, looks: tuple[int, ...]) -> float:
+        """How good a team is for this seat: its best Shapeshifter option's noise, risk and floor treasure."""
+        value = self.values.get(looks)
+        if value is None:
+            global _cached
+            risk, size = self.risk, len(looks)
+            value = max(-noise - risk.cost(noise, size) + BONUS_WEIGHT * bonus
+                        for noise, bonus in _outcomes(looks, self.effect, self.key))
+            self.values[looks] = value
+            _cached += 1
+        return value
+
+    def row(self, looks: tuple[int, ...]) -> list[float | None]:
+        """The team's values with one more card, by the look added (None where not worked out yet)."""
+        row = self.rows.get(looks)
+        if row is None:
+            row = self.rows[looks] = [None] * len(_LOOKS)
+        return row
+
+    def with_one_more(self, looks: tuple[int, ...], look: int) -> float:
+        """The value of the team with one more card of ``look``."""
+        row = self.row(looks)
+        value = row[look]
+        if value is None:
+            value = row[look] = self.value(tuple(sorted(looks + (look,))))
+        return value
+
+    def gain(self, looks: tuple[int, ...], card_id: int) -> float:
+        """How much adding ``card_id`` improves the team of ``looks``."""
+        return self.with_one_more(looks, LOOK_ID[card_id]) - self.value(looks)
+
+    def expected_gain(self, team: list[int], pool: list[int]) -> float:
+        """The average gain of hiring one card drawn at random from ``pool``."""
+        # The team may already hold a card of the pool (a hypothetical earlier hire): that one can't come again.
+        pool = [card_id for card_id in pool if card_id not in team]
+        if not pool:
+            return -6.0
+        looks = team_looks(team)
+        base = self.value(looks)
+        row = self.row(looks)
+        total = 0.0
+        for card_id in pool:
+            look = LOOK_ID[card_id]
+            value = row[look]
+            if value is None:
+                value = self.with_one_more(looks, look)
+            total += value - base
+        return total / len(pool)
+
+
+def _valuer(effect: dict[str, Any], risk: Risk) -> _Valuer:
+    """The memo of team values for this floor rule and tracker risk."""
+    global _cached
+    key = _effect_key(effect)
+    found = _VALUERS.get((key, risk.budget, risk.pace))
+    if found is None:
+        if _cached >= _CACHE_LIMIT:
+            _VALUERS.clear()
+            _cached = 0
+        found = _VALUERS[(key, risk.budget, risk.pace)] = _Valuer(effect, key, risk)
+    return found
 
 
 def gain(team: list[int], card_id: int, effect: dict[str, Any], risk: Risk = NO_RISK) -> float:
     """How much adding ``card_id`` improves the team (positive = quieter/richer, and safer on the tracker)."""
-    return _value(team + [card_id], effect, risk) - _value(team, effect, risk)
+    if card_id in team or len(set(team)) != len(team):
+        raise ValueError("a team holds each card once")
+    return _valuer(effect, risk).gain(team_looks(team), card_id)
 
 
 def expected_gain(team: list[int], pool: list[int], effect: dict[str, Any], risk: Risk = NO_RISK) -> float:
     """The average gain of hiring one card drawn at random from ``pool`` (cards alike are scored once)."""
-    # The team may already hold a card of the pool (a hypothetical earlier hire): that one can't come again.
-    pool = [card_id for card_id in pool if card_id not in team]
-    if not pool:
-        return -6.0
-    cache: dict[tuple[str, int | None, str], float] = {}
-    total = 0.0
-    for card_id in pool:
-        card = CARDS[card_id]
-        look = (card["kind"], card["value"], card["class"])
-        if look not in cache:
-            cache[look] = gain(team, card_id, effect, risk)
-        total += cache[look]
-    return total / len(pool)
+    return _valuer(effect, risk).expected_gain(team, pool)
 
 
 def choose(view: SleepingView, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
@@ -146,6 +271,7 @@ class _HirePlan:
     def __init__(self, view: SleepingView, effect: dict[str, Any], risk: Risk) -> None:
         private = view["private"]
         self.effect, self.risk = effect, risk
+        self.valuer = _valuer(effect, risk)
         self.team = [card["id"] for card in view["teams"][private["seat"]]["cards"]]
         self.pool = unseen_pool(view)
         self.hand = private["hand"]
@@ -153,13 +279,15 @@ class _HirePlan:
 
     def slot_gain(self, held: HandCardView, base: list[int]) -> float:
         """What hiring this hand card onto ``base`` gains (its expectation when the seat hasn't peeked at it)."""
-        return gain(base, held["card"]["id"], self.effect, self.risk) if held["known"] else self.unknown_gain_for(base)
+        if held["known"]:
+            return self.valuer.gain(team_looks(base), held["card"]["id"])
+        return self.unknown_gain_for(base)
 
     def unknown_gain_for(self, base: list[int]) -> float:
         """The expected gain of hiring an unseen card onto ``base``."""
         key = tuple(base)
         if key not in self._cache:
-            self._cache[key] = expected_gain(base, self.pool, self.effect, self.risk)
+            self._cache[key] = self.valuer.expected_gain(base, self.pool)
         return self._cache[key]
 
     def keep_value(self, new_team: list[int], remaining: list[HandCardView]) -> float:
@@ -194,7 +322,7 @@ class _HirePlan:
             if not held["known"]:
                 return self.blind(kinds, rest, drop_worst=False)
             card_id = held["card"]["id"]
-            return gain(team, card_id, self.effect, self.risk) + KEEP_WEIGHT * self.keep_value(team + [card_id], rest)
+            return self.valuer.gain(team_looks(team), card_id) + KEEP_WEIGHT * self.keep_value(team + [card_id], rest)
         if action["type"] == "hire_deck":
             return self.blind(kinds, hand, drop_worst=True)
         card_id = action["card"]
@@ -204,7 +332,7 @@ class _HirePlan:
             rest = [entry for entry in hand if entry is not worst]
         else:
             rest = []
-        return gain(team, card_id, self.effect, self.risk) + KEEP_WEIGHT * self.keep_value(new_team, rest)
+        return self.valuer.gain(team_looks(team), card_id) + KEEP_WEIGHT * self.keep_value(new_team, rest)
 
     def blind(self, kinds: dict[tuple[str, int | None, str], list[int]], rest_of_hand: list[HandCardView],
               drop_worst: bool) -> float:
@@ -216,7 +344,7 @@ class _HirePlan:
         for members in kinds.values():
             card_id = members[0]
             new_team = self.team + [card_id]
-            now = gain(self.team, card_id, self.effect, self.risk)
+            now = self.valuer.gain(team_looks(self.team), card_id)
             rest = rest_of_hand
             if drop_worst and len(rest) > 1:
                 worst = min(rest, key=lambda held: self.slot_gain(held, new_team))

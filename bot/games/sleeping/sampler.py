@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from . import scoring
-from .cards import DECK_SIZE, FLOORS, HAND_SIZE, RANDOM_KEYS, WAKE_AT, tracker_bonus
+from .cards import DECK_SIZE, FLOORS, HAND_SIZE, RANDOM_KEYS, ROUNDS, TEAM_SIZE, WAKE_AT, tracker_bonus
 
 
 def _deal_hands(view: dict[str, Any], seat: int, market: list[int], teams: list[list[int]],
@@ -126,22 +126,51 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
     }
 
 
+# A guild's round adds about this much noise to the tracker (normal bots, 2 and 4 players: 6.0-6.3 on
+# average, spread 6.8), and each card still to hire this round about CARD_NOISE (spread 2).
+ROUND_NOISE, ROUND_SPREAD, CARD_NOISE, CARD_SPREAD = 6.2, 6.8, 1.5, 2.0
+WAKE_COST = 10.0  # treasure a sure wake-up is worth (beyond losing the tracker bonus)
+# Five points of a normal spread (mean, one and two spreads either side) and their weights.
+_SPREAD = ((-2.0, 0.054), (-1.0, 0.242), (0.0, 0.408), (1.0, 0.242), (2.0, 0.054))
+
+
+def end_of_game(noise: int, rounds_left: int, cards_left: int) -> tuple[float, float]:
+    """A guild at ``noise`` on the tracker with whole rounds and hires still to play: its expected
+    tracker bonus at the end of the game and its chance of waking the wizard."""
+    if not rounds_left and not cards_left:
+        return float(tracker_bonus(noise)), float(noise >= WAKE_AT)
+    mean = noise + ROUND_NOISE * rounds_left + CARD_NOISE * cards_left
+    spread = (ROUND_SPREAD ** 2 * rounds_left + CARD_SPREAD ** 2 * cards_left) ** 0.5
+    bonus = wake = 0.0
+    for z, weight in _SPREAD:
+        space = round(mean + z * spread)
+        bonus += weight * tracker_bonus(space)
+        wake += weight * (space >= WAKE_AT)
+    return bonus, wake
+
+
 def evaluate(engine, state: dict[str, Any], seat: int) -> float:
-    """A playout cut short: every guild's round scored as if its team so far were complete (its
-    quietest way to copy; the quietest team takes the round's reward), then treasure plus the
-    tracker bonus its noise would earn (a guild that woke the wizard cannot win), turned into a
-    chance of winning for ``seat``."""
+    """A playout cut short, as a chance of winning for ``seat``: every guild's round scored as if its
+    team so far were complete (its quietest way to copy; the quietest team takes the round's reward),
+    then its treasure plus the tracker bonus it can expect at the end of the game, its noise projected
+    over the rounds (and hires) still to come, less the chance of waking the wizard (a guild that woke
+    it cannot win). The further the end, the less a lead is sure."""
     from bot.search import lead_value
     effect = engine.effect(state)
     reward = int(effect.get("lowest_reward", 2))
+    started = any(state["teams"])  # judged at the start of a round: nobody has hired yet
     teams = []
     for team in state["teams"]:
         best = scoring.copy_options(team, effect)[0] if team else {"noise": 0, "bonus": 0}
         teams.append((best["noise"], best["bonus"]))
     low = min(noise for noise, _ in teams)
+    rounds_left = ROUNDS - state["round"] + (0 if started else 1)
     points = []
     for s, (noise, bonus) in enumerate(teams):
         total = state["noise"][s] + noise
-        points.append(state["treasure"][s] + bonus + (reward if noise == low else 0) + tracker_bonus(total)
+        cards_left = TEAM_SIZE - len(state["teams"][s]) if started else 0
+        end_bonus, wake = end_of_game(total, rounds_left, cards_left)
+        gained = bonus + (reward if started and noise == low else 0)
+        points.append(state["treasure"][s] + gained + end_bonus - WAKE_COST * wake
                       - (100 if total >= WAKE_AT else 0))
-    return lead_value(points, seat, 2.0)
+    return lead_value(points, seat, 1.5 + 1.5 * rounds_left ** 0.5)
