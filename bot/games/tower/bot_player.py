@@ -25,6 +25,23 @@ def _sig(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
+class _Worth(dict):
+    """One scoring tile's expected prestige by margin over the best rival: its prestige times the
+    chance of leading it (a logistic curve), worked out once per margin (margins are few)."""
+
+    def __init__(self, tile: dict[str, Any]) -> None:
+        super().__init__()
+        self.prestige = tile["prestige"]
+        self.scale = SCALE[tile["metric"]]
+
+    def __missing__(self, margin: int) -> float:
+        worth = self[margin] = self.prestige * _sig((margin - 0.5) / self.scale)
+        return worth
+
+
+_WORTH = {t["key"]: _Worth(t) for t in cards.SCORING_TILES}
+
+
 class Model:
     """What one seat believes about every haul."""
 
@@ -42,39 +59,63 @@ class Model:
         sand = [h["sand_under"] for h in view["hauls"] if h["sand_under"] is not None]
         self.sand = sand[0] if sand else None
         self.tiles = [t for t in cards.tiles_in_play(self.n) if t["kind"] != "exit"]
+        # Every tile of ``cards.SCORING_TILES`` as (most or fewest, a suit, its worth; None when out of play).
+        in_play = {t["key"] for t in self.tiles}
+        self.plan = [(t["kind"] == "most", t["metric"] == "suit", _WORTH[t["key"]] if t["key"] in in_play else None)
+                     for t in cards.SCORING_TILES]
         self.active = [p["where"] != "bridge" for p in view["pawns"]]
-
-    def stats(self, hauls: list[list[int]], sand: int | None) -> list[dict]:
-        """Each haul's scoring figures (suits, numbers, curses, prestige), the Sand of Illusion under ``sand``."""
-        return [cards.haul_stats(h, sand) for h in hauls]
+        self._base: list[tuple[tuple[int, ...], int]] | None = None
 
     def value(self, hauls: list[list[int]] | None = None, sand: int | None = -1, who: int | None = None) -> float:
         """The prestige ``who`` can expect: their cards' own plus each scoring tile times their chance to win it."""
-        hauls = self.hauls if hauls is None else hauls
-        sand = self.sand if sand == -1 else sand
         who = self.seat if who is None else who
-        stats_now = self.stats(hauls, sand)
-        total = float(stats_now[who]["card_prestige"])
-        for tile in self.tiles:
-            vals = [cards.tile_metric(tile, x) for x in stats_now]
-            mine = vals[who]
-            rivals = [v for i, v in enumerate(vals) if i != who]
-            if tile["kind"] == "most":
-                margin = mine - max(rivals)
-            else:
-                margin = min(rivals) - mine
-            if tile["metric"] == "suit" and mine == 0 and margin <= 0:
+        if hauls is None and sand == -1:
+            figures = self._figures()
+        else:
+            hauls = self.hauls if hauls is None else hauls
+            sand = self.sand if sand == -1 else sand
+            figures = [cards.haul_figures(tuple(h), sand) for h in hauls]
+        return self._score(figures[who], [f[0] for i, f in enumerate(figures) if i != who])
+
+    def value_with(self, seat: int, cid: int, remove: int | None = None, who: int | None = None) -> float:
+        """``value(with_card(seat, cid, remove), who=who)``, rescoring only the haul that changed."""
+        who = self.seat if who is None else who
+        haul = self.hauls[seat] + [cid]
+        if remove is not None and remove in haul:
+            haul.remove(remove)
+        changed = cards.haul_figures(tuple(haul), self.sand)
+        figures = self._figures()
+        if seat == who:
+            return self._score(changed, [f[0] for i, f in enumerate(figures) if i != who])
+        return self._score(figures[who], [changed[0] if i == seat else f[0] for i, f in enumerate(figures)
+                                          if i != who])
+
+    def _figures(self) -> list[tuple[tuple[int, ...], int]]:
+        """Every haul's figures as this seat believes them (worked out once)."""
+        if self._base is None:
+            self._base = [cards.haul_figures(tuple(h), self.sand) for h in self.hauls]
+        return self._base
+
+    def _score(self, mine: tuple[tuple[int, ...], int], others: list[tuple[int, ...]]) -> float:
+        """The expected prestige of a haul with figures ``mine`` against hauls with figures ``others``."""
+        figures, prestige = mine
+        total = float(prestige)
+        for (most, suit, worth), m, best, least in zip(self.plan, figures, map(max, zip(*others)),
+                                                       map(min, zip(*others))):
+            if worth is None:
                 continue
-            chance = _sig((margin - 0.5) / SCALE[tile["metric"]])
-            total += tile["prestige"] * chance
+            margin = m - best if most else least - m
+            if suit and not m and margin <= 0:
+                continue
+            total += worth[margin]
         return total
 
     def with_card(self, seat: int, cid: int, remove: int | None = None) -> list[list[int]]:
-        """The hauls if ``seat`` took card ``cid`` (and gave up ``remove``)."""
-        hauls = [list(h) for h in self.hauls]
-        hauls[seat].append(cid)
-        if remove is not None and remove in hauls[seat]:
-            hauls[seat].remove(remove)
+        """The hauls if ``seat`` took card ``cid`` (and gave up ``remove``); only that seat's list is new."""
+        hauls = list(self.hauls)
+        mine = hauls[seat] = self.hauls[seat] + [cid]
+        if remove is not None and remove in mine:
+            mine.remove(remove)
         return hauls
 
 
@@ -99,13 +140,13 @@ def _claim_value(model: Model, view: dict, cid: int | None, unknown: list[int]) 
         if not unknown:
             return model.value()
         sample = unknown[:: max(1, len(unknown) // 8)]
-        return sum(model.value(model.with_card(me, c)) for c in sample) / len(sample)
+        return sum(model.value_with(me, c) for c in sample) / len(sample)
     power = CARDS[cid]["power"]
     if power == "amulet":
         best = -1e9
         for other in range(model.n):
             if other != me:
-                best = max(best, model.value(model.with_card(other, cid)))
+                best = max(best, model.value_with(other, cid))
         return best
     if power == "sand":
         hauls = model.with_card(me, cid)
@@ -113,7 +154,7 @@ def _claim_value(model: Model, view: dict, cid: int | None, unknown: list[int]) 
         return max((model.value(hauls, t) for t in targets), default=model.value(hauls))
     if power == "tales":
         hauls = model.with_card(me, cid)
-        return max((model.value(model.with_card(me, cid, remove=c)) for c in hauls[me] if cards.curse_free(c)),
+        return max((model.value_with(me, cid, remove=c) for c in hauls[me] if cards.curse_free(c)),
                    default=model.value(hauls))
     if power == "cloak":
         hauls = model.with_card(me, cid)
@@ -126,7 +167,7 @@ def _claim_value(model: Model, view: dict, cid: int | None, unknown: list[int]) 
                     best = max(best, model.value(h2))
         return best
     bonus = 1.0 if power == "hourglass" else 0.0
-    return model.value(model.with_card(me, cid)) + bonus
+    return model.value_with(me, cid) + bonus
 
 
 def choose(engine, state: dict, seat: int, rng: random.Random) -> dict:
@@ -138,7 +179,7 @@ def choose(engine, state: dict, seat: int, rng: random.Random) -> dict:
     model = Model(view, seat)
     kind = legal[0]["type"]
     if kind == "draft":
-        return max(legal, key=lambda a: (model.value(model.with_card(seat, a["card"])), -a["card"]))
+        return max(legal, key=lambda a: (model.value_with(seat, a["card"]), -a["card"]))
     pending = view["pending"]
     if pending is None:
         return _turn(view, model, legal, rng)
@@ -199,8 +240,8 @@ def _discard_from_tower(view: dict, model: Model, pending: dict, legal: list[dic
         best = 0.0
         for other in range(model.n):
             if other != me and model.active[other]:
-                best = max(best, model.value(model.with_card(other, cid), who=other) - model.value(who=other))
-        mine = model.value(model.with_card(me, cid)) - model.value() if model.active[me] else 0.0
+                best = max(best, model.value_with(other, cid, who=other) - model.value(who=other))
+        mine = model.value_with(me, cid) - model.value() if model.active[me] else 0.0
         return best - 0.5 * mine
     return max(legal, key=denial)
 

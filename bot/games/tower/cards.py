@@ -2,6 +2,7 @@
 scoring rules. Cards are referred to by their integer ``id`` (index in CARDS)."""
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, Iterable
 
@@ -148,3 +149,45 @@ def final_scores(hauls: list[list[int]], sand_target: int | None, exits: list[in
     ranks = competition_ranks(keys)
     return {"stats": stats, "awards": awards, "tiles": tiles_won, "tile_points": tile_points,
             "totals": totals, "ranks": ranks}
+
+
+# The bot's fast path: the same figures as ``haul_stats`` + ``tile_metric``, as vectors, cached by haul.
+
+# The tiles scored on a haul's figures (every tile but the exit ones), in TILES order.
+SCORING_TILES: list[dict[str, Any]] = [t for t in TILES if t["kind"] != "exit"]
+
+
+def _card_figures(cid: int, duplicate: bool = False) -> tuple[int, ...]:
+    """What card ``cid`` adds to each scoring tile's figure (curses raw), then its prestige; a Sand
+    of Illusion duplicate adds suits and numbers only."""
+    printed = CARDS[cid]
+    suits = suit_contribution(cid)
+    out = []
+    for tile in SCORING_TILES:
+        if tile["metric"] == "curses":
+            out.append(0 if duplicate else printed["curses"])
+        elif tile["metric"] == "suit":
+            out.append(suits.get(tile["key"], 0))
+        else:
+            out.append(printed["values"].count(tile["number"]))
+    out.append(0 if duplicate else printed["prestige"])
+    return tuple(out)
+
+
+_CARD_FIGURES = [_card_figures(c["id"]) for c in CARDS]
+_DUPLICATE_FIGURES = [_card_figures(c["id"], duplicate=True) for c in CARDS]
+_CURSE_FIGURES = [i for i, t in enumerate(SCORING_TILES) if t["metric"] == "curses"]
+_NO_FIGURES = (0,) * (len(SCORING_TILES) + 1)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def haul_figures(cards: tuple[int, ...], sand_target: int | None = None) -> tuple[tuple[int, ...], int]:
+    """One haul's figure for every scoring tile (``SCORING_TILES`` order: ``tile_metric`` of its
+    ``haul_stats``) and its cards' prestige; cached, for the bot that scores the same hauls again and again."""
+    figures = [_CARD_FIGURES[c] for c in cards]
+    if sand_target is not None and SAND in cards and sand_target in cards:
+        figures.append(_DUPLICATE_FIGURES[sand_target])
+    sums = [sum(column) for column in zip(*figures)] if figures else list(_NO_FIGURES)
+    for i in _CURSE_FIGURES:
+        sums[i] = max(0, sums[i])
+    return tuple(sums[:-1]), sums[-1]
