@@ -254,10 +254,11 @@ BUDGETS: dict[str, Budget] = {
     # Playouts cut after 10 moves left one guild a hire short of another when a candidate took a push
     # (1.30x with 3 or 6 samples): they play the rest of the round (<= 32 moves at 4 players) and are
     # judged at the next round's start by the treasure and the tracker bonus expected at the end (its
-    # ``evaluate``), 3 samples of 2 candidates: 39.5% over 100 games (1.58x), p95 158 ms.
+    # ``evaluate``), 3 samples of 2 candidates: 34.5% over 400 games (1.38x; the first 100 gave 1.58x),
+    # p95 152 ms; 5 samples (260 moves) measured no stronger: 34.9% over 400, p95 212 ms.
     "sleeping": Budget(determinizations=3, candidates=2, moves=180, min_determinizations=3, horizon=40,
                        confidence=1.0, until="round"),
-    # Heads-up (1.8 ms a move, a round <= 16 moves): 6 samples of 3 candidates, 66% over 100 games
+    # Heads-up (1.8 ms a move, a round <= 16 moves): 6 samples of 3 candidates, 69.0% over 400 games
     # (cut after 10 moves: 50%; the rest of the round with 3 samples of 2: 58%), p95 225 ms.
     "sleeping/2": Budget(determinizations=6, candidates=3, moves=300, min_determinizations=3, horizon=40,
                          confidence=1.0, until="round"),
