@@ -12,10 +12,9 @@ import math
 import random
 
 from bot.games import get_engine
+from bot.search.logistic import Row, fit, log_loss
 
 from .sampler import _BIAS, _WEIGHTS, FEATURES, features
-
-Row = tuple[int, float, tuple[float, ...]]
 
 
 def moments(games: int, first_seed: int = 50000) -> list[Row]:
@@ -37,57 +36,6 @@ def moments(games: int, first_seed: int = 50000) -> list[Row]:
         won = 1.0 if state["winner"] == "heroes" else 0.0
         rows.extend((g, won, f) for f in seen)
     return rows
-
-
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
-    """x with a x = b (Gaussian elimination with partial pivoting; ``a`` is small and well posed)."""
-    m = [row[:] + [v] for row, v in zip(a, b)]
-    size = len(m)
-    for col in range(size):
-        pivot = max(range(col, size), key=lambda r: abs(m[r][col]))
-        m[col], m[pivot] = m[pivot], m[col]
-        for r in range(col + 1, size):
-            f = m[r][col] / m[col][col]
-            for c in range(col, size + 1):
-                m[r][c] -= f * m[col][c]
-    x = [0.0] * size
-    for r in range(size - 1, -1, -1):
-        x[r] = (m[r][size] - sum(m[r][c] * x[c] for c in range(r + 1, size))) / m[r][r]
-    return x
-
-
-def fit(rows: list[Row], ridge: float = 1e-3, steps: int = 12) -> list[float]:
-    """Logistic weights (bias first) of the heroes winning over the rows' features."""
-    xs = [(1.0, *f) for _, _, f in rows]
-    k = len(xs[0])
-    w = [0.0] * k
-    for _ in range(steps):
-        grad = [ridge * w[j] if j else 0.0 for j in range(k)]
-        hess = [[ridge if i == j and i else 0.0 for j in range(k)] for i in range(k)]
-        for x, (_, y, _) in zip(xs, rows):
-            p = 1 / (1 + math.exp(-sum(a * b for a, b in zip(w, x))))
-            q = p * (1 - p)
-            for i in range(k):
-                grad[i] += (p - y) * x[i]
-                qi = q * x[i]
-                row = hess[i]
-                for j in range(i + 1):
-                    row[j] += qi * x[j]
-        for i in range(k):
-            for j in range(i):
-                hess[j][i] = hess[i][j]
-        w = [a - b for a, b in zip(w, _solve(hess, grad))]
-    return w
-
-
-def log_loss(w: list[float], rows: list[Row]) -> float:
-    """The mean log-loss of the weights ``w`` (bias first) on ``rows``."""
-    total = 0.0
-    for _, y, f in rows:
-        p = 1 / (1 + math.exp(-(w[0] + sum(a * b for a, b in zip(w[1:], f)))))
-        p = min(max(p, 1e-9), 1 - 1e-9)
-        total -= y * math.log(p) + (1 - y) * math.log(1 - p)
-    return total / len(rows)
 
 
 def main(argv: list[str] | None = None) -> None:

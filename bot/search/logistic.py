@@ -1,0 +1,62 @@
+"""Logistic regression for the search's judgements of cut-short playouts (``evaluate`` fitted on bot games).
+
+Small and dependency-free: Newton's method with a light ridge on rows of ``(group, outcome, features)`` (the
+group, e.g. the game a moment comes from, lets a caller hold whole games out). Used by
+``python -m bot.games.rage.fit``; any game's fit can use it the same way.
+"""
+from __future__ import annotations
+
+import math
+
+Row = tuple[int, float, tuple[float, ...]]
+
+
+def solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """x with a x = b (Gaussian elimination with partial pivoting; ``a`` is small and well posed)."""
+    m = [row[:] + [v] for row, v in zip(a, b)]
+    size = len(m)
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(m[r][col]))
+        m[col], m[pivot] = m[pivot], m[col]
+        for r in range(col + 1, size):
+            f = m[r][col] / m[col][col]
+            for c in range(col, size + 1):
+                m[r][c] -= f * m[col][c]
+    x = [0.0] * size
+    for r in range(size - 1, -1, -1):
+        x[r] = (m[r][size] - sum(m[r][c] * x[c] for c in range(r + 1, size))) / m[r][r]
+    return x
+
+
+def fit(rows: list[Row], ridge: float = 1e-3, steps: int = 12) -> list[float]:
+    """Logistic weights (bias first) of the heroes winning over the rows' features."""
+    xs = [(1.0, *f) for _, _, f in rows]
+    k = len(xs[0])
+    w = [0.0] * k
+    for _ in range(steps):
+        grad = [ridge * w[j] if j else 0.0 for j in range(k)]
+        hess = [[ridge if i == j and i else 0.0 for j in range(k)] for i in range(k)]
+        for x, (_, y, _) in zip(xs, rows):
+            p = 1 / (1 + math.exp(-sum(a * b for a, b in zip(w, x))))
+            q = p * (1 - p)
+            for i in range(k):
+                grad[i] += (p - y) * x[i]
+                qi = q * x[i]
+                row = hess[i]
+                for j in range(i + 1):
+                    row[j] += qi * x[j]
+        for i in range(k):
+            for j in range(i):
+                hess[j][i] = hess[i][j]
+        w = [a - b for a, b in zip(w, solve(hess, grad))]
+    return w
+
+
+def log_loss(w: list[float], rows: list[Row]) -> float:
+    """The mean log-loss of the weights ``w`` (bias first) on ``rows``."""
+    total = 0.0
+    for _, y, f in rows:
+        p = 1 / (1 + math.exp(-(w[0] + sum(a * b for a, b in zip(w[1:], f)))))
+        p = min(max(p, 1e-9), 1 - 1e-9)
+        total -= y * math.log(p) + (1 - y) * math.log(1 - p)
+    return total / len(rows)
