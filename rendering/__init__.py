@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Any
 
 from bot.workers import WorkerDiedError, Workers, worker_pool
-from rendering.common import to_png
+from rendering.common import drawing_in, to_png
 
 
 @lru_cache(maxsize=None)
@@ -49,8 +49,10 @@ def render(key: str, kind: str, view: dict[str, Any] | Snapshots, *extra: Any) -
         return None
     from rendering.palette import game_palette  # here: ``python -m rendering.palette`` runs that module as main
 
-    image = func(view, *extra)
-    return None if image is None else to_png(image, game_palette(key))
+    palette = game_palette(key)
+    with drawing_in(palette):  # drawn in the game's palette: no colour mapping pixel by pixel after
+        image = func(view, *extra)
+    return None if image is None else to_png(image, palette)
 
 
 # Drawing runs in a worker process by default: Pillow work then never competes with

@@ -5,11 +5,14 @@ import io
 import struct
 import zlib
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
 from isal import isal_zlib
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from bot.paths import FONT_DIR
 
@@ -129,10 +132,191 @@ def seat_colour(seat: int) -> tuple[int, int, int]:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
+_PALETTE: ContextVar[Image.Image | None] = ContextVar("palette", default=None)
+
+
+@contextmanager
+def drawing_in(palette: Image.Image | None) -> Iterator[None]:
+    """Pictures made by :func:`new_canvas` inside are drawn in ``palette`` (a game's fixed palette, a ``P``
+    image), not in true colour; None draws in true colour (as for making the palettes)."""
+    token = _PALETTE.set(palette)
+    try:
+        yield
+    finally:
+        _PALETTE.reset(token)
+
+
+class PaletteDraw(ImageDraw.ImageDraw):
+    """Draws on a 256-colour picture in a game's fixed palette what ImageDraw draws on a true-colour one.
+
+    A board used to be drawn in true colour and mapped onto the game's palette for its PNG, pixel by pixel
+    (a third of a board's time). Pillow draws shapes without anti-aliasing, so a shape drawn with the palette
+    entry its colour maps to is the same pixels as the shape drawn in true colour and mapped after: colours
+    are mapped once each (by Pillow's own mapping, remembered per palette) instead of once per pixel. Text is
+    anti-aliased: each glyph pixel blends the ink into what is under it by the glyph's coverage, which a palette
+    picture cannot do in place. Pillow's text drawing is kept (layout, anchors, lines, strokes, measuring as on
+    a true-colour picture); only its last step, putting a line's mask on the picture, is done here: over one
+    flat colour (most text) each coverage level's blend is worked out once (by Pillow, in true colour, then
+    mapped) and the mask is looked up through that table; over mixed colours the box is blended in true colour
+    and mapped, and only the pixels the text covers are put back."""
+
+    def __init__(self, image: Image.Image, palette: Image.Image) -> None:
+        super().__init__(image)
+        self.fontmode = "L"  # anti-aliased masks and metrics, as on a true-colour picture
+        self._palette = palette
+        self._indices = _palette_indices(palette)
+        self._colours = palette.getpalette("RGB") or []
+        self._inks: dict[int, tuple[int, ...]] = {}  # palette entry -> the true colour of the text being drawn
+        self.draw = _MaskedDraw(self.draw, self)
+
+    def index(self, colour: Any) -> Any:
+        """The palette entry a true-colour picture's ``colour`` maps to (other values as they are)."""
+        if isinstance(colour, str):
+            colour = ImageColor.getrgb(colour)
+        if not isinstance(colour, tuple):
+            return colour
+        rgb = colour[:3]
+        found = self._indices.get(rgb)
+        if found is None:
+            found = self._indices[rgb] = _map(Image.new("RGB", (1, 1), rgb), self._palette).getpixel((0, 0))  # type: ignore[assignment]
+        return found
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        return super()._getink(self.index(ink), self.index(fill))
+
+    def text(self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,
+             anchor: str | None = None, spacing: float = 4, align: str = "left", direction: str | None = None,
+             features: list[str] | None = None, language: str | None = None, stroke_width: float = 0,
+             stroke_fill: Any = None, embedded_color: bool = False, *args: Any, **kwargs: Any) -> None:
+        """Draw text as ImageDraw does on a true-colour picture, in the palette (see the class)."""
+        if fill is None:
+            fill = (255, 255, 255)  # ImageDraw's ink on a true-colour picture
+        for colour in (fill, stroke_fill):
+            if colour is not None:
+                rgb = ImageColor.getrgb(colour) if isinstance(colour, str) else colour
+                self._inks[self.index(rgb)] = tuple(rgb[:3])
+        try:
+            if stroke_width:  # the text is blended over its own stroke: both in true colour, then mapped
+                self._text_in_true_colour(xy, text, fill, font, anchor, spacing, align, direction, features,
+                                          language, stroke_width, stroke_fill, *args, **kwargs)
+            else:
+                super().text(xy, text, fill, font, anchor, spacing, align, direction, features, language,
+                             stroke_width, stroke_fill, embedded_color, *args, **kwargs)
+        finally:
+            self._inks.clear()
+
+    def _text_in_true_colour(self, xy: tuple[float, float], text: Any, fill: Any, font: Any, *args: Any,
+                             **kwargs: Any) -> None:
+        """Text drawn by Pillow on its box taken out in true colour, the pixels it covers mapped and put back."""
+        left, top, right, bottom = self.textbbox(xy, text, font, *args[:7])
+        box = (max(0, int(left) - 1), max(0, int(top) - 1),
+               min(self._image.width, int(right) + 2), min(self._image.height, int(bottom) + 2))
+        if box[0] >= box[2] or box[1] >= box[3]:
+            return
+        at = (xy[0] - box[0], xy[1] - box[1])
+        region = self._image.crop(box).convert("RGB")
+        ImageDraw.Draw(region).text(at, text, fill, font, *args, **kwargs)
+        covered = Image.new("L", region.size)
+        ImageDraw.Draw(covered).text(at, text, 255, font, *args[:7], 255, **kwargs)
+        self._image.paste(_map(region, self._palette), box, covered.point(_ANY, "1"))
+
+    def put_mask(self, at: tuple[int, int], mask: Any, ink: int) -> None:
+        """Blend ``ink`` (a palette entry, or the text's true colour) into the picture through a glyph mask."""
+        width, height = mask.size
+        if not width or not height:
+            return
+        box = (at[0], at[1], at[0] + width, at[1] + height)
+        rgb = self._inks.get(ink) or tuple(self._colours[3 * ink:3 * ink + 3])
+        region = self._image.im.crop(box)
+        low, high = region.getextrema()
+        inside = box[0] >= 0 and box[1] >= 0 and box[2] <= self._image.width and box[3] <= self._image.height
+        if low == high and inside:  # one flat colour under the text: look each coverage level up
+            self._image.im.paste(mask.point(self._blends(low, rgb), "L"), box)
+            return
+        rgb_region = Image.new("RGB", (width, height))
+        rgb_region.im.paste(region.convert("RGB"), (0, 0, width, height))
+        rgb_draw = ImageDraw.Draw(rgb_region)
+        rgb_draw.draw.draw_bitmap((0, 0), mask, rgb_draw._getink(rgb)[0])
+        self._image.im.paste(_map(rgb_region, self._palette).im, box, mask.point(_ANY, "1"))
+
+    def _blends(self, under: int, rgb: tuple[int, ...]) -> list[int]:
+        """For each coverage level 0-255, the palette entry of ``rgb`` blended over entry ``under``."""
+        key = (id(self._palette), under, rgb)
+        table = _BLENDS.get(key)
+        if table is None:
+            levels = Image.new("RGB", (256, 1), tuple(self._colours[3 * under:3 * under + 3]))
+            levels_draw = ImageDraw.Draw(levels)
+            levels_draw.draw.draw_bitmap((0, 0), _LEVELS.im, levels_draw._getink(rgb)[0])
+            table = list(_map(levels, self._palette).tobytes())
+            table[0] = under  # uncovered pixels stay exactly as they were
+            if len(_BLENDS) >= 4096:
+                _BLENDS.clear()
+            _BLENDS[key] = table
+        return table
+
+
+class _MaskedDraw:
+    """Pillow's drawing core for a :class:`PaletteDraw`: every shape as Pillow draws it, text masks through the
+    palette."""
+
+    def __init__(self, core: Any, owner: PaletteDraw) -> None:
+        self._core = core
+        self._owner = owner
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._core, name)
+        setattr(self, name, found)  # looked up once
+        return found
+
+    def draw_bitmap(self, at: tuple[int, int], mask: Any, ink: int) -> None:
+        """Put a text mask on the picture (see :meth:`PaletteDraw.put_mask`)."""
+        self._owner.put_mask(at, mask, ink)
+
+
+def _map(image: Image.Image, palette: Image.Image) -> Image.Image:
+    """A true-colour picture mapped onto ``palette`` (nearest colours, no dithering), as for a PNG."""
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+_ANY = [0] + [255] * 255  # an anti-aliased mask's pixels that are covered at all
+_LEVELS = Image.frombytes("L", (256, 1), bytes(range(256)))  # every coverage level once
+_BLENDS: dict[tuple, list[int]] = {}
+_INDICES: dict[int, tuple[Image.Image, dict[tuple[int, ...], int]]] = {}
+
+
+def _palette_indices(palette: Image.Image) -> dict[tuple[int, ...], int]:
+    """The palette entries colours map to, remembered per palette (filled as colours are met)."""
+    kept = _INDICES.get(id(palette))
+    if kept is None or kept[0] is not palette:
+        kept = _INDICES[id(palette)] = (palette, {})  # the palette is kept with its entries: its id stays its own
+    return kept[1]
+
+
+def drawing(image: Image.Image) -> ImageDraw.ImageDraw:
+    """The drawing context for a picture: in its game's palette for a picture :func:`new_canvas` made in one."""
+    palette = image.info.get("game_palette") if image.mode == "P" else None
+    return PaletteDraw(image, palette) if palette is not None else ImageDraw.Draw(image)
+
+
 def new_canvas(width: int, height: int, colour=BG) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """A blank picture of that size in ``colour``, and its drawing context."""
-    image = Image.new("RGB", (width, height), colour)
-    return image, ImageDraw.Draw(image)
+    """A blank picture of that size in ``colour``, and its drawing context: in the game's palette inside
+    :func:`drawing_in` (what :func:`rendering.render` does), else in true colour."""
+    palette = _PALETTE.get()
+    if palette is None:
+        image = Image.new("RGB", (width, height), colour)
+        return image, ImageDraw.Draw(image)
+    return palette_canvas((width, height), colour, palette)
+
+
+def palette_canvas(size: tuple[int, int], colour: tuple[int, int, int],
+                   palette: Image.Image) -> tuple[Image.Image, PaletteDraw]:
+    """A blank picture in ``palette`` filled with the entry ``colour`` maps to, and its drawing context."""
+    image = Image.new("P", size)
+    image.putpalette(palette.getpalette() or [])
+    image.info["game_palette"] = palette
+    d = PaletteDraw(image, palette)
+    image.paste(d.index(colour), (0, 0, *size))
+    return image, d
 
 
 def to_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
@@ -150,8 +334,7 @@ def to_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     spans nearly the whole board, and more for blocks (measured in issue 16)."""
     if image.mode != "P":
         if palette is not None:
-            rgb = image if image.mode == "RGB" else image.convert("RGB")
-            image = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+            image = _map(image if image.mode == "RGB" else image.convert("RGB"), palette)
         else:
             image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
     return png_bytes(image)
@@ -217,11 +400,18 @@ class Tiles:
         if not self.enabled:
             draw(d, x, y)
             return
-        full = (size, background, margin, key)
+        palette = d._image.info.get("game_palette") if d._image.mode == "P" else None
+        full = (size, background, margin, key, id(palette))  # a palette's tiles are its own (kept: see _INDICES)
         tile = self._tiles.get(full)
         if tile is None:
-            tile = Image.new("RGB", (size[0] + 2 * margin, size[1] + 2 * margin), background)
-            draw(ImageDraw.Draw(tile), margin, margin)
+            box = (size[0] + 2 * margin, size[1] + 2 * margin)
+            if palette is None:
+                tile = Image.new("RGB", box, background)
+                draw(ImageDraw.Draw(tile), margin, margin)
+            else:
+                _palette_indices(palette)
+                tile, tile_draw = palette_canvas(box, background, palette)
+                draw(tile_draw, margin, margin)
             self._tiles[full] = tile
             if len(self._tiles) > self.limit:
                 self._tiles.popitem(last=False)

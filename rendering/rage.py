@@ -25,6 +25,7 @@ from rendering.common import (
     PURPLE,
     RED,
     TILES,
+    drawing,
     fit_text,
     font,
     new_canvas,
@@ -76,7 +77,7 @@ def _header_lines(d: ImageDraw.ImageDraw, view: RageView) -> list[tuple[str, Any
 
 
 def _header_height(view: RageView) -> int:
-    d = ImageDraw.Draw(new_canvas(4, 4)[0])
+    d = new_canvas(4, 4)[1]
     return PAD + sum(f.size + 8 for _, f, _ in _header_lines(d, view)) + 8
 
 
@@ -295,7 +296,7 @@ def render_private(view: RageView) -> Image.Image | None:
 def render_final(view: RageView, scores: list[dict[str, Any]] | None = None) -> Image.Image:
     """The board as the game ended, with who won over it."""
     img = render_board(view)
-    d = ImageDraw.Draw(img)
+    d = drawing(img)
     winner = view.get("winner")
     text = "The heroes win!" if winner == "heroes" else "The wizard wins!"
     f = font(52, bold=True)

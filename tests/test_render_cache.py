@@ -56,7 +56,8 @@ from PIL import ImageChops  # noqa: E402
 
 from bot.games import registry  # noqa: E402
 from rendering import renderer  # noqa: E402
-from rendering.common import TILES, Tiles  # noqa: E402
+from rendering.common import TILES, Tiles, drawing_in  # noqa: E402
+from rendering.palette import game_palette  # noqa: E402
 
 GAMES = sorted(key for key in registry() if renderer(key) is not None)
 
@@ -93,11 +94,17 @@ def _pictures(key: str, moments: list[tuple[dict, list[dict], list | None]]) -> 
     return out
 
 
+@pytest.mark.parametrize("in_palette", [False, True], ids=["true colour", "in the game's palette"])
 @pytest.mark.parametrize("key", GAMES)
-def test_pre_drawn_elements_change_no_pixel(key, monkeypatch):
+def test_pre_drawn_elements_change_no_pixel(key, in_palette, monkeypatch):
     """Every picture of a game drawn with its elements pasted from tiles (some drawn for other moments first)
-    is the same, pixel for pixel, as drawn in place."""
+    is the same, pixel for pixel, as drawn in place: in true colour, and in the game's palette (as sent)."""
     monkeypatch.setattr(TILES, "_tiles", type(TILES._tiles)())
+    with drawing_in(game_palette(key) if in_palette else None):
+        _compare_tiled_and_in_place(key, in_palette, monkeypatch)
+
+
+def _compare_tiled_and_in_place(key, in_palette, monkeypatch):
     _pictures(key, _views(key, seed=8, players=4, count=4))  # other moments leave tiles behind
     moments = _views(key, seed=3, players=5, count=6) + _views(key, seed=4, players=2, count=3)
     monkeypatch.setattr(TILES, "enabled", False)
@@ -108,7 +115,7 @@ def test_pre_drawn_elements_change_no_pixel(key, monkeypatch):
     assert len(TILES._tiles) > 0, f"{key}'s pictures use no tile"
     assert len(tiled) == len(in_place)
     for i, (a, b) in enumerate(zip(in_place, tiled)):
-        assert a.size == b.size, f"picture {i}"
+        assert a.size == b.size and a.mode == b.mode == ("P" if in_palette else "RGB"), f"picture {i}"
         assert ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is None, \
             f"{key}: picture {i} differs at {ImageChops.difference(a.convert('RGB'), b.convert('RGB')).getbbox()}"
 
