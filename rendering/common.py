@@ -331,7 +331,9 @@ def to_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     one nearest-colour search per 4x4x8 cell met) costs 0.007 ms for 1,500 cells. So a lookup kept from
     board to board would save nothing; re-mapping only what changed since the last board would (2-13% of
     a board's 32-pixel blocks change per move), but finding what changed costs 0.8 ms for one box that
-    spans nearly the whole board, and more for blocks (measured in issue 16)."""
+    spans nearly the whole board, and more for blocks (measured in issue 16). So the bot's pictures are
+    drawn in the palette in the first place (:class:`PaletteDraw`, inside :func:`drawing_in`): a ``P``
+    picture is written as it is."""
     if image.mode != "P":
         if palette is not None:
             image = _map(image if image.mode == "RGB" else image.convert("RGB"), palette)
