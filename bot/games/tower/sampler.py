@@ -224,7 +224,7 @@ def table_features(engine, state: dict[str, Any]) -> list[tuple[float, ...]]:
     inside = [state["pawns"][s][0] != BRIDGE for s in range(n)]
     reach = [sum(counts[max(state["pawns"][s][0], 0):]) if inside[s] else 0 for s in range(n)]
     acting = engine.to_act(state)
-    rows = []
+    rows: list[tuple[float, ...]] = []
     for s in range(n):
         others = [o for o in range(n) if o != s]
         rival = max(others, key=lambda o: (expected[o], -o))
