@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from . import cards
+from .bot_player import reckon, tile_plan
 from .engine import BALCONY, BRIDGE, HIDDEN
 
 
@@ -171,35 +172,13 @@ FEATURES = ("score lead", "score lead late", "expected lead", "expected lead lat
 _EXIT_TILES = {t["key"]: t["prestige"] for t in cards.TILES if t["kind"] == "exit"}
 
 
-def _plan(n: int) -> list[tuple[bool, bool, Any]]:
-    """Each scoring tile as (most or fewest, a suit, its smooth worth by margin; None when out of play)."""
-    from .bot_player import _WORTH
-    in_play = {t["key"] for t in cards.tiles_in_play(n)}
-    return [(t["kind"] == "most", t["metric"] == "suit", _WORTH[t["key"]] if t["key"] in in_play else None)
-            for t in cards.SCORING_TILES]
-
-
-def _worth(mine: tuple[tuple[int, ...], int], others: list[tuple[int, ...]], plan: list[tuple[bool, bool, Any]]) -> float:
-    """A haul's prestige with figures ``mine`` as the heuristic reckons it against hauls with figures ``others``."""
-    figures, prestige = mine
-    total = float(prestige)
-    for (most, suit, worth), m, best, least in zip(plan, figures, map(max, zip(*others)), map(min, zip(*others))):
-        if worth is None:
-            continue
-        margin = m - best if most else least - m
-        if suit and not m and margin <= 0:
-            continue
-        total += worth[margin]
-    return total
-
-
 def _expected(state: dict[str, Any], hauls: list[list[int]]) -> list[float]:
     """Each seat's prestige as the heuristic bot reckons it: its cards' own, each scoring tile times a smooth
     chance of leading it, and the exit tiles taken so far (the last one to whoever alone is still inside)."""
     n = state["n"]
     figures = [cards.haul_figures(tuple(h), state["sand_target"]) for h in hauls]
-    plan = _plan(n)
-    out = [_worth(figures[s], [f[0] for i, f in enumerate(figures) if i != s], plan) for s in range(n)]
+    plan = tile_plan(n)
+    out = [reckon(figures[s], [f[0] for i, f in enumerate(figures) if i != s], plan) for s in range(n)]
     in_play = {t["key"] for t in cards.tiles_in_play(n)}
     exits = state["exits"]
     for place, key in enumerate(("first", "second")):
