@@ -42,6 +42,31 @@ class _Worth(dict):
 _WORTH = {t["key"]: _Worth(t) for t in cards.SCORING_TILES}
 
 
+Plan = list[tuple[bool, bool, "_Worth | None"]]
+
+
+def tile_plan(players: int) -> Plan:
+    """Every tile of ``cards.SCORING_TILES`` as (most or fewest, a suit, its worth; None when out of play)."""
+    in_play = {t["key"] for t in cards.tiles_in_play(players)}
+    return [(t["kind"] == "most", t["metric"] == "suit", _WORTH[t["key"]] if t["key"] in in_play else None)
+            for t in cards.SCORING_TILES]
+
+
+def reckon(mine: tuple[tuple[int, ...], int], others: list[tuple[int, ...]], plan: Plan) -> float:
+    """The prestige a haul with figures ``mine`` (``cards.haul_figures``) can expect against hauls with figures
+    ``others``: its cards' own, plus each scoring tile's prestige times the chance of leading it."""
+    figures, prestige = mine
+    total = float(prestige)
+    for (most, suit, worth), m, best, least in zip(plan, figures, map(max, zip(*others)), map(min, zip(*others))):
+        if worth is None:
+            continue
+        margin = m - best if most else least - m
+        if suit and not m and margin <= 0:
+            continue
+        total += worth[margin]
+    return total
+
+
 class Model:
     """What one seat believes about every haul."""
 
@@ -59,10 +84,7 @@ class Model:
         sand = [h["sand_under"] for h in view["hauls"] if h["sand_under"] is not None]
         self.sand = sand[0] if sand else None
         self.tiles = [t for t in cards.tiles_in_play(self.n) if t["kind"] != "exit"]
-        # Every tile of ``cards.SCORING_TILES`` as (most or fewest, a suit, its worth; None when out of play).
-        in_play = {t["key"] for t in self.tiles}
-        self.plan = [(t["kind"] == "most", t["metric"] == "suit", _WORTH[t["key"]] if t["key"] in in_play else None)
-                     for t in cards.SCORING_TILES]
+        self.plan = tile_plan(self.n)
         self.active = [p["where"] != "bridge" for p in view["pawns"]]
         self._base: list[tuple[tuple[int, ...], int]] | None = None
 
@@ -98,17 +120,7 @@ class Model:
 
     def _score(self, mine: tuple[tuple[int, ...], int], others: list[tuple[int, ...]]) -> float:
         """The expected prestige of a haul with figures ``mine`` against hauls with figures ``others``."""
-        figures, prestige = mine
-        total = float(prestige)
-        for (most, suit, worth), m, best, least in zip(self.plan, figures, map(max, zip(*others)),
-                                                       map(min, zip(*others))):
-            if worth is None:
-                continue
-            margin = m - best if most else least - m
-            if suit and not m and margin <= 0:
-                continue
-            total += worth[margin]
-        return total
+        return reckon(mine, others, self.plan)
 
     def with_card(self, seat: int, cid: int, remove: int | None = None) -> list[list[int]]:
         """The hauls if ``seat`` took card ``cid`` (and gave up ``remove``); only that seat's list is new."""

@@ -1,0 +1,83 @@
+"""Refit the hard bot's judgement of a cut-short Wizard's Tower playout: ``python -m bot.games.tower.fit``.
+
+Plays seeded normal-bot games (3 and 4 players in turn; heads-up the search plays whole games), notes every
+seat's ``features`` every third move, and fits a logistic model of "this seat wins" on them (a shared win counts
+as a win). Games whose seed is 3 mod 4 are held out to report the log-loss against the judgement before the
+fit (the hauls scored as they stand, ``hauls_evaluate``), the weights in use and a coin; the weights printed at
+the end are fit on every game, ready for ``sampler._WEIGHTS``.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+
+from bot.games import get_engine
+from bot.search.logistic import Row, fit, log_loss
+
+from .sampler import _BIAS, _WEIGHTS, FEATURES, hauls_evaluate, table_features
+
+FIRST_SEED = 60000
+EVERY = 3
+
+
+def moments(games: int, first_seed: int = FIRST_SEED) -> list[tuple[Row, float]]:
+    """((game number, 1 if the seat won else 0, its features), the old judgement's chance) for every seat at
+    moments of seeded normal-bot games."""
+    engine = get_engine("tower")
+    out: list[tuple[Row, float]] = []
+    for g in range(games):
+        n = 3 + g % 2
+        state = engine.setup([f"P{i}" for i in range(n)], {}, first_seed + g)
+        rng = random.Random(g)
+        seen: list[tuple[list[tuple[float, ...]], list[float]]] = []
+        step = 0
+        while not engine.is_terminal(state):
+            if step % EVERY == 0:
+                seen.append((table_features(engine, state), [hauls_evaluate(engine, state, s) for s in range(n)]))
+            step += 1
+            seat = engine.to_act(state)[0]
+            engine.apply(state, seat, engine.bot_action(state, seat, rng))
+        won = {r["seat"] for r in engine.scores(state) if r.get("won")}
+        for rows, old in seen:
+            out.extend(((g, 1.0 if s in won else 0.0, rows[s]), old[s]) for s in range(n))
+    return out
+
+
+def _loss(chances: list[tuple[float, float]]) -> float:
+    """The mean log-loss of (outcome, chance) pairs."""
+    total = 0.0
+    for y, p in chances:
+        p = min(max(p, 1e-9), 1 - 1e-9)
+        total -= y * math.log(p) + (1 - y) * math.log(1 - p)
+    return total / len(chances)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Collect moments, report held-out log-loss (new fit, the weights in use, the hauls as they stand, a
+    coin, the base rate) and print the weights."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2000, help="seeded normal-bot games")
+    args = parser.parse_args(argv)
+    data = moments(args.games)
+    rows = [r for r, _ in data]
+    train = [r for r in rows if r[0] % 4 != 3]
+    test = [r for r in rows if r[0] % 4 == 3]
+    old = [(r[1], p) for r, p in data if r[0] % 4 == 3]
+    rate = sum(r[1] for r in train) / len(train)
+    print(f"{len(rows)} seat-moments of {args.games} games; a seat won {sum(r[1] for r in rows) / len(rows):.1%}")
+    held_out = fit(train)
+    in_use = log_loss([_BIAS, *_WEIGHTS], test) if len(_WEIGHTS) == len(FEATURES) else float("nan")
+    print(f"held-out log-loss: this fit {log_loss(held_out, test):.4f}, the weights in use {in_use:.4f}, "
+          f"the hauls as they stand {_loss(old):.4f}, a coin {math.log(2):.4f}, "
+          f"the base rate {_loss([(r[1], rate) for r in test]):.4f}")
+    lead_only = fit([(g, y, f[:1]) for g, y, f in train])
+    print(f"(a fit on the score lead alone: {log_loss(lead_only, [(g, y, f[:1]) for g, y, f in test]):.4f})")
+    w = fit(rows)
+    for name, weight in zip(("bias", *FEATURES), w):
+        print(f"{name:24s} {weight:8.3f}")
+    print(f"_WEIGHTS = {tuple(round(v, 3) for v in w[1:])}\n_BIAS = {round(w[0], 3)}")
+
+
+if __name__ == "__main__":
+    main()
