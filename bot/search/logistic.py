@@ -60,3 +60,18 @@ def log_loss(w: list[float], rows: list[Row]) -> float:
         p = min(max(p, 1e-9), 1 - 1e-9)
         total -= y * math.log(p) + (1 - y) * math.log(1 - p)
     return total / len(rows)
+
+
+def held_out(rows: list[Row]) -> tuple[list[Row], list[Row]]:
+    """The rows to fit on and the rows held out to judge the fit: whole groups (games) whose number is 3 mod 4."""
+    return [r for r in rows if r[0] % 4 != 3], [r for r in rows if r[0] % 4 == 3]
+
+
+def print_weights(rows: list[Row], names: tuple[str, ...]) -> list[float]:
+    """Fit on every row and print the weights by name, then as the constants a sampler keeps; returns them."""
+    w = fit(rows)
+    width = max(len(name) for name in ("bias", *names)) + 2
+    for name, weight in zip(("bias", *names), w):
+        print(f"{name:{width}s} {weight:8.3f}")
+    print(f"_WEIGHTS = {tuple(round(v, 3) for v in w[1:])}\n_BIAS = {round(w[0], 3)}")
+    return w

@@ -12,7 +12,7 @@ import math
 import random
 
 from bot.games import get_engine
-from bot.search.logistic import Row, fit, log_loss
+from bot.search.logistic import Row, fit, held_out, log_loss, print_weights
 
 from .sampler import _BIAS, _WEIGHTS, FEATURES, features
 
@@ -44,16 +44,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=1500, help="seeded normal-bot games")
     args = parser.parse_args(argv)
     rows = moments(args.games)
-    train = [r for r in rows if r[0] % 4 != 3]
-    test = [r for r in rows if r[0] % 4 == 3]
+    train, test = held_out(rows)
     print(f"{len(rows)} moments of {args.games} games; the heroes won {sum(r[1] for r in rows) / len(rows):.1%} of them")
-    held_out = fit(train)
-    print(f"held-out log-loss: this fit {log_loss(held_out, test):.4f}, the weights in use "
+    trained = fit(train)
+    print(f"held-out log-loss: this fit {log_loss(trained, test):.4f}, the weights in use "
           f"{log_loss([_BIAS, *_WEIGHTS], test):.4f}, a coin {math.log(2):.4f}")
-    w = fit(rows)
-    for name, weight in zip(("bias", *FEATURES), w):
-        print(f"{name:32s} {weight:8.3f}")
-    print(f"_WEIGHTS = {tuple(round(v, 3) for v in w[1:])}\n_BIAS = {round(w[0], 3)}")
+    print_weights(rows, FEATURES)
 
 
 if __name__ == "__main__":

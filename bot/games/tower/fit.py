@@ -13,7 +13,7 @@ import math
 import random
 
 from bot.games import get_engine
-from bot.search.logistic import Row, fit, log_loss
+from bot.search.logistic import Row, fit, held_out, log_loss, print_weights
 
 from .sampler import _BIAS, _WEIGHTS, FEATURES, hauls_evaluate, table_features
 
@@ -61,22 +61,18 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     data = moments(args.games)
     rows = [r for r, _ in data]
-    train = [r for r in rows if r[0] % 4 != 3]
-    test = [r for r in rows if r[0] % 4 == 3]
+    train, test = held_out(rows)
     old = [(r[1], p) for r, p in data if r[0] % 4 == 3]
     rate = sum(r[1] for r in train) / len(train)
     print(f"{len(rows)} seat-moments of {args.games} games; a seat won {sum(r[1] for r in rows) / len(rows):.1%}")
-    held_out = fit(train)
+    trained = fit(train)
     in_use = log_loss([_BIAS, *_WEIGHTS], test) if len(_WEIGHTS) == len(FEATURES) else float("nan")
-    print(f"held-out log-loss: this fit {log_loss(held_out, test):.4f}, the weights in use {in_use:.4f}, "
+    print(f"held-out log-loss: this fit {log_loss(trained, test):.4f}, the weights in use {in_use:.4f}, "
           f"the hauls as they stand {_loss(old):.4f}, a coin {math.log(2):.4f}, "
           f"the base rate {_loss([(r[1], rate) for r in test]):.4f}")
     lead_only = fit([(g, y, f[:1]) for g, y, f in train])
     print(f"(a fit on the score lead alone: {log_loss(lead_only, [(g, y, f[:1]) for g, y, f in test]):.4f})")
-    w = fit(rows)
-    for name, weight in zip(("bias", *FEATURES), w):
-        print(f"{name:24s} {weight:8.3f}")
-    print(f"_WEIGHTS = {tuple(round(v, 3) for v in w[1:])}\n_BIAS = {round(w[0], 3)}")
+    print_weights(rows, FEATURES)
 
 
 if __name__ == "__main__":
