@@ -63,6 +63,10 @@ class Budget:
     # A state key: a playout also stops (and is judged) once that value changes, e.g. ``"round"``
     # plays out the rest of the round whatever its length ("" = only ``horizon`` cuts it).
     until: str = ""
+    # Opt-in: try only one of each set of moves the game's sampler module calls alike (its ``alike(view, seat,
+    # action)`` gives a key; e.g. hiring either of two hand cards the seat has not seen), so no candidate is
+    # spent on a move that can only differ from another by luck.
+    distinct: bool = False
 
 DEFAULT_BUDGET = Budget()
 
@@ -98,18 +102,41 @@ def lead_value(points: list[float], seat: int, scale: float) -> float:
 
 
 _EVALUATORS: dict[str, Any] = {}
+_ALIKE: dict[str, Any] = {}
+
+
+def _sampler_module(engine: Engine) -> Any:
+    """The game's sampler module, or None."""
+    import importlib
+    try:
+        return importlib.import_module(type(engine).__module__.rpartition(".")[0] + ".sampler")
+    except ModuleNotFoundError:
+        return None
 
 
 def _evaluator(engine: Engine) -> Any:
     key = engine.meta.key
     if key not in _EVALUATORS:
-        import importlib
-        try:
-            module = importlib.import_module(type(engine).__module__.rpartition(".")[0] + ".sampler")
-        except ModuleNotFoundError:
-            module = None
-        _EVALUATORS[key] = getattr(module, "evaluate", None)
+        _EVALUATORS[key] = getattr(_sampler_module(engine), "evaluate", None)
     return _EVALUATORS[key]
+
+
+def _unlike(engine: Engine, view: dict[str, Any], seat: int, favourite: Action, others: list[Action]) -> list[Action]:
+    """``others`` less any move the game calls alike to the favourite or to an earlier one."""
+    key = engine.meta.key
+    if key not in _ALIKE:
+        _ALIKE[key] = getattr(_sampler_module(engine), "alike", None)
+    alike = _ALIKE[key]
+    if alike is None:
+        return others
+    seen = {alike(view, seat, favourite)}
+    kept = []
+    for action in others:
+        kind = alike(view, seat, action)
+        if kind not in seen:
+            seen.add(kind)
+            kept.append(action)
+    return kept
 
 
 def playout(engine: Engine, state: State, seat: int, rng: random.Random, horizon: int,
@@ -153,6 +180,10 @@ def search(engine: Engine, view: dict[str, Any], legal: list[Action], seat: int,
     if favourite not in legal:  # a sample that lets the seat do more than it may (a fact no view shows)
         favourite = legal[0]
     others = [a for a in legal if a != favourite]
+    if budget.distinct:
+        others = _unlike(engine, view, seat, favourite, others)
+        if not others:
+            return favourite
     if budget.heuristic_tries:
         others = _heuristic_first(engine, first, seat, rng, budget, others)
     elif len(others) > budget.candidates - 1:
