@@ -159,3 +159,29 @@ def test_the_search_tries_only_moves_that_differ_to_the_seat():
     search.search(engine, view, legal, seat, 1, budget=search.Budget(determinizations=3, candidates=len(legal),
                                                                        moves=5000, until="round"), stats=plain)
     assert plain["candidates"] == len(legal)  # off by default: every move is tried
+
+
+def test_the_fit_script_reproduces_the_weights_in_use():
+    """``python -m bot.games.sleeping.fit`` fits the judge's weights on ``FIT_GAMES`` seeded games: the same
+    numbers as the sampler keeps, so a change to the features cannot quietly leave stale weights behind."""
+    from bot.games.sleeping import fit, sampler
+    assert fit.weights(fit.FIT_GAMES) == [sampler._BIAS, *sampler._WEIGHTS]
+    assert len(sampler._WEIGHTS) == len(sampler.FEATURES)
+
+
+def test_the_four_player_search_sees_only_its_view_and_is_deterministic():
+    """With the real 4-player budget (the fitted judge, distinct candidates): the same view gives the same move
+    whatever the hidden cards really are, and the same seed the same move."""
+    from tests.test_search import positions, shuffled_hidden
+    engine = get_engine("sleeping")
+    assert search.engine_budget(engine, 4).distinct
+    rng = random.Random(4)
+    checked = changed = 0
+    for state, seat in list(positions("sleeping", seeds=[6], players=4, every=11))[:5]:
+        other = shuffled_hidden("sleeping", state, seat, rng)
+        changed += other != state
+        mine = search.hard_action(engine, state, seat, random.Random(5))
+        assert search.hard_action(engine, other, seat, random.Random(5)) == mine
+        assert search.hard_action(engine, copy.deepcopy(state), seat, random.Random(5)) == mine
+        checked += 1
+    assert checked >= 3 and changed >= 1
