@@ -4,6 +4,8 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
+
 from bot import search
 from bot.games import get_engine
 from tests.sampler_checks import check_sampler
@@ -99,5 +101,87 @@ def test_the_heads_up_search_sees_only_its_view_and_is_deterministic():
         mine = search.hard_action(engine, state, seat, random.Random(3))
         assert search.hard_action(engine, other, seat, random.Random(3)) == mine
         assert search.hard_action(engine, copy.deepcopy(state), seat, random.Random(3)) == mine
+        checked += 1
+    assert checked >= 3 and changed >= 1
+
+
+def test_at_four_players_a_lead_over_one_rival_beats_a_lead_over_three():
+    """Level with the best of the others, a guild is better placed when the other two trail far behind (one
+    rival to beat) than when all three are close (three rivals): the hand-set lead judge, which looked only at
+    the best other guild, valued both at an even 1/2; the fitted judge tells them apart."""
+    from bot.games.sleeping.sampler import chances, evaluate, lead_judge
+    from tests.games.sleeping.scenario import SleepingTable
+    engine = get_engine("sleeping")
+    one = SleepingTable(4, seed=4).round(4, floor="ground").noise(20, 20, 20, 20).treasure(12, 12, 4, 4).state
+    three = SleepingTable(4, seed=4).round(4, floor="ground").noise(20, 20, 20, 20).treasure(12, 12, 11, 11).state
+    assert lead_judge(engine, one, 0) == lead_judge(engine, three, 0) == 0.5
+    assert evaluate(engine, one, 0) > 0.4 > 0.3 > evaluate(engine, three, 0) > 0.25
+    assert sum(chances(engine, three)) == pytest.approx(1)
+
+
+def test_early_in_the_game_a_quieter_guild_is_better_placed():
+    """Same treasure at the start of round 2, one guild 6 quieter than the rest: the lead judge valued that
+    almost as all level (its projected tracker bonus barely moved), but over four rounds still to play the
+    quieter guild is paid more often as the quietest team and wins the ties: the fit gives it a third more."""
+    from bot.games.sleeping.sampler import evaluate, lead_judge
+    from tests.games.sleeping.scenario import SleepingTable
+    engine = get_engine("sleeping")
+    level = SleepingTable(4, seed=4).round(2, floor="ground").noise(20, 20, 20, 20).treasure(8, 8, 8, 8).state
+    quiet = SleepingTable(4, seed=4).round(2, floor="ground").noise(14, 20, 20, 20).treasure(8, 8, 8, 8).state
+    assert abs(lead_judge(engine, quiet, 0) - lead_judge(engine, level, 0)) < 0.02
+    assert evaluate(engine, quiet, 0) > 1.25 * evaluate(engine, level, 0)
+
+
+def test_the_search_tries_only_moves_that_differ_to_the_seat():
+    """``alike``: hiring (or pushing) any of its own unseen cards is one blind move to the seat, and two seen
+    cards of one kind, value and class are one move; so the hard bot never spends a candidate on a move that
+    can only differ from another by luck."""
+    from bot.games.sleeping.sampler import alike
+    engine = get_engine("sleeping")
+    state = engine.setup(["A", "B", "C", "D"], {}, 7)
+    seat = engine.to_act(state)[0]
+    view = engine.view(state, seat)
+    hand = view["private"]["hand"]
+    unseen = [h["slot"] for h in hand if not h["known"]]
+    seen = [h["slot"] for h in hand if h["known"]]
+    assert len(unseen) == 2 and len(seen) == 2
+    blind = {alike(view, seat, {"type": "hire_hand", "slot": s}) for s in unseen}
+    assert len(blind) == 1
+    assert alike(view, seat, {"type": "hire_hand", "slot": seen[0]}) not in blind
+    assert alike(view, seat, {"type": "push", "slot": unseen[0]}) not in blind
+    legal = engine.legal_actions(state, seat)
+    assert len({alike(view, seat, a) for a in legal}) < len(legal)
+    budget = search.Budget(determinizations=3, candidates=len(legal), moves=5000, until="round", distinct=True)
+    stats: dict = {}
+    search.search(engine, view, legal, seat, 1, budget=budget, stats=stats)
+    assert stats["candidates"] == len({alike(view, seat, a) for a in legal})
+    plain: dict = {}
+    search.search(engine, view, legal, seat, 1, budget=search.Budget(determinizations=3, candidates=len(legal),
+                                                                       moves=5000, until="round"), stats=plain)
+    assert plain["candidates"] == len(legal)  # off by default: every move is tried
+
+
+def test_the_fit_script_reproduces_the_weights_in_use():
+    """``python -m bot.games.sleeping.fit`` fits the judge's weights on ``FIT_GAMES`` seeded games: the same
+    numbers as the sampler keeps, so a change to the features cannot quietly leave stale weights behind."""
+    from bot.games.sleeping import fit, sampler
+    assert fit.weights(fit.FIT_GAMES) == [sampler._BIAS, *sampler._WEIGHTS]
+    assert len(sampler._WEIGHTS) == len(sampler.FEATURES)
+
+
+def test_the_four_player_search_sees_only_its_view_and_is_deterministic():
+    """With the real 4-player budget (the fitted judge, distinct candidates): the same view gives the same move
+    whatever the hidden cards really are, and the same seed the same move."""
+    from tests.test_search import positions, shuffled_hidden
+    engine = get_engine("sleeping")
+    assert search.engine_budget(engine, 4).distinct
+    rng = random.Random(4)
+    checked = changed = 0
+    for state, seat in list(positions("sleeping", seeds=[6], players=4, every=11))[:5]:
+        other = shuffled_hidden("sleeping", state, seat, rng)
+        changed += other != state
+        mine = search.hard_action(engine, state, seat, random.Random(5))
+        assert search.hard_action(engine, other, seat, random.Random(5)) == mine
+        assert search.hard_action(engine, copy.deepcopy(state), seat, random.Random(5)) == mine
         checked += 1
     assert checked >= 3 and changed >= 1

@@ -1,0 +1,111 @@
+"""Refit the hard bot's judgement of a cut-short Sleeping Wizard playout: ``python -m bot.games.sleeping.fit``.
+
+Plays seeded normal-bot games (3 and 4 players in turn), notes every guild's ``features`` at the start of
+rounds 2-5 (where the search's playouts stop: each plays out the rest of its round) and fits a logistic model
+of "this guild wins" on them (``bot.search.logistic``; a shared win counts as a share). The weights in use
+(``sampler._WEIGHTS``) are the fit on the first ``FIT_GAMES`` games, printed at the end: with seven features
+more games barely change the held-out log-loss, and few keep the fit quick to reproduce (a test does). The
+search takes the guilds' chances shared out to add up to one (``sampler.chances``), so the log-loss is reported
+that way too, on games numbered 3 mod 4 and past the first ``FIT_GAMES`` (held out from every fit): a fit on the
+other games, the weights in use, the hand-set lead judge (``sampler.lead_judge``, shared out alike), an even
+share and a coin.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+from typing import Any
+
+from bot.games import get_engine
+from bot.search.logistic import Row, fit
+
+from . import sampler
+from .sampler import FEATURES, expected_points, features, lead_judge
+
+FIT_GAMES = 160  # the weights in use are fit on this many games (80 at 3 players, 80 at 4)
+FIRST_SEED = 90000
+
+Moment = tuple[int, list[float], list[tuple[float, ...]], list[float]]  # game, outcomes, features, lead judge
+
+
+def moments(games: int, first_seed: int = FIRST_SEED) -> list[Moment]:
+    """The start of every round after the first in seeded normal-bot games: (game number, each guild's share
+    of the win, each guild's features, the lead judge's chance of each)."""
+    engine = get_engine("sleeping")
+    out: list[Moment] = []
+    for g in range(games):
+        n = 3 + g % 2
+        state = engine.setup([f"P{i}" for i in range(n)], {}, first_seed + g)
+        rng = random.Random(g)
+        seen: list[tuple[list[tuple[float, ...]], list[float]]] = []
+        judged = 1
+        while not engine.is_terminal(state):
+            if state["round"] != judged and state["phase"] == "turns" and not any(state["teams"]):
+                judged = state["round"]
+                points, wakes, rounds_left = expected_points(engine, state)
+                seen.append(([features(points, wakes, rounds_left, state, s) for s in range(n)],
+                             [lead_judge(engine, state, s) for s in range(n)]))
+            seat = engine.to_act(state)[0]
+            engine.apply(state, seat, engine.bot_action(state, seat, rng))
+        winners = [r["seat"] for r in engine.scores(state) if r.get("won")]
+        won = [1 / len(winners) if s in winners else 0.0 for s in range(n)]
+        out.extend((g, won, f, lead) for f, lead in seen)
+    return out
+
+
+def rows(data: list[Moment]) -> list[Row]:
+    """One row per guild and moment, for the logistic fit."""
+    return [(g, y, f) for g, won, fs, _ in data for y, f in zip(won, fs)]
+
+
+def shared_out(weights: list[float], fs: list[tuple[float, ...]]) -> list[float]:
+    """The guilds' chances under ``weights`` (bias first), shared out to add up to one as the search takes them."""
+    raw = [1 / (1 + math.exp(-(weights[0] + sum(w * x for w, x in zip(weights[1:], f))))) for f in fs]
+    return [p / sum(raw) for p in raw]
+
+
+def loss(data: list[Moment], judge: Any) -> float:
+    """Mean log-loss per guild of ``judge(moment) -> chances`` over ``data``."""
+    total = count = 0.0
+    for moment in data:
+        for y, p in zip(moment[1], judge(moment)):
+            p = min(max(p, 1e-9), 1 - 1e-9)
+            total -= y * math.log(p) + (1 - y) * math.log(1 - p)
+            count += 1
+    return total / count
+
+
+def weights(games: int = FIT_GAMES) -> list[float]:
+    """The weights (bias first) fit on every moment of ``games`` seeded games, rounded as they are kept."""
+    return [round(w, 3) for w in fit(rows(moments(games)))]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Collect moments, report held-out log-loss (a fit on the rest, the weights in use, the lead judge, an even share,
+    a coin) and print the weights fit on the first ``FIT_GAMES`` games."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=4 * FIT_GAMES, help="seeded normal-bot games")
+    args = parser.parse_args(argv)
+    data = moments(args.games)
+    test = [m for m in data if m[0] % 4 == 3 and m[0] >= FIT_GAMES] or [m for m in data if m[0] % 4 == 3]
+    held = {id(m) for m in test}
+    train = [m for m in data if id(m) not in held and (m[0] % 4 != 3 or m[0] < FIT_GAMES)]
+    guilds = sum(len(m[1]) for m in data)
+    print(f"{len(data)} moments ({guilds} guilds) of {args.games} games; {len(test)} moments held out")
+    rest = fit(rows(train))
+    in_use = [sampler._BIAS, *sampler._WEIGHTS]
+    print("held-out log-loss per guild, chances shared out to add up to one: "
+          f"a fit on the rest {loss(test, lambda m: shared_out(rest, m[2])):.4f}, "
+          f"the weights in use {loss(test, lambda m: shared_out(in_use, m[2])):.4f}, "
+          f"the lead judge {loss(test, lambda m: [p / sum(m[3]) for p in m[3]]):.4f}, "
+          f"an even share {loss(test, lambda m: [1 / len(m[1])] * len(m[1])):.4f}, a coin {math.log(2):.4f}")
+    w = [round(v, 3) for v in fit(rows([m for m in data if m[0] < FIT_GAMES]))]
+    print(f"fit on the first {min(args.games, FIT_GAMES)} games:")
+    for name, weight in zip(("bias", *FEATURES), w):
+        print(f"{name:28s} {weight:8.3f}")
+    print(f"_WEIGHTS = {tuple(w[1:])}\n_BIAS = {w[0]}")
+
+
+if __name__ == "__main__":
+    main()
