@@ -18,7 +18,7 @@ import random
 from typing import Any
 
 from bot.games import get_engine
-from bot.search.logistic import Row, fit
+from bot.search.logistic import Row, fit, print_weights
 
 from . import sampler
 from .sampler import FEATURES, expected_points, features, lead_judge
@@ -100,11 +100,8 @@ def main(argv: list[str] | None = None) -> None:
           f"the weights in use {loss(test, lambda m: shared_out(in_use, m[2])):.4f}, "
           f"the lead judge {loss(test, lambda m: [p / sum(m[3]) for p in m[3]]):.4f}, "
           f"an even share {loss(test, lambda m: [1 / len(m[1])] * len(m[1])):.4f}, a coin {math.log(2):.4f}")
-    w = [round(v, 3) for v in fit(rows([m for m in data if m[0] < FIT_GAMES]))]
     print(f"fit on the first {min(args.games, FIT_GAMES)} games:")
-    for name, weight in zip(("bias", *FEATURES), w):
-        print(f"{name:28s} {weight:8.3f}")
-    print(f"_WEIGHTS = {tuple(w[1:])}\n_BIAS = {w[0]}")
+    print_weights(rows([m for m in data if m[0] < FIT_GAMES]), FEATURES)
 
 
 if __name__ == "__main__":
