@@ -1,14 +1,27 @@
 """Logistic regression for the search's judgements of cut-short playouts (``evaluate`` fitted on bot games).
 
 Small and dependency-free: Newton's method with a light ridge on rows of ``(group, outcome, features)`` (the
-group, e.g. the game a moment comes from, lets a caller hold whole games out). Used by
-``python -m bot.games.rage.fit``; any game's fit can use it the same way.
+group, e.g. the game a moment comes from, lets a caller hold whole games out), and the fitted chances the
+samplers' ``evaluate`` give. Used by ``python -m bot.games.<game>.fit`` (Rage, Tower, Sleeping Wizard).
 """
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 Row = tuple[int, float, tuple[float, ...]]
+
+
+def chance(bias: float, weights: Sequence[float], features: Sequence[float]) -> float:
+    """The fitted chance of the outcome for these features."""
+    return 1 / (1 + math.exp(-(bias + sum(w * x for w, x in zip(weights, features)))))
+
+
+def shared_chances(bias: float, weights: Sequence[float], table: Sequence[Sequence[float]]) -> list[float]:
+    """Each seat's fitted chance of winning (``table``: every seat's features), shared out to add up to one."""
+    raw = [chance(bias, weights, features) for features in table]
+    total = sum(raw)
+    return [r / total for r in raw]
 
 
 def solve(a: list[list[float]], b: list[float]) -> list[float]:
@@ -56,8 +69,7 @@ def log_loss(w: list[float], rows: list[Row]) -> float:
     """The mean log-loss of the weights ``w`` (bias first) on ``rows``."""
     total = 0.0
     for _, y, f in rows:
-        p = 1 / (1 + math.exp(-(w[0] + sum(a * b for a, b in zip(w[1:], f)))))
-        p = min(max(p, 1e-9), 1 - 1e-9)
+        p = min(max(chance(w[0], w[1:], f), 1e-9), 1 - 1e-9)
         total -= y * math.log(p) + (1 - y) * math.log(1 - p)
     return total / len(rows)
 

@@ -367,7 +367,6 @@ def features(engine, state: dict[str, Any]) -> tuple[float, ...]:
 def evaluate(engine, state: dict[str, Any], seat: int) -> float:
     """A playout cut short: the heroes' chance of winning, a logistic fit over ``features`` on
     normal-bot games; the wizard's chance is the rest."""
-    import math
-    z = _BIAS + sum(w * x for w, x in zip(_WEIGHTS, features(engine, state)))
-    heroes_win = 1 / (1 + math.exp(-z))
+    from bot.search.logistic import chance
+    heroes_win = chance(_BIAS, _WEIGHTS, features(engine, state))
     return 1 - heroes_win if seat == 0 else heroes_win

@@ -18,7 +18,7 @@ import random
 from typing import Any
 
 from bot.games import get_engine
-from bot.search.logistic import Row, fit, print_weights
+from bot.search.logistic import Row, fit, print_weights, shared_chances
 
 from . import sampler
 from .sampler import FEATURES, expected_points, features, lead_judge
@@ -61,8 +61,7 @@ def rows(data: list[Moment]) -> list[Row]:
 
 def shared_out(weights: list[float], fs: list[tuple[float, ...]]) -> list[float]:
     """The guilds' chances under ``weights`` (bias first), shared out to add up to one as the search takes them."""
-    raw = [1 / (1 + math.exp(-(weights[0] + sum(w * x for w, x in zip(weights[1:], f))))) for f in fs]
-    return [p / sum(raw) for p in raw]
+    return shared_chances(weights[0], weights[1:], fs)
 
 
 def loss(data: list[Moment], judge: Any) -> float:

@@ -224,14 +224,10 @@ def features(points: list[float], wakes: list[float], rounds_left: int, state: d
 def chances(engine, state: dict[str, Any]) -> list[float]:
     """Every guild's chance of winning from here (3+ players): the fitted chance of each, shared out so
     that they add up to one."""
-    import math
+    from bot.search.logistic import shared_chances
     points, wakes, rounds_left = expected_points(engine, state)
-    raw = []
-    for seat in range(len(points)):
-        z = _BIAS + sum(w * x for w, x in zip(_WEIGHTS, features(points, wakes, rounds_left, state, seat)))
-        raw.append(1 / (1 + math.exp(-z)))
-    total = sum(raw)
-    return [p / total for p in raw]
+    return shared_chances(_BIAS, _WEIGHTS, [features(points, wakes, rounds_left, state, seat)
+                                            for seat in range(len(points))])
 
 
 def evaluate(engine, state: dict[str, Any], seat: int) -> float:

@@ -226,11 +226,8 @@ def features(engine, state: dict[str, Any], seat: int) -> tuple[float, ...]:
 
 def chances(engine, state: dict[str, Any]) -> list[float]:
     """Every seat's chance of winning from the fit, normalised to sum to 1 (one winner, ties aside)."""
-    import math
-    raw = [1 / (1 + math.exp(-(_BIAS + sum(w * x for w, x in zip(_WEIGHTS, f)))))
-           for f in table_features(engine, state)]
-    total = sum(raw)
-    return [r / total for r in raw]
+    from bot.search.logistic import shared_chances
+    return shared_chances(_BIAS, _WEIGHTS, table_features(engine, state))
 
 
 def evaluate(engine, state: dict[str, Any], seat: int) -> float:
