@@ -411,7 +411,6 @@ class Tiles:
                 tile = Image.new("RGB", box, background)
                 draw(ImageDraw.Draw(tile), margin, margin)
             else:
-                _palette_indices(palette)
                 tile, tile_draw = palette_canvas(box, background, palette)
                 draw(tile_draw, margin, margin)
             self._tiles[full] = tile
