@@ -7,7 +7,11 @@ samplers' ``evaluate`` give. Used by ``python -m bot.games.<game>.fit`` (Rage, T
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from bot.engine import Engine, State
 
 Row = tuple[int, float, tuple[float, ...]]
 
@@ -65,13 +69,20 @@ def fit(rows: list[Row], ridge: float = 1e-3, steps: int = 12) -> list[float]:
     return w
 
 
+def mean_log_loss(pairs: Iterable[tuple[float, float]]) -> float:
+    """The mean log-loss of ``(outcome, chance)`` pairs (chances kept a hair inside 0 and 1)."""
+    total = 0.0
+    count = 0
+    for y, p in pairs:
+        p = min(max(p, 1e-9), 1 - 1e-9)
+        total -= y * math.log(p) + (1 - y) * math.log(1 - p)
+        count += 1
+    return total / count
+
+
 def log_loss(w: list[float], rows: list[Row]) -> float:
     """The mean log-loss of the weights ``w`` (bias first) on ``rows``."""
-    total = 0.0
-    for _, y, f in rows:
-        p = min(max(chance(w[0], w[1:], f), 1e-9), 1 - 1e-9)
-        total -= y * math.log(p) + (1 - y) * math.log(1 - p)
-    return total / len(rows)
+    return mean_log_loss((y, chance(w[0], w[1:], f)) for _, y, f in rows)
 
 
 def held_out(rows: list[Row]) -> tuple[list[Row], list[Row]]:
@@ -87,3 +98,23 @@ def print_weights(rows: list[Row], names: tuple[str, ...]) -> list[float]:
         print(f"{name:{width}s} {weight:8.3f}")
     print(f"_WEIGHTS = {tuple(round(v, 3) for v in w[1:])}\n_BIAS = {round(w[0], 3)}")
     return w
+
+
+def bot_game(engine: Engine, number: int, first_seed: int, sizes: Sequence[int],
+             note: Callable[[State, int], Any]) -> tuple[State, list[Any]]:
+    """Seeded game ``number`` of normal bots, for a fit: ``sizes[number % len(sizes)]`` players, seed
+    ``first_seed + number``; ``note(state, moves made)`` is asked before every move and what it returns (None:
+    nothing) is kept. Returns the final state and what was noted."""
+    players = sizes[number % len(sizes)]
+    state = engine.setup([f"P{i}" for i in range(players)], {}, first_seed + number)
+    rng = random.Random(number)
+    noted = []
+    step = 0
+    while not engine.is_terminal(state):
+        seen = note(state, step)
+        if seen is not None:
+            noted.append(seen)
+        step += 1
+        seat = engine.to_act(state)[0]
+        engine.apply(state, seat, engine.bot_action(state, seat, rng))
+    return state, noted

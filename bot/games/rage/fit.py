@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 
 from bot.games import get_engine
-from bot.search.logistic import Row, fit, held_out, log_loss, print_weights
+from bot.search.logistic import Row, bot_game, fit, held_out, log_loss, print_weights
 
 from .sampler import _BIAS, _WEIGHTS, FEATURES, features
 
@@ -22,17 +21,8 @@ def moments(games: int, first_seed: int = 50000) -> list[Row]:
     engine = get_engine("rage")
     rows: list[Row] = []
     for g in range(games):
-        n = 3 + g % 3
-        state = engine.setup([f"P{i}" for i in range(n)], {}, first_seed + g)
-        rng = random.Random(g)
-        seen: list[tuple[float, ...]] = []
-        step = 0
-        while not engine.is_terminal(state):
-            seat = engine.to_act(state)[0]
-            if state["phase"] in ("heroes", "wizard") and step % 4 == 0:
-                seen.append(features(engine, state))
-            step += 1
-            engine.apply(state, seat, engine.bot_action(state, seat, rng))
+        state, seen = bot_game(engine, g, first_seed, (3, 4, 5), lambda state, step: features(engine, state)
+                               if state["phase"] in ("heroes", "wizard") and step % 4 == 0 else None)
         won = 1.0 if state["winner"] == "heroes" else 0.0
         rows.extend((g, won, f) for f in seen)
     return rows

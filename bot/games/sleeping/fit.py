@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 from typing import Any
 
 from bot.games import get_engine
-from bot.search.logistic import Row, fit, print_weights, shared_chances
+from bot.search.logistic import Row, bot_game, fit, mean_log_loss, print_weights, shared_chances
 
 from . import sampler
 from .sampler import FEATURES, expected_points, features, lead_judge
@@ -35,23 +34,27 @@ def moments(games: int, first_seed: int = FIRST_SEED) -> list[Moment]:
     engine = get_engine("sleeping")
     out: list[Moment] = []
     for g in range(games):
-        n = 3 + g % 2
-        state = engine.setup([f"P{i}" for i in range(n)], {}, first_seed + g)
-        rng = random.Random(g)
-        seen: list[tuple[list[tuple[float, ...]], list[float]]] = []
-        judged = 1
-        while not engine.is_terminal(state):
-            if state["round"] != judged and state["phase"] == "turns" and not any(state["teams"]):
-                judged = state["round"]
-                points, wakes, rounds_left = expected_points(engine, state)
-                seen.append(([features(points, wakes, rounds_left, state, s) for s in range(n)],
-                             [lead_judge(engine, state, s) for s in range(n)]))
-            seat = engine.to_act(state)[0]
-            engine.apply(state, seat, engine.bot_action(state, seat, rng))
+        state, seen = bot_game(engine, g, first_seed, (3, 4), _round_starts(engine))
         winners = [r["seat"] for r in engine.scores(state) if r.get("won")]
-        won = [1 / len(winners) if s in winners else 0.0 for s in range(n)]
+        won = [1 / len(winners) if s in winners else 0.0 for s in range(len(state["names"]))]
         out.extend((g, won, f, lead) for f, lead in seen)
     return out
+
+
+def _round_starts(engine: Any) -> Any:
+    """A game's ``note``: every guild's features and lead judge when a round after the first starts."""
+    judged = 1
+
+    def note(state: dict[str, Any], step: int) -> Any:
+        nonlocal judged
+        if state["round"] == judged or state["phase"] != "turns" or any(state["teams"]):
+            return None
+        judged = state["round"]
+        points, wakes, rounds_left = expected_points(engine, state)
+        seats = range(len(points))
+        return ([features(points, wakes, rounds_left, state, s) for s in seats],
+                [lead_judge(engine, state, s) for s in seats])
+    return note
 
 
 def rows(data: list[Moment]) -> list[Row]:
@@ -66,13 +69,7 @@ def shared_out(weights: list[float], fs: list[tuple[float, ...]]) -> list[float]
 
 def loss(data: list[Moment], judge: Any) -> float:
     """Mean log-loss per guild of ``judge(moment) -> chances`` over ``data``."""
-    total = count = 0.0
-    for moment in data:
-        for y, p in zip(moment[1], judge(moment)):
-            p = min(max(p, 1e-9), 1 - 1e-9)
-            total -= y * math.log(p) + (1 - y) * math.log(1 - p)
-            count += 1
-    return total / count
+    return mean_log_loss(pair for moment in data for pair in zip(moment[1], judge(moment)))
 
 
 def weights(games: int = FIT_GAMES) -> list[float]:

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 
 from bot.games import get_engine
-from bot.search.logistic import Row, fit, held_out, log_loss, print_weights
+from bot.search.logistic import Row, bot_game, fit, held_out, log_loss, mean_log_loss, print_weights
 
 from .sampler import _BIAS, _WEIGHTS, FEATURES, hauls_evaluate, table_features
 
@@ -27,30 +26,13 @@ def moments(games: int, first_seed: int = FIRST_SEED) -> list[tuple[Row, float]]
     engine = get_engine("tower")
     out: list[tuple[Row, float]] = []
     for g in range(games):
-        n = 3 + g % 2
-        state = engine.setup([f"P{i}" for i in range(n)], {}, first_seed + g)
-        rng = random.Random(g)
-        seen: list[tuple[list[tuple[float, ...]], list[float]]] = []
-        step = 0
-        while not engine.is_terminal(state):
-            if step % EVERY == 0:
-                seen.append((table_features(engine, state), [hauls_evaluate(engine, state, s) for s in range(n)]))
-            step += 1
-            seat = engine.to_act(state)[0]
-            engine.apply(state, seat, engine.bot_action(state, seat, rng))
+        state, seen = bot_game(engine, g, first_seed, (3, 4), lambda state, step: (
+            table_features(engine, state), [hauls_evaluate(engine, state, s) for s in range(state["n"])])
+            if step % EVERY == 0 else None)
         won = {r["seat"] for r in engine.scores(state) if r.get("won")}
         for rows, old in seen:
-            out.extend(((g, 1.0 if s in won else 0.0, rows[s]), old[s]) for s in range(n))
+            out.extend(((g, 1.0 if s in won else 0.0, rows[s]), old[s]) for s in range(state["n"]))
     return out
-
-
-def _loss(chances: list[tuple[float, float]]) -> float:
-    """The mean log-loss of (outcome, chance) pairs."""
-    total = 0.0
-    for y, p in chances:
-        p = min(max(p, 1e-9), 1 - 1e-9)
-        total -= y * math.log(p) + (1 - y) * math.log(1 - p)
-    return total / len(chances)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -68,8 +50,8 @@ def main(argv: list[str] | None = None) -> None:
     trained = fit(train)
     in_use = log_loss([_BIAS, *_WEIGHTS], test) if len(_WEIGHTS) == len(FEATURES) else float("nan")
     print(f"held-out log-loss: this fit {log_loss(trained, test):.4f}, the weights in use {in_use:.4f}, "
-          f"the hauls as they stand {_loss(old):.4f}, a coin {math.log(2):.4f}, "
-          f"the base rate {_loss([(r[1], rate) for r in test]):.4f}")
+          f"the hauls as they stand {mean_log_loss(old):.4f}, a coin {math.log(2):.4f}, "
+          f"the base rate {mean_log_loss((r[1], rate) for r in test):.4f}")
     lead_only = fit([(g, y, f[:1]) for g, y, f in train])
     print(f"(a fit on the score lead alone: {log_loss(lead_only, [(g, y, f[:1]) for g, y, f in test]):.4f})")
     print_weights(rows, FEATURES)
