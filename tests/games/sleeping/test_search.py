@@ -87,20 +87,24 @@ def test_a_cut_playout_is_judged_by_the_tracker_at_the_end_of_the_game():
     assert 0.5 < evaluate(engine, early, 0) < evaluate(engine, late, 0)
 
 
-def test_the_heads_up_search_sees_only_its_view_and_is_deterministic():
-    """With the real heads-up budget (whole rounds played out): the same view gives the same move whatever
-    the hidden cards really are, and the same seed the same move."""
+@pytest.mark.parametrize("players, seed, every, shuffle, decide", [(2, 4, 9, 9, 3), (4, 6, 11, 4, 5)],
+                         ids=["heads-up", "four players"])
+def test_the_real_budget_search_sees_only_its_view_and_is_deterministic(players, seed, every, shuffle, decide):
+    """With the real budget (heads-up: whole rounds played out; at 4 players: the fitted judge, distinct
+    candidates): the same view gives the same move whatever the hidden cards really are, and the same seed the
+    same move."""
     from tests.test_search import positions, shuffled_hidden
     engine = get_engine("sleeping")
-    assert search.engine_budget(engine, 2).until == "round"
-    rng = random.Random(9)
+    budget = search.engine_budget(engine, players)
+    assert budget.until == "round" and budget.distinct == (players > 2)
+    rng = random.Random(shuffle)
     checked = changed = 0
-    for state, seat in list(positions("sleeping", seeds=[4], players=2, every=9))[:5]:
+    for state, seat in list(positions("sleeping", seeds=[seed], players=players, every=every))[:5]:
         other = shuffled_hidden("sleeping", state, seat, rng)
         changed += other != state
-        mine = search.hard_action(engine, state, seat, random.Random(3))
-        assert search.hard_action(engine, other, seat, random.Random(3)) == mine
-        assert search.hard_action(engine, copy.deepcopy(state), seat, random.Random(3)) == mine
+        mine = search.hard_action(engine, state, seat, random.Random(decide))
+        assert search.hard_action(engine, other, seat, random.Random(decide)) == mine
+        assert search.hard_action(engine, copy.deepcopy(state), seat, random.Random(decide)) == mine
         checked += 1
     assert checked >= 3 and changed >= 1
 
@@ -167,21 +171,3 @@ def test_the_fit_script_reproduces_the_weights_in_use():
     from bot.games.sleeping import fit, sampler
     assert fit.weights(fit.FIT_GAMES) == [sampler._BIAS, *sampler._WEIGHTS]
     assert len(sampler._WEIGHTS) == len(sampler.FEATURES)
-
-
-def test_the_four_player_search_sees_only_its_view_and_is_deterministic():
-    """With the real 4-player budget (the fitted judge, distinct candidates): the same view gives the same move
-    whatever the hidden cards really are, and the same seed the same move."""
-    from tests.test_search import positions, shuffled_hidden
-    engine = get_engine("sleeping")
-    assert search.engine_budget(engine, 4).distinct
-    rng = random.Random(4)
-    checked = changed = 0
-    for state, seat in list(positions("sleeping", seeds=[6], players=4, every=11))[:5]:
-        other = shuffled_hidden("sleeping", state, seat, rng)
-        changed += other != state
-        mine = search.hard_action(engine, state, seat, random.Random(5))
-        assert search.hard_action(engine, other, seat, random.Random(5)) == mine
-        assert search.hard_action(engine, copy.deepcopy(state), seat, random.Random(5)) == mine
-        checked += 1
-    assert checked >= 3 and changed >= 1
