@@ -236,16 +236,22 @@ class Engine:
 
         A game provides it as ``sample_state(engine, view, seat, rng)`` in its own
         ``sampler`` module next to the engine (``bot/games/<key>/sampler.py``)."""
+        sample = self.sampler_function("sample_state")
+        return None if sample is None else sample(self, view, seat, rng)
+
+    def sampler_function(self, name: str) -> Any:
+        """The function ``name`` of the game's ``sampler`` module next to the engine (the search bot's hooks:
+        ``sample_state``, ``evaluate``, ``alike``), or None if the game has no such module or function."""
         import importlib
 
-        name = type(self).__module__.rpartition(".")[0] + ".sampler"
+        module_name = type(self).__module__.rpartition(".")[0] + ".sampler"
         try:
-            module = importlib.import_module(name)
+            module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            if exc.name != name:
+            if exc.name != module_name:
                 raise
             return None
-        return module.sample_state(self, view, seat, rng)
+        return getattr(module, name, None)
 
     def remove_seat(self, state: State, seat: int) -> list[Event] | None:
         """A player left. Return events if the game can go on without any change

@@ -274,7 +274,7 @@ def test_a_playout_cut_short_is_judged_by_the_games_evaluation(key, monkeypatch)
         assert sum(values) == pytest.approx(1) and ranked[-1] > 1 / 4 > ranked[0]
     else:
         assert ranked[-1] >= 0.5 >= ranked[-2] and ranked[0] < 0.5
-    monkeypatch.setitem(search._EVALUATORS, key, None)  # a game without one
+    monkeypatch.setitem(search._HOOKS, (key, "evaluate"), None)  # a game without one
     assert search.outcome_value(engine, state, 0) == 0.25
 
 

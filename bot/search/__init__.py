@@ -84,7 +84,7 @@ def outcome_value(engine: Engine, state: State, seat: int) -> float:
     A playout cut short is judged by the game's sampler module's ``evaluate(engine, state,
     seat)`` (a chance of winning, 0 to 1) where it has one, else as neither won nor lost."""
     if not engine.is_terminal(state):
-        evaluate = _evaluator(engine)
+        evaluate = _hook(engine, "evaluate")
         return evaluate(engine, state, seat) if evaluate else 0.25
     result = {r["seat"]: r for r in engine.scores(state)}[seat]
     n = max(2, len(state.get("names", [])))
@@ -101,32 +101,21 @@ def lead_value(points: list[float], seat: int, scale: float) -> float:
     return 1 / (1 + math.exp(-(points[seat] - best_other) / scale))
 
 
-_EVALUATORS: dict[str, Any] = {}
-_ALIKE: dict[str, Any] = {}
+_HOOKS: dict[tuple[str, str], Any] = {}  # (game, name) -> its sampler module's function of that name, or None
 
 
-def _sampler_module(engine: Engine) -> Any:
-    """The game's sampler module, or None."""
-    import importlib
-    try:
-        return importlib.import_module(type(engine).__module__.rpartition(".")[0] + ".sampler")
-    except ModuleNotFoundError:
-        return None
-
-
-def _evaluator(engine: Engine) -> Any:
-    key = engine.meta.key
-    if key not in _EVALUATORS:
-        _EVALUATORS[key] = getattr(_sampler_module(engine), "evaluate", None)
-    return _EVALUATORS[key]
+def _hook(engine: Engine, name: str) -> Any:
+    """``engine.sampler_function(name)`` (``evaluate``, ``alike``), looked up once per game: it is asked at every
+    playout's end."""
+    found = (engine.meta.key, name)
+    if found not in _HOOKS:
+        _HOOKS[found] = engine.sampler_function(name)
+    return _HOOKS[found]
 
 
 def _unlike(engine: Engine, view: dict[str, Any], seat: int, favourite: Action, others: list[Action]) -> list[Action]:
     """``others`` less any move the game calls alike to the favourite or to an earlier one."""
-    key = engine.meta.key
-    if key not in _ALIKE:
-        _ALIKE[key] = getattr(_sampler_module(engine), "alike", None)
-    alike = _ALIKE[key]
+    alike = _hook(engine, "alike")
     if alike is None:
         return others
     seen = {alike(view, seat, favourite)}
