@@ -67,6 +67,10 @@ class Budget:
     # action)`` gives a key; e.g. hiring either of two hand cards the seat has not seen), so no candidate is
     # spent on a move that can only differ from another by luck.
     distinct: bool = False
+    # Opt-in: judge every other legal move one move ahead in the first sample (``outcome_value``: the game's
+    # ``evaluate``) and try first those it rates above the heuristic's, best first, then random ones: where the
+    # moves are many (a key's hiding place among 31 tiles) two drawn at random rarely hold the one worth trying.
+    ranked: bool = False
 
 DEFAULT_BUDGET = Budget()
 
@@ -175,6 +179,8 @@ def search(engine: Engine, view: dict[str, Any], legal: list[Action], seat: int,
             return favourite
     if budget.heuristic_tries:
         others = _heuristic_first(engine, first, seat, rng, budget, others)
+    elif budget.ranked:
+        others = _judged_first(engine, first, seat, rng, budget, favourite, others)
     elif len(others) > budget.candidates - 1:
         others = rng.sample(others, budget.candidates - 1)
         others.sort(key=legal.index)
@@ -230,6 +236,28 @@ def _heuristic_first(engine: Engine, sample: State, seat: int, rng: random.Rando
     room = budget.candidates - 1 - len(preferred)
     if len(rest) > room:
         rest = rng.sample(rest, room)
+    return sorted(preferred + rest, key=others.index)
+
+
+def _judged_first(engine: Engine, sample: State, seat: int, rng: random.Random, budget: Budget, favourite: Action,
+                  others: list[Action]) -> list[Action]:
+    """Up to ``candidates - 1`` of ``others``: first those worth more to ``seat`` than the favourite one move
+    ahead in ``sample`` (best first; ties in legal order), then random ones, listed in their legal order."""
+    allowed = engine.legal_actions(sample, seat)
+
+    def judged(action: Action) -> float:
+        if action not in allowed:
+            return -1.0
+        trial = copy.deepcopy(sample)
+        engine.apply(trial, seat, action)
+        return outcome_value(engine, trial, seat)
+    base = judged(favourite)
+    scored = sorted(((judged(a), i) for i, a in enumerate(others)), key=lambda vi: (-vi[0], vi[1]))
+    room = budget.candidates - 1
+    preferred = [others[i] for value, i in scored if value > base][:room]
+    rest = [a for a in others if a not in preferred]
+    if len(rest) > room - len(preferred):
+        rest = rng.sample(rest, room - len(preferred))
     return sorted(preferred + rest, key=others.index)
 
 
@@ -296,7 +324,7 @@ BUDGETS: dict[str, Budget] = {
     # take more samples of shorter playouts (the hidden vaults are their doubt; a step tells within
     # a round), with the heuristic's own near-ties as candidates first.
     "rage": Budget(determinizations=10, candidates=3, moves=480, min_determinizations=3, horizon=24,
-                   confidence=1.0,
+                   confidence=1.0, ranked=True,
                    others=Budget(determinizations=12, candidates=3, moves=480, min_determinizations=3, horizon=16,
                                  confidence=1.0, heuristic_tries=6)),
 }

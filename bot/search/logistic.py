@@ -101,10 +101,12 @@ def print_weights(rows: list[Row], names: tuple[str, ...]) -> list[float]:
 
 
 def bot_game(engine: Engine, number: int, first_seed: int, sizes: Sequence[int],
-             note: Callable[[State, int], Any]) -> tuple[State, list[Any]]:
+             note: Callable[[State, int], Any],
+             act: Callable[[State, int, random.Random], Any] | None = None) -> tuple[State, list[Any]]:
     """Seeded game ``number`` of normal bots, for a fit: ``sizes[number % len(sizes)]`` players, seed
     ``first_seed + number``; ``note(state, moves made)`` is asked before every move and what it returns (None:
-    nothing) is kept. Returns the final state and what was noted."""
+    nothing) is kept. ``act(state, seat, rng)``, where given, plays instead of the normal bot (a fit that must
+    see moves the normal bot never makes). Returns the final state and what was noted."""
     players = sizes[number % len(sizes)]
     state = engine.setup([f"P{i}" for i in range(players)], {}, first_seed + number)
     rng = random.Random(number)
@@ -116,5 +118,5 @@ def bot_game(engine: Engine, number: int, first_seed: int, sizes: Sequence[int],
             noted.append(seen)
         step += 1
         seat = engine.to_act(state)[0]
-        engine.apply(state, seat, engine.bot_action(state, seat, rng))
+        engine.apply(state, seat, (act or engine.bot_action)(state, seat, rng))
     return state, noted

@@ -2,7 +2,9 @@
 
 Plays seeded normal-bot games (3, 4 and 5 players in turn), notes the sampler's ``features`` every
 fourth move of the wizard's and the heroes' turns, and fits a logistic model of "the heroes win" on
-them (Newton's method with a light ridge). Games whose seed is 3 mod 4 are held out to report the
+them (Newton's method with a light ridge). In every other run of four games the wizard hides the keys
+on tiles drawn at random: the normal bot always hides them alike (far from the camps), so without those
+games the fit could not learn what a hiding place is worth to the wizard. Games whose seed is 3 mod 4 are held out to report the
 log-loss; the weights printed at the end are fit on every game, ready for ``sampler._WEIGHTS``.
 """
 from __future__ import annotations
@@ -10,19 +12,32 @@ from __future__ import annotations
 import argparse
 import math
 
+import random
+
 from bot.games import get_engine
 from bot.search.logistic import Row, bot_game, fit, held_out, log_loss, print_weights
 
 from .sampler import _BIAS, _WEIGHTS, FEATURES, features
 
 
+def random_hiding(engine):
+    """The normal bots, but the wizard hides each key on a tile drawn at random."""
+    def act(state: dict, seat: int, rng: random.Random) -> dict:
+        if state["phase"] == "keys":
+            return rng.choice(engine.legal_actions(state, seat))
+        return engine.bot_action(state, seat, rng)
+    return act
+
+
 def moments(games: int, first_seed: int = 50000) -> list[Row]:
-    """(game number, 1 if the heroes won else 0, features) for moments of seeded normal-bot games."""
+    """(game number, 1 if the heroes won else 0, features) for moments of seeded bot games: normal bots, the
+    wizard hiding the keys at random in games 4-7, 12-15, ... (so held-out games have both kinds)."""
     engine = get_engine("rage")
     rows: list[Row] = []
     for g in range(games):
+        act = random_hiding(engine) if (g // 4) % 2 else None
         state, seen = bot_game(engine, g, first_seed, (3, 4, 5), lambda state, step: features(engine, state)
-                               if state["phase"] in ("heroes", "wizard") and step % 4 == 0 else None)
+                               if state["phase"] in ("heroes", "wizard") and step % 4 == 0 else None, act)
         won = 1.0 if state["winner"] == "heroes" else 0.0
         rows.extend((g, won, f) for f in seen)
     return rows
