@@ -322,7 +322,11 @@ BUDGETS: dict[str, Budget] = {
     # are cut after 24 moves and judged by the sampler's ``evaluate`` (a fit on normal-bot games,
     # which sees the heroes' way to the keys and the door). The heroes (every seat but the wizard's)
     # take more samples of shorter playouts (the hidden vaults are their doubt; a step tells within
-    # a round), with the heuristic's own near-ties as candidates first.
+    # a round), with the heuristic's own near-ties as candidates first. The wizard tries first the moves the
+    # judge rates above the heuristic's one move ahead (``ranked``): with the judge refit to see how far the
+    # keys lie from the door and from each other, it hides them where the normal heroes carry them longest
+    # (hard wizard 74.0% vs a normal one's 50.0% on 100 paired seeds, where random candidates gave ~1.1x);
+    # overruling at half a standard error instead of one gave 70.0% on the same seeds (not kept).
     "rage": Budget(determinizations=10, candidates=3, moves=480, min_determinizations=3, horizon=24,
                    confidence=1.0, ranked=True,
                    others=Budget(determinizations=12, candidates=3, moves=480, min_determinizations=3, horizon=16,

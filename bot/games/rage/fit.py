@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import math
-
 import random
 
 from bot.games import get_engine
@@ -29,9 +28,10 @@ def random_hiding(engine):
     return act
 
 
-def moments(games: int, first_seed: int = 50000) -> list[Row]:
+def moments(games: int, first_seed: int = 50000, outcomes: dict[str, list[float]] | None = None) -> list[Row]:
     """(game number, 1 if the heroes won else 0, features) for moments of seeded bot games: normal bots, the
-    wizard hiding the keys at random in games 4-7, 12-15, ... (so held-out games have both kinds)."""
+    wizard hiding the keys at random in games 4-7, 12-15, ... (so held-out games have both kinds). ``outcomes``
+    collects each game's result (1 if the heroes won) under ``"normal"`` or ``"random"``, by how keys were hidden."""
     engine = get_engine("rage")
     rows: list[Row] = []
     for g in range(games):
@@ -40,6 +40,8 @@ def moments(games: int, first_seed: int = 50000) -> list[Row]:
                                if state["phase"] in ("heroes", "wizard") and step % 4 == 0 else None, act)
         won = 1.0 if state["winner"] == "heroes" else 0.0
         rows.extend((g, won, f) for f in seen)
+        if outcomes is not None:
+            outcomes.setdefault("random" if act else "normal", []).append(won)
     return rows
 
 
@@ -48,9 +50,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1500, help="seeded normal-bot games")
     args = parser.parse_args(argv)
-    rows = moments(args.games)
+    outcomes: dict[str, list[float]] = {}
+    rows = moments(args.games, outcomes=outcomes)
     train, test = held_out(rows)
     print(f"{len(rows)} moments of {args.games} games; the heroes won {sum(r[1] for r in rows) / len(rows):.1%} of them")
+    for hiding, won in sorted(outcomes.items()):
+        how = "at random" if hiding == "random" else "by the normal wizard"
+        print(f"keys hidden {how}: the wizard won {1 - sum(won) / len(won):.1%} of {len(won)} games")
     trained = fit(train)
     print(f"held-out log-loss: this fit {log_loss(trained, test):.4f}, the weights in use "
           f"{log_loss([_BIAS, *_WEIGHTS], test):.4f}, a coin {math.log(2):.4f}")
