@@ -6,6 +6,8 @@ among normal bots, its seat rotating over the games:
 * **table**: at the game's usual table size, the tested bot's win share against its fair
   share (1/players; a shared win is split between the winners);
 * **heads-up**: hard against one normal bot where the game allows two players;
+* **one role** (``--role``, games of unequal roles): the hard bot only in that role's seats, its side's win
+  rate against a normal bot's in the same seats and seeds;
 * **speed**: every hard decision (the search on the seat's view, in this process) timed
   in CPU time of its process -- p50, p95 and the worst, in milliseconds. CPU time, not
   wall clock: on a shared machine the wall clock also counts other programs' turns.
@@ -60,10 +62,11 @@ def play(task: tuple[str, int, int, int, str]) -> tuple[float, list[float]]:
 
 
 def measure(key: str, players: int, games: int, level: str, jobs: int, pool: ProcessPoolExecutor | None,
-            per_game: list[tuple[int, float]] | None = None) -> tuple[float, list[float]]:
-    """The tested seat's mean win share over seeded games (its seat rotating), and its decision
-    times; ``per_game`` collects (seat, share) of every game."""
-    tasks = [(key, players, 7000 + i, i % players, level) for i in range(games)]
+            per_game: list[tuple[int, float]] | None = None, seats: list[int] | None = None) -> tuple[float, list[float]]:
+    """The tested seat's mean win share over seeded games (its seat rotating over ``seats``, default all), and its
+    decision times; ``per_game`` collects (seat, share) of every game."""
+    seats = seats or list(range(players))
+    tasks = [(key, players, 7000 + i, seats[i % len(seats)], level) for i in range(games)]
     results = list(pool.map(play, tasks, chunksize=max(1, games // (jobs * 4)))) if pool else [play(t) for t in tasks]
     if per_game is not None:
         per_game.extend((t[3], r[0]) for t, r in zip(tasks, results))
@@ -71,18 +74,19 @@ def measure(key: str, players: int, games: int, level: str, jobs: int, pool: Pro
 
 
 def role_row(key: str, players: int, role: str, seats: list[int], hard: list[tuple[int, float]], jobs: int,
-             pool: ProcessPoolExecutor | None) -> str:
+             pool: ProcessPoolExecutor | None, speed: str = "") -> str:
     """Hard in one role of a game of unequal roles, from the table's games where it sat in that role:
     its side's win rate against a normal bot's in the same seats and seeds (a hero's share of a win
     is a third of it: scaled back to the side's)."""
     normal: list[tuple[int, float]] = []
-    measure(key, players, len(hard), "normal", jobs, pool, normal)
+    seated = sorted({seat for seat, _ in hard})
+    measure(key, players, len(hard), "normal", jobs, pool, normal, seated)
     side = 1 if seats == [0] else players - 1
     mine = [share for seat, share in hard if seat in seats]
     theirs = [share for seat, share in normal if seat in seats]
     h, n = side * sum(mine) / len(mine), side * sum(theirs) / len(theirs)
     return (f"| {key} | hard as {role} (its side's win rate; normal in that seat: {n:.1%}) | {len(mine)} |"
-            f" {h:.1%} | | {h / n if n else 0:.2f}x | |")
+            f" {h:.1%} | | {h / n if n else 0:.2f}x | {speed} |")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -93,6 +97,13 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def speed_cell(times: list[float]) -> str:
+    """Decision CPU p50 / p95 / max in ms, marked where p95 misses its target."""
+    p95 = percentile(times, 0.95)
+    return (f"{percentile(times, 0.5):.0f} / {p95:.0f} / {max(times, default=0):.0f} ms"
+            + (" <-" if p95 > TARGET_P95_MS else ""))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the strength and speed table for the chosen games."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -100,12 +111,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400, help="seeded games per measurement")
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 1)), help="processes")
     parser.add_argument("--levels", default="hard,easy", help="levels to test against normal bots")
+    parser.add_argument("--role", help="games of unequal roles: the hard bot only in this role (e.g. wizard)")
     args = parser.parse_args(argv)
     keys = args.games_to_test or list(registry())
     pool = ProcessPoolExecutor(max_workers=args.jobs) if args.jobs > 1 else None
     rows: list[str] = ["| Game | Test | Games | Win share | Fair share | Ratio | Hard decision CPU p50 / p95 / max |",
                        "|---|---|---|---|---|---|---|"]
     try:
+        if args.role:
+            for key in keys:
+                roles = {name.removeprefix("a "): seats for name, seats in ROLES.get(key, {}).items()}
+                if args.role not in roles:
+                    parser.error(f"{key} has no role {args.role!r} (roles: {', '.join(roles) or 'none'})")
+                players = TABLE_SIZE.get(key, 4)
+                hard: list[tuple[int, float]] = []
+                _, times = measure(key, players, args.games, "hard", args.jobs, pool, hard, roles[args.role])
+                rows.append(role_row(key, players, args.role, roles[args.role], hard, args.jobs, pool,
+                                     speed_cell(times)))
+                print(rows[-1], flush=True)
+            keys = []
         for key in keys:
             engine = get_engine(key)
             table = min(max(TABLE_SIZE.get(key, 4), engine.meta.min_players), engine.meta.max_players)
@@ -131,11 +155,7 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     miss = share >= fair
                     test = f"{level} among {players - 1} normal"
-                speed = ""
-                if level == "hard":
-                    p95 = percentile(times, 0.95)
-                    speed = (f"{percentile(times, 0.5):.0f} / {p95:.0f} / {max(times, default=0):.0f} ms"
-                             + (" <-" if p95 > TARGET_P95_MS else ""))
+                speed = speed_cell(times) if level == "hard" else ""
                 rows.append(f"| {key} | {test} | {args.games} | {share:.1%}{' <-' if miss else ''} | {fair:.0%} |"
                             f" {ratio:.2f}x | {speed} |")
                 print(rows[-1], flush=True)
