@@ -242,7 +242,8 @@ def _heuristic_first(engine: Engine, sample: State, seat: int, rng: random.Rando
 def _judged_first(engine: Engine, sample: State, seat: int, rng: random.Random, budget: Budget, favourite: Action,
                   others: list[Action]) -> list[Action]:
     """Up to ``candidates - 1`` of ``others``: first those worth more to ``seat`` than the favourite one move
-    ahead in ``sample`` (best first; ties in legal order), then random ones, listed in their legal order."""
+    ahead in ``sample`` (best first; ties drawn with ``rng``, so a symmetric board does not always offer the same
+    tile, a habit a player would learn), then random ones, listed in their legal order."""
     allowed = engine.legal_actions(sample, seat)
 
     def judged(action: Action) -> float:
@@ -252,9 +253,9 @@ def _judged_first(engine: Engine, sample: State, seat: int, rng: random.Random, 
         engine.apply(trial, seat, action)
         return outcome_value(engine, trial, seat)
     base = judged(favourite)
-    scored = sorted(((judged(a), i) for i, a in enumerate(others)), key=lambda vi: (-vi[0], vi[1]))
+    scored = sorted(((judged(a), rng.random(), i) for i, a in enumerate(others)), key=lambda vri: (-vri[0], vri[1]))
     room = budget.candidates - 1
-    preferred = [others[i] for value, i in scored if value > base][:room]
+    preferred = [others[i] for value, _, i in scored if value > base][:room]
     rest = [a for a in others if a not in preferred]
     if len(rest) > room - len(preferred):
         rest = rng.sample(rest, room - len(preferred))

@@ -305,7 +305,7 @@ def _hiding_pairs(state: dict) -> list[tuple[int, int]]:
 
 def test_ranked_candidates_are_the_judges_best_one_move_ahead():
     """``Budget.ranked``: the candidates besides the heuristic's are the moves the judge rates above it one move
-    ahead, best first (up to ``candidates - 1``); with none better, random ones fill in."""
+    ahead, best first (up to ``candidates - 1``; ties drawn at random); with none better, random ones fill in."""
     from bot.search import _judged_first
     state = _opening_hide_key(6)
     legal = ENGINE.legal_actions(state, 0)
@@ -317,12 +317,18 @@ def test_ranked_candidates_are_the_judges_best_one_move_ahead():
         ENGINE.apply(trial, 0, action)
         return search.outcome_value(ENGINE, trial, 0)
     base = judged(favourite)
-    ranked = sorted(others, key=lambda a: (-judged(a), others.index(a)))  # ties in legal order
+    ranked = sorted(others, key=lambda a: -judged(a))
     assert judged(ranked[1]) > base  # the heuristic's tile is not among the judge's favourites
-    chosen = _judged_first(ENGINE, state, 0, random.Random(2), search.Budget(candidates=3, ranked=True),
-                           favourite, others)
-    assert chosen == sorted(ranked[:2], key=others.index)
     budget = search.Budget(candidates=3, ranked=True)
+    chosen = _judged_first(ENGINE, state, 0, random.Random(2), budget, favourite, others)
+    assert sorted(judged(a) for a in chosen) == sorted(judged(a) for a in ranked[:2])
+    assert chosen == sorted(chosen, key=others.index)
+    # Tiles the judge rates the same (a symmetric board) are drawn, not always the first in legal order.
+    tied = [a for a in others if judged(a) == judged(ranked[0])]
+    assert len(tied) >= 2
+    drawn = {_judged_first(ENGINE, state, 0, random.Random(seed), search.Budget(candidates=2, ranked=True),
+                           favourite, others)[0]["tile"] for seed in range(12)}
+    assert drawn == {a["tile"] for a in tied}
     second = next(a for a in ranked if judged(a) < judged(ranked[0]))
     better = [a for a in legal if judged(a) > judged(second)]
     # the judge's second best tile as the favourite, one of the better ones among the rest ...
