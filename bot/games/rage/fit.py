@@ -4,8 +4,9 @@ Plays seeded normal-bot games (3, 4 and 5 players in turn), notes the sampler's 
 fourth move of the wizard's and the heroes' turns, and fits a logistic model of "the heroes win" on
 them (Newton's method with a light ridge). In every other run of four games the wizard hides the keys
 on tiles drawn at random: the normal bot always hides them alike (far from the camps), so without those
-games the fit could not learn what a hiding place is worth to the wizard. Games whose seed is 3 mod 4 are held out to report the
-log-loss; the weights printed at the end are fit on every game, ready for ``sampler._WEIGHTS``.
+games the fit could not learn what a hiding place is worth to the wizard (it prints the wizard's win rate
+both ways). Games whose number is 3 mod 4 are held out to report the log-loss; the weights printed at the
+end are fit on every game, ready for ``sampler._WEIGHTS``.
 """
 from __future__ import annotations
 
