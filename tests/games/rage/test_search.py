@@ -343,8 +343,8 @@ def test_ranked_candidates_are_the_judges_best_one_move_ahead():
 
 def test_the_hard_wizard_hides_keys_further_from_the_door_and_on_its_view_only():
     """The hard wizard (its real budget: ranked candidates, the fitted judge) hides its first key further from the
-    door than the normal one -- never nearer, 15 steps further over 12 openings (the search before: 9 further, and
-    nearer in 2) -- and decides the same from the true opening and from another dealt from its view."""
+    door than the normal one: further in at least 8 of 12 openings and 15 steps further in all (measured: 9 and 24;
+    the search before: 5 and 9) -- and decides the same from the true opening and from another dealt from its view."""
     hard, normal = [], []
     for seed in range(1, 13):
         state = _opening_hide_key(seed)
@@ -358,7 +358,7 @@ def test_the_hard_wizard_hides_keys_further_from_the_door_and_on_its_view_only()
         for tile, into in ((mine["tile"], hard), (ENGINE.bot_action(state, 0, random.Random(seed))["tile"], normal)):
             (r1, c1), (r2, c2) = divmod(tile, size), divmod(door, size)
             into.append(abs(r1 - r2) + abs(c1 - c2))
-    assert all(h >= n for h, n in zip(hard, normal)) and sum(hard) >= sum(normal) + 15, (hard, normal)
+    assert sum(h > n for h, n in zip(hard, normal)) >= 8 and sum(hard) >= sum(normal) + 15, (hard, normal)
 
 
 def test_the_fit_sees_keys_hidden_where_the_normal_wizard_never_hides_them():
