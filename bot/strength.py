@@ -97,6 +97,12 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def table_size(key: str) -> int:
+    """The game's usual table size for the report, within its player counts."""
+    meta = get_engine(key).meta
+    return min(max(TABLE_SIZE.get(key, 4), meta.min_players), meta.max_players)
+
+
 def speed_cell(times: list[float]) -> str:
     """Decision CPU p50 / p95 / max in ms, marked where p95 misses its target."""
     p95 = percentile(times, 0.95)
@@ -118,21 +124,18 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[str] = ["| Game | Test | Games | Win share | Fair share | Ratio | Hard decision CPU p50 / p95 / max |",
                        "|---|---|---|---|---|---|---|"]
     try:
-        if args.role:
-            for key in keys:
-                roles = {name.removeprefix("a "): seats for name, seats in ROLES.get(key, {}).items()}
-                if args.role not in roles:
-                    parser.error(f"{key} has no role {args.role!r} (roles: {', '.join(roles) or 'none'})")
-                players = TABLE_SIZE.get(key, 4)
-                hard: list[tuple[int, float]] = []
-                _, times = measure(key, players, args.games, "hard", args.jobs, pool, hard, roles[args.role])
-                rows.append(role_row(key, players, args.role, roles[args.role], hard, args.jobs, pool,
-                                     speed_cell(times)))
-                print(rows[-1], flush=True)
-            keys = []
-        for key in keys:
+        for key in keys if args.role else []:
+            roles = {name.removeprefix("a "): seats for name, seats in ROLES.get(key, {}).items()}
+            if args.role not in roles:
+                parser.error(f"{key} has no role {args.role!r} (roles: {', '.join(roles) or 'none'})")
+            players = table_size(key)
+            hard: list[tuple[int, float]] = []
+            _, times = measure(key, players, args.games, "hard", args.jobs, pool, hard, roles[args.role])
+            rows.append(role_row(key, players, args.role, roles[args.role], hard, args.jobs, pool, speed_cell(times)))
+            print(rows[-1], flush=True)
+        for key in [] if args.role else keys:
             engine = get_engine(key)
-            table = min(max(TABLE_SIZE.get(key, 4), engine.meta.min_players), engine.meta.max_players)
+            table = table_size(key)
             levels = args.levels.split(",")
             if "hard" in levels and importlib.util.find_spec(f"bot.games.{key}.sampler") is None:
                 levels.remove("hard")  # no sampler: hard plays exactly like normal

@@ -231,12 +231,7 @@ def _heuristic_first(engine: Engine, sample: State, seat: int, rng: random.Rando
         action = engine.bot_action(probe, seat, random.Random(rng.getrandbits(64)))
         if action in others and action not in preferred:
             preferred.append(action)
-    preferred = preferred[:budget.candidates - 1]
-    rest = [a for a in others if a not in preferred]
-    room = budget.candidates - 1 - len(preferred)
-    if len(rest) > room:
-        rest = rng.sample(rest, room)
-    return sorted(preferred + rest, key=others.index)
+    return _then_random(preferred[:budget.candidates - 1], others, budget, rng)
 
 
 def _judged_first(engine: Engine, sample: State, seat: int, rng: random.Random, budget: Budget, favourite: Action,
@@ -254,11 +249,16 @@ def _judged_first(engine: Engine, sample: State, seat: int, rng: random.Random, 
         return outcome_value(engine, trial, seat)
     base = judged(favourite)
     scored = sorted(((judged(a), rng.random(), i) for i, a in enumerate(others)), key=lambda vri: (-vri[0], vri[1]))
-    room = budget.candidates - 1
-    preferred = [others[i] for value, _, i in scored if value > base][:room]
+    return _then_random([others[i] for value, _, i in scored if value > base][:budget.candidates - 1], others,
+                        budget, rng)
+
+
+def _then_random(preferred: list[Action], others: list[Action], budget: Budget, rng: random.Random) -> list[Action]:
+    """``preferred``, then random ones of the rest of ``others`` up to ``candidates - 1`` in all, in legal order."""
     rest = [a for a in others if a not in preferred]
-    if len(rest) > room - len(preferred):
-        rest = rng.sample(rest, room - len(preferred))
+    room = budget.candidates - 1 - len(preferred)
+    if len(rest) > room:
+        rest = rng.sample(rest, room)
     return sorted(preferred + rest, key=others.index)
 
 
