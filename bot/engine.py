@@ -19,9 +19,13 @@ for an extra picture with ``"image": kind``: the board message then also carries
 """
 from __future__ import annotations
 
+import importlib
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.teach import HowToPlay, Tutorial
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -100,6 +104,20 @@ class Option:
                     return choice
             raise RuleError(f"Option '{self.label}' must be one of: {', '.join(self.choices)}.")
         return text
+
+
+TUNED, RULEBOOK = "tuned", "rulebook"
+RULES_OPTION = Option(
+    "rules", "Rules", TUNED,
+    "tuned: the printed rules with our measured balance changes (the rules doc lists each); rulebook: the rules "
+    "exactly as printed, keeping only what playing in Discord needs.",
+    choices=(TUNED, RULEBOOK))
+
+
+def plays_rulebook(options: dict[str, Any] | None) -> bool:
+    """Whether a table's resolved options (or a state's ``"options"``) ask for the printed rules; a game stored
+    before the option existed plays the tuned set."""
+    return (options or {}).get("rules", TUNED) == RULEBOOK
 
 
 @dataclass(frozen=True)
@@ -242,16 +260,39 @@ class Engine:
     def sampler_function(self, name: str) -> Any:
         """The function ``name`` of the game's ``sampler`` module next to the engine (the search bot's hooks:
         ``sample_state``, ``evaluate``, ``alike``), or None if the game has no such module or function."""
-        import importlib
+        return self.package_attr("sampler", name)
 
-        module_name = type(self).__module__.rpartition(".")[0] + ".sampler"
+    def package_attr(self, module: str, name: str) -> Any:
+        """``name`` from the module ``module`` of the game's package (next to the engine), or None if the game
+        has no such module or name."""
+        module_name = type(self).__module__.rpartition(".")[0] + "." + module
         try:
-            module = importlib.import_module(module_name)
+            found = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
             if exc.name != module_name:
                 raise
             return None
-        return getattr(module, name, None)
+        return getattr(found, name, None)
+
+    # --- teaching a newcomer: the game's own ``teach`` module (see bot/teach.py) --------------
+    def how_to_play(self) -> "HowToPlay | None":
+        """The goal, winning, a turn and reading the board, in a few lines (None: the game has none yet)."""
+        return self.package_attr("teach", "HOW_TO_PLAY")
+
+    def glossary(self) -> dict[str, str]:
+        """Every term of the game's own jargon, each explained in one plain sentence."""
+        return dict(self.package_attr("teach", "GLOSSARY") or {})
+
+    def action_help(self, state: State, seat: int, legal: list[Action]) -> dict[str, str]:
+        """``{action type: one plain line}`` for every kind of option in ``legal`` (what it does, what it costs,
+        what it can win, a preview where a number decides), for the move panel's "?"."""
+        helper = self.package_attr("teach", "action_help")
+        return {} if helper is None else dict(helper(state, seat, legal))
+
+    def tutorial(self) -> "Tutorial | None":
+        """The game's interactive tutorial (None: the game has none yet)."""
+        make = self.package_attr("teach", "tutorial")
+        return None if make is None else make()
 
     def remove_seat(self, state: State, seat: int) -> list[Event] | None:
         """A player left. Return events if the game can go on without any change

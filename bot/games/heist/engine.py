@@ -38,7 +38,7 @@ import json
 import random
 from typing import Any, Callable, NamedTuple, cast
 
-from bot.engine import Action, Engine, Event, GameMeta, Option, RuleError, State
+from bot.engine import RULES_OPTION, Action, Engine, Event, GameMeta, Option, RuleError, State
 
 from . import board, scoring, texts, views
 from .assists import assist_actions, commit, pass_is_public, reveal
@@ -78,6 +78,7 @@ class HeistEngine(Engine):
         blurb="Semi-cooperative jobs: assist each other, draw tokens, keep your secret.",
         summary=SUMMARY,
         options=(
+            RULES_OPTION,
             Option("token_faces", "Drawn token faces", "random",
                    "random: a drawn token lands on either face; front: always its first (printed) face.",
                    choices=("random", "front")),

@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, NamedTuple
 
-from bot.engine import Engine, GameMeta, Option, RuleError
+from bot.engine import RULES_OPTION, Engine, GameMeta, Option, RuleError
 
 from . import bot_player
 from .board import BoardMixin, recruit_value, seat_order
@@ -74,6 +74,7 @@ class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, Heist
         blurb="Recruit a crew, gear up and push your luck through four-step heists for gems.",
         summary=SUMMARY,
         options=(
+            RULES_OPTION,
             Option("round_limit", "Round limit", 25, "The game also ends after this many rounds (anti-stall).",
                    minimum=8, maximum=60),
             Option("gems_per_colour", "Gems per colour", 5, "Gems of each mastermind colour put in the bag.",

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, NamedTuple
 
-from bot.engine import Engine, GameMeta, Option
+from bot.engine import RULES_OPTION, Engine, GameMeta, Option
 
 from . import cards
 from .board import BoardMixin
@@ -70,6 +70,7 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
         blurb="One wizard against 2-4 heroes: find three keys, storm the tower before the world crumbles.",
         summary=SUMMARY,
         options=(
+            RULES_OPTION,
             Option("lone_hero", "Last-hero boost", False,
                    "When only one hero is alive, that hero rolls two d20 in combat and adds them (playtest suggestion)."),
             Option("round_limit", "Round limit", 0,

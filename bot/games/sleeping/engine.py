@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, NamedTuple
 
-from bot.engine import Action, Event, GameMeta, Option, RuleError, State, exact_form
+from bot.engine import RULES_OPTION, Action, Event, GameMeta, Option, RuleError, State, exact_form
 from bot.games.sleeping.hiring import HiringMixin
 from bot.games.sleeping.round_end import RoundEndMixin
 from bot.games.sleeping.table import public_events
@@ -47,6 +47,7 @@ META = GameMeta(
     blurb="Hire quiet adventurers from a hand you can't see; don't wake the wizard.",
     summary=SUMMARY,
     options=(
+        RULES_OPTION,
         Option("floors", "Tower floors", True,
                "Reveal a random floor card with its own rule in rounds 2-5 (off: every round plays like the Ground Floor)."),
     ),

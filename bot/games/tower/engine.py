@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, NamedTuple
 
-from bot.engine import Action, Engine, Event, GameMeta, Option, State
+from bot.engine import RULES_OPTION, Action, Engine, Event, GameMeta, Option, State
 
 from . import board, scoring, texts, turns, views
 from .board import BALCONY, BRIDGE, FLOORS, HIDDEN, SLOTS
@@ -71,6 +71,7 @@ class TowerEngine(Engine):
         blurb="Loot a wizard's tower floor by floor; you can never climb back up.",
         summary=SUMMARY,
         options=(
+            RULES_OPTION,
             Option("special_set", "Special cards", "A", "Which 8 special Dark cards are used: set A (basic) or set B.",
                    choices=("A", "B")),
             Option("master_thief", "Master Thief variant", False,
