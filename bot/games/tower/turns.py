@@ -109,13 +109,13 @@ def exit_tower(state: State, seat: int, events: list[Event]) -> None:
     out = len(state["exits"])
     who = player_name(state, seat)
     if out == 1:
-        text = f"{who} escapes to the bridge first and takes **1st to Exit** (+2)."
+        text = f"{who} leaves by the bridge first and takes **1st to Exit** (+2 prestige)."
     elif out == 2 and state["n"] > 2:
-        text = f"{who} escapes to the bridge second and takes **2nd to Exit** (+1)."
+        text = f"{who} leaves by the bridge second and takes **2nd to Exit** (+1 prestige)."
     elif out == state["n"] and state["n"] > 2:
-        text = f"{who} is the last thief out and takes **Last to Exit** (-1)."
+        text = f"{who} is the last thief out and takes **Last to Exit** (-1 prestige)."
     else:
-        text = f"{who} escapes to the bridge."
+        text = f"{who} leaves by the bridge."
     events.append({"type": "exit", "text": text})
 
 
