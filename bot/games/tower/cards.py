@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from bot.engine import competition_ranks
 from bot.paths import DATA_DIR
@@ -42,7 +42,7 @@ def name(cid: int) -> str:
     return CARDS[cid]["name"]
 
 
-def suit_words(card: dict[str, Any]) -> str:
+def suit_words(card: Mapping[str, Any]) -> str:
     """A card's suits in words: "Jewel+Tome", "any suit" (Wild), "no suit"."""
     if "Wild" in card["suits"]:
         return "any suit"
@@ -54,7 +54,7 @@ def curse_words(count: int) -> str:
     return f"{count} curse" + ("" if abs(count) == 1 else "s")
 
 
-def brief(card: dict[str, Any]) -> str:
+def brief(card: Mapping[str, Any]) -> str:
     """A card's suits, value, curses and prestige in brackets: "(Jewel+Tome 6, 1 curse)", "(any suit 2, 1 curse)",
     "(value 0, 1 curse, +2 prestige)" (no suit named: the card counts in no suit). ``card`` is a printed card or
     a view's card (same fields)."""

@@ -110,7 +110,7 @@ def _give(state: State, step: Step, action: Action, events: list[Event]) -> None
 def _sand(state: State, step: Step, action: Action, events: list[Event]) -> None:
     """The Sand goes under the chosen card, which then counts twice."""
     state["sand_target"] = action["card"]
-    events.append({"type": "power", "text": f"Sand of Illusion: {player_name(state, step['seat'])} tucks the Sand "
+    events.append({"type": "power", "text": f"Sand of Illusion: {player_name(state, step['seat'])} puts the Sand "
                                             f"under **{name(action['card'])}** {brief(cards.CARDS[action['card']])}, which now counts twice."})
 
 

@@ -199,7 +199,7 @@ def private_text(view: dict[str, Any]) -> str:
     standing = private.get("standing")
     if standing and view.get("phase") != "over":
         seat = private["seat"]
-        lines.append(f"If the game ended now (counting what you know of face-down cards) you would lead: "
+        lines.append(f"If the game ended now (counting what you know of face-down cards) you would take: "
                      f"{leads_words(standing, seat)}; your prestige: {standing['totals'][seat]}.")
     return "\n".join(lines)
 

@@ -717,3 +717,19 @@ def test_rulebook_and_tuned_play_the_same_moves_and_differ_only_by_the_head_star
     assert tuned_moves == book_moves and tuned["hauls"] == book["hauls"]
     start = [0, 2] if players == 2 else [0] * players
     assert [r["score"] for r in ENGINE.scores(tuned)] == [r["score"] + s for r, s in zip(ENGINE.scores(book), start)]
+
+
+def test_the_view_shows_who_would_win_each_tile_now():
+    # issue 30: the scoring tiles were only shown at final scoring, so nobody knew Tomes or curses matter
+    st = make(3, hauls={0: ["Book of Spells"], 1: ["Ruby Slippers", "Grimoire of Ancients"]},
+              secrets={0: "Flamel's Formulas", 1: None, 2: "Orion's Bestiary"})
+    public = ENGINE.view(st, None)["standing"]
+    led = {a["tile"]: a["seat"] for a in public["awards"]}
+    assert led["Tome"] == 1 and led["Jewel"] == 1 and led["n5"] == 0 and led["n4"] == 1
+    assert led["most_curses"] == 1 and led["fewest_curses"] is None  # Ann and Cat tie at 0 curses: nobody
+    assert public["totals"] == [3, 6 + 5 + 4 - 3, 0]
+    assert "Flamel" not in json.dumps(public)  # face-up cards only
+    mine = ENGINE.view(st, 0)["private"]["standing"]  # Ann counts her own face-down Flamel's Formulas (Tome 4)
+    assert {a["tile"]: a["seat"] for a in mine["awards"]}["Tome"] == 0
+    assert "you would take: Most Tome (+6)" in ENGINE.private_text(ENGINE.view(st, 0))
+    assert "Orion" not in json.dumps(ENGINE.view(st, 0))
