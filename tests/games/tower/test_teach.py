@@ -51,14 +51,22 @@ def test_what_the_newcomer_stumbled_on_is_explained_or_gone():
 def test_card_names_come_with_what_the_card_is():
     """PROPER_NAMES: a card's name is not jargon because each appearance says what the card is, except the special
     cards' names in the sentences about their powers, which the glossary explains."""
+    import copy
+    import random
     import re
 
     from bot.games.tower.teach import GLOSSARY, PROPER_NAMES
 
     specials = {name for term in GLOSSARY for name in term.split(", ")}
     pattern = re.compile("|".join(re.escape(n) for n in sorted(PROPER_NAMES, key=len, reverse=True)))
+    read = teach_checks.texts_players_read(ENGINE, seeds=range(2))
+    for state, seat, legal in teach_checks.bot_games(ENGINE, range(2), options={"special_set": "B",
+                                                                                "master_thief": True}):
+        read += [ENGINE.describe_action(state, seat, a) for a in legal] + [ENGINE.private_text(ENGINE.view(state, seat))]
+        probe = copy.deepcopy(state)
+        read += [e["text"] for e in ENGINE.apply(probe, seat, ENGINE.bot_action(probe, seat, random.Random(0)))]
     bare = set()
-    for text in teach_checks.texts_players_read(ENGINE, seeds=range(2)):
+    for text in read:
         for found in pattern.finditer(text):
             rest = text[found.end():].lstrip("*")
             if not rest.startswith(" (") and found.group() not in specials:
