@@ -95,12 +95,17 @@ def haul_stats(cards: Iterable[int], sand_target: int | None = None) -> dict[str
     """Totals for one haul (all its cards, face-down ones included).
 
     ``sand_target``: the card Sand of Illusion lies under (counted twice for suits
-    and numbers) when both Sand and that card are in ``cards``."""
-    cards = list(cards)
+    and numbers) when both Sand and that card are in ``cards``. A new dict each call (worked out once per haul)."""
+    suits, numbers, raw_curses, prestige = _haul_totals(tuple(cards), sand_target)
+    return {"suits": dict(zip(SUITS, suits)), "numbers": dict(zip(("3", "4", "5"), numbers)),
+            "raw_curses": raw_curses, "curses": max(0, raw_curses), "card_prestige": prestige}
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _haul_totals(cards: tuple[int, ...], sand_target: int | None) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """``haul_stats``'s figures as tuples (suits in SUITS order, numbers 3, 4, 5, raw curses, card prestige)."""
     suits = {s: 0 for s in SUITS}
     numbers = {"3": 0, "4": 0, "5": 0}
-    raw_curses = 0
-    prestige = 0
     counted = list(cards)
     if sand_target is not None and SAND in cards and sand_target in cards:
         counted.append(sand_target)  # the duplicate: suits and numbers only
@@ -110,11 +115,9 @@ def haul_stats(cards: Iterable[int], sand_target: int | None = None) -> dict[str
         for v in CARDS[cid]["values"]:
             if str(v) in numbers:
                 numbers[str(v)] += 1
-    for cid in cards:
-        raw_curses += CARDS[cid]["curses"]
-        prestige += CARDS[cid]["prestige"]
-    return {"suits": suits, "numbers": numbers, "raw_curses": raw_curses, "curses": max(0, raw_curses),
-            "card_prestige": prestige}
+    raw_curses = sum(CARDS[cid]["curses"] for cid in cards)
+    prestige = sum(CARDS[cid]["prestige"] for cid in cards)
+    return tuple(suits.values()), tuple(numbers.values()), raw_curses, prestige
 
 
 def tile_metric(tile: dict[str, Any], stats: dict[str, Any]) -> int:

@@ -93,9 +93,10 @@ def _discard_tower(state: State, step: Step, action: Action, events: list[Event]
     label = card_label(state, f, slot)
     discard_from_tower(state, f, slot)
     why = "Amulet of Nae: " if step["k"] == "amulet_discard" else ""
+    rule = " (two-player rule)" if step["k"] == "row_discard" else ""
     unseen = " unseen" if is_hidden(f, slot) else ""
-    events.append({"type": "discard", "text": f"{why}{player_name(state, step['seat'])} returns {label} to the "
-                                              f"box{unseen}."})
+    events.append({"type": "discard", "text": f"{why}{player_name(state, step['seat'])} sends {label} to the "
+                                              f"box{unseen}{rule}."})
 
 
 def _give(state: State, step: Step, action: Action, events: list[Event]) -> None:
