@@ -282,12 +282,12 @@ TABLE_LABEL_W = 330
 TABLE_ROW = 40
 
 
-def _table_rows(awards: Sequence[Mapping[str, Any]], n: int, extra: Sequence[tuple[str, list[int]]],
-                totals: list[int]) -> list[tuple[str, Any]]:
-    """The table's rows in order: ("tile", award), ("extra", (label, values)), ("total", totals)."""
+def _table_rows(awards: Sequence[Mapping[str, Any]], extra: Sequence[tuple[str, list[int]]],
+                total: tuple[str, list[int]]) -> list[tuple[str, Any]]:
+    """The table's rows in order: ("tile", award), ("extra", (label, values)), then ("total", (label, totals))."""
     rows: list[tuple[str, Any]] = [("tile", a) for a in awards]
     rows += [("extra", e) for e in extra]
-    rows.append(("total", totals))
+    rows.append(("total", total))
     return rows
 
 
@@ -350,8 +350,7 @@ def _score_table(d, y: int, names: list[str], title: str, note: str, rows: list[
                 d.text((cx + col_w / 2, y + TABLE_ROW // 2), text, font=vf, fill=(20, 20, 24) if leader == s else INK,
                        anchor="mm")
         else:
-            label, values = row if kind == "extra" else ("Prestige now" if title.startswith("Scoring tiles if")
-                                                          else "Total prestige", row)
+            label, values = row
             d.text((MARGIN + 10, y + TABLE_ROW // 2), label, font=lf, fill=GOLD if kind == "total" else INK,
                    anchor="lm")
             for s in range(n):
@@ -368,7 +367,7 @@ def _standing_rows(view: Mapping[str, Any]) -> list[tuple[str, Any]]:
     """The running score's rows: the tiles in play as they would go now, head start, card prestige, the total."""
     standing = view.get("standing") or {"awards": [], "totals": [0] * view["n"]}
     extra = _extras(view.get("head_start"), [h["visible"]["prestige"] for h in view["hauls"]])
-    return _table_rows(standing["awards"], view["n"], extra, standing["totals"])
+    return _table_rows(standing["awards"], extra, ("Prestige now", standing["totals"]))
 
 
 def _extras(head_start: list[int] | None, card_prestige: list[int]) -> list[tuple[str, list[int]]]:
@@ -596,7 +595,8 @@ def render_final(view: TowerView, scores: list[dict[str, Any]] | None = None) ->
     awards = final.get("awards", [])
     stats = final.get("stats", [])
     card_prestige = [st["card_prestige"] for st in stats] if stats else [0] * n
-    rows = _table_rows(awards, n, _extras(view.get("head_start"), card_prestige), final.get("totals", [0] * n))
+    totals = final.get("totals", [0] * n)
+    rows = _table_rows(awards, _extras(view.get("head_start"), card_prestige), ("Total prestige", totals))
     hauls = [_final_haul_lines(h) for h in view["hauls"]]
     bottom = final.get("bottom_card")
     height = (80 + 44 + n * 46 + 20 + _table_height(rows, len(_title_lines(FINAL_TITLE, FINAL_NOTE))) + 20

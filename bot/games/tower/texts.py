@@ -7,7 +7,7 @@ from typing import Any, Callable
 from bot.engine import Action, State
 
 from .board import BALCONY, FLOORS, SLOTS, card_label, floor_label, is_hidden, player_name
-from .cards import CARDS, brief, curse_words, name, named
+from .cards import CARDS, brief, curse_words, named
 from .scoring import final, winners
 
 SUMMARY = """**Goal:** leave the tower with the most **prestige** (★). Prestige comes from the scoring tiles (each goes to the one player who leads it at the end) and a few cards.
@@ -66,11 +66,6 @@ def status_line(state: State) -> str:
     where = "on the balcony" if floor == BALCONY else f"on {floor_label(floor)}"
     extra = " (extra turn from the Hourglass)" if state.get("bonus") else ""
     return f"{player_name(state, seat)}'s turn: thief {where}{extra}."
-
-
-def card_brief(cid: int) -> str:
-    """A card's suits, value, curses and prestige in brackets ("(Jewel+Tome 6, 1 curse)")."""
-    return brief(CARDS[cid])
 
 
 def exit_tile(state: State) -> tuple[str, int] | None:
@@ -238,4 +233,4 @@ def _refused_claim(state: State, seat: int, action: Action) -> str:
     if f < pf:
         return f"You can't move up the tower: {label} is above your thief ({floor_label(pf)})."
     reason = CANT_CLAIM.get(CARDS[cid]["power"], "its power can't be done")
-    return f"You can't claim {name(cid)}: {reason}."
+    return f"You can't claim {named(cid)}: {reason}."
