@@ -572,7 +572,7 @@ def _private_lines(view: Mapping[str, Any], width: int) -> list[str]:
     """What the private picture says under the cards: the tiles you would win counting your face-down card."""
     p = view["private"]
     standing = p.get("standing")
-    if not standing or view.get("phase") == "over":
+    if not standing or view.get("phase") in ("over", "draft"):
         return []
     seat = p["seat"]
     led = [f"{a['label']} ({a['prestige']:+d})" for a in standing["awards"] if a["seat"] == seat]

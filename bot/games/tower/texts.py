@@ -192,7 +192,7 @@ def private_text(view: dict[str, Any]) -> str:
         lines.append(f"Your haul with your face-down card: {totals_words(totals)}; prestige on your cards "
                      f"{totals['card_prestige']:+d}.")
     standing = private.get("standing")
-    if standing and view.get("phase") != "over":
+    if standing and view.get("phase") not in ("over", "draft"):
         seat = private["seat"]
         lines.append(f"If the game ended now (counting what you know of face-down cards) you would take: "
                      f"{leads_words(standing, seat)}; your prestige: {standing['totals'][seat]}.")
