@@ -16,7 +16,7 @@ from cogs.router import ROUTES
 
 
 def test_every_kind_of_custom_id_has_exactly_one_route():
-    assert set(ROUTES) == set(customid.SIMPLE | customid.WITH_MOVE)
+    assert set(ROUTES) == set(customid.SIMPLE | customid.WITH_MOVE | customid.KEYED)
 
 
 def test_kind_of_reads_only_our_custom_ids():
