@@ -292,14 +292,16 @@ class GameCog(commands.Cog):
         meta = engine.meta
         embed = discord.Embed(title=f"{meta.name} ({meta.min_players}-{meta.max_players} players)",
                               description=clip(meta.summary, EMBED_DESCRIPTION), colour=discord.Colour.gold())
-        sets = "\n".join(f"**{name}**{' (the default)' if name == RULES_OPTION.default else ''}: {what}."
-                         for name, what in rules_sets().items())
-        table = await self.tables.in_channel(interaction.channel_id)
-        if table is not None and table.game_key == meta.key:
-            sets += f"\nThe table here (#{table.id}) plays the **{rules_set(table.options)}** rules."
-        else:
-            sets += f"\nThe host picks one in the lobby: `/game option {RULES_OPTION.key} {RULES_OPTION.choices[-1]}`."
-        embed.add_field(name="Rules sets", value=clip(sets, FIELD_VALUE), inline=False)
+        if any(o.key == RULES_OPTION.key for o in meta.options):
+            sets = "\n".join(f"**{name}**{' (the default)' if name == RULES_OPTION.default else ''}: {what}."
+                             for name, what in rules_sets().items())
+            table = await self.tables.in_channel(interaction.channel_id)
+            if table is not None and table.game_key == meta.key:
+                sets += f"\nThe table here (#{table.id}) plays the **{rules_set(table.options)}** rules."
+            else:
+                sets += (f"\nThe host picks one in the lobby: `/game option {RULES_OPTION.key}"
+                         f" {RULES_OPTION.choices[-1]}`.")
+            embed.add_field(name="Rules sets", value=clip(sets, FIELD_VALUE), inline=False)
         options = [o for o in meta.options if o.key != RULES_OPTION.key]
         if options:
             embed.add_field(name="Table options", value=clip("\n".join(

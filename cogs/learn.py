@@ -232,7 +232,8 @@ class Lessons(commands.Cog):
 
     def __init__(self, bot: "HeistBot") -> None:
         self.bot = bot
-        self._locks: dict[int, asyncio.Lock] = {}  # per tutorial run: its clicks one at a time in this process
+        # per tutorial run: its clicks one at a time in this process (the lock, and how many clicks use it)
+        self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
 
     async def on_component(self, interaction: discord.Interaction, parts: customid.CustomId,
                            values: list[str]) -> None:
@@ -291,7 +292,10 @@ class Lessons(commands.Cog):
         """The first-table offer as a private follow-up (the join itself was answered already)."""
         offer = await self.first_table_offer(interaction.user.id, engine_for(game.game_key))
         if offer is not None:
-            await interaction.followup.send(**fit(offer[0], view=offer[1], ephemeral=True))
+            try:
+                await interaction.followup.send(**fit(offer[0], view=offer[1], ephemeral=True))
+            except discord.HTTPException as exc:  # the join stands: only the offer is lost
+                log.info("could not offer the lesson of %s to %s: %s", game.game_key, interaction.user.id, exc)
 
     async def first_time(self, user_id: int, key: str) -> bool:
         """Whether ``user_id`` is new to the game ``key`` (a database that can't answer now: not worth asking)."""
@@ -330,8 +334,8 @@ class Lessons(commands.Cog):
                    "allowed_mentions": discord.AllowedMentions.none()}
         sent = await self.send_dm(user_id, files=as_files(images), **message)
         if sent is not None:
-            await interaction.followup.send(**fit(f"📬 Your {engine.meta.name} lesson is in your DMs: {sent.jump_url}",
-                                                  ephemeral=True))
+            await interaction.followup.send(**fit(f"📬 Your lesson of **{engine.meta.name}** is in your DMs:"
+                                                  f" {sent.jump_url}", ephemeral=True))
             return
         message["content"] = clip("_Your DMs are closed, so the lesson runs here: only you can see it._\n"
                                   + str(message["content"]), CONTENT)
@@ -354,12 +358,14 @@ class Lessons(commands.Cog):
     async def click(self, interaction: discord.Interaction, parts: customid.CustomId, values: list[str]) -> None:
         """A lesson's button or select: one at a time per run in this process (the stored revision guards the
         rest)."""
-        lock = self._locks.setdefault(parts.game_id, asyncio.Lock())
+        entry = self._locks.setdefault(parts.game_id, (asyncio.Lock(), [0]))
+        entry[1][0] += 1  # clicks holding or waiting for this run's lock: it is forgotten when none is left
         try:
-            async with lock:
+            async with entry[0]:
                 await self._click(interaction, parts, values)
         finally:
-            if not lock.locked() and self._locks.get(parts.game_id) is lock:
+            entry[1][0] -= 1
+            if not entry[1][0]:
                 del self._locks[parts.game_id]
 
     async def _click(self, interaction: discord.Interaction, parts: customid.CustomId, values: list[str]) -> None:
@@ -398,7 +404,7 @@ class Lessons(commands.Cog):
                 return await interaction.edit_original_response(content="This lesson was closed.", view=None)
             return await self._show(interaction, fresh, engine, TutorialRun.from_json(engine, fresh.run),
                                     note=ALREADY_DONE)
-        note = f"✅ {result.text}" if result.text else "✅"
+        note = f"✅ {result.text}" if result.text else ""  # (what happened is listed below it)
         await self._show(interaction, row, engine, run, note=note, events=result.events)
 
     @staticmethod

@@ -12,7 +12,8 @@ from bot.paths import rules_doc
 from cogs import customid
 from tests.conftest import ADMIN, CHANNEL
 from tests.dummy_vote import registered
-from tests.e2e_helpers import button_id, callback_text, latest_board, open_and_start
+from tests.e2e_helpers import button_id, callback_text, latest_board, learn_through_discord, open_and_start
+from tests.test_teach_coverage import GAMES
 
 BOB, CID = 101, 102
 EPHEMERAL = 64
@@ -81,7 +82,7 @@ async def test_a_player_at_their_first_table_of_a_game_is_offered_the_lesson_onc
     assert offer.ephemeral and "First time at **Coin Pile**" in offer.content and "about 1 minute" in offer.content
     assert labels(fake, offer) == ["How to play", "Learn by playing"]
     learn = await h.click(BOB, offer, button_id(fake, offer, "Learn by playing"))
-    assert "lesson is in your DMs" in callback_text(learn)
+    assert "is in your DMs" in callback_text(learn)
     await h.click(BOB, lobby, button_id(fake, lobby, "Leave"))
     join = await h.click(BOB, lobby, button_id(fake, lobby, "Join"))  # he has started the lesson: no offer
     await h.settle()
@@ -93,7 +94,7 @@ async def test_a_player_at_their_first_table_of_a_game_is_offered_the_lesson_onc
 async def test_game_learn_by_dm_from_the_first_step_to_you_are_ready_across_a_restart(harness):
     h, fake = harness, harness.fake
     rec = await h.slash(BOB, "game learn", {"game": "dummy"})
-    assert rec.message.ephemeral and "lesson is in your DMs" in callback_text(rec)
+    assert rec.message.ephemeral and "lesson of **Coin Pile** is in your DMs" in callback_text(rec)
     lesson = lesson_in(fake, BOB)
     assert "step 1 of 3" in lesson.content and "The goal" in lesson.content and "Coin Pile in three steps" in lesson.content
     assert labels(fake, lesson) == ["Next", "Start over", "Quit"]
@@ -130,6 +131,18 @@ async def test_game_learn_by_dm_from_the_first_step_to_you_are_ready_across_a_re
     assert await h.bot.storage.knows_game(BOB, "dummy")
 
 
+async def test_a_whole_lesson_through_discord_with_a_wrong_move_at_every_step_that_has_one(harness):
+    end = await learn_through_discord(harness, BOB, "dummy")
+    assert "You're ready" in end.content
+
+
+@pytest.mark.teach_pending  # the games' tutorials: on with tests/test_teach_coverage.py (see there)
+@pytest.mark.parametrize("key", GAMES)
+async def test_every_games_lesson_through_discord(harness, key):
+    end = await learn_through_discord(harness, BOB, key)
+    assert "/game new" in end.content and [name for name, _ in end.files][:1] == ["board.png"]
+
+
 async def test_a_click_on_an_old_step_shows_where_the_learner_is_and_counts_once(harness):
     h, fake = harness, harness.fake
     await h.slash(BOB, "game learn", {"game": "dummy"})
@@ -146,6 +159,25 @@ async def test_a_click_on_an_old_step_shows_where_the_learner_is_and_counts_once
     lesson = fake.get_message(lesson.id)
     assert "already done" in lesson.content and "step 3 of 3" in lesson.content
     assert (await h.bot.storage.open_tutorial(BOB, "dummy")).run["index"] == 2  # counted once
+
+
+async def test_two_clicks_at_once_on_a_lesson_count_once(harness):
+    import asyncio
+
+    h, fake = harness, harness.fake
+    await h.slash(BOB, "game learn", {"game": "dummy"})
+    lesson = lesson_in(fake, BOB)
+    await h.click(BOB, lesson, button_id(fake, lesson, "Next"))
+    await h.settle()
+    take_one = button_id(fake, fake.get_message(lesson.id), "Take 1")
+    clicks = await asyncio.gather(*(fake.click(BOB, lesson, take_one) for _ in range(2)))
+    for click in clicks:
+        await click.response()
+    await h.settle()
+    row = await h.bot.storage.open_tutorial(BOB, "dummy")
+    assert row.run["index"] == 2 and row.rev == 2 and row.run["state"]["pile"] == 2  # step 3's position, once
+    assert "step 3 of 3" in fake.get_message(lesson.id).content
+    assert h.bot.get_cog("Lessons")._locks == {}
 
 
 async def test_game_learn_runs_privately_in_the_channel_when_dms_are_closed(harness):
@@ -276,3 +308,35 @@ async def test_the_final_scores_say_the_rules_set(harness):
     game = await h.table()
     results = [{"seat": 0, "rank": 1, "won": True, "score": 9, "detail": ""}]
     assert results_text(game, results).startswith("**Final scores** · rules: rulebook\n")
+
+
+async def test_how_to_play_shows_the_labelled_picture_drawn_once_from_the_example(harness, monkeypatch):
+    # Coin Pile draws nothing: a renderer with render_howto and an example position are stood in for.
+    import dataclasses
+    import sys
+
+    from tests.dummy_game import ENGINE, HOW_TO_PLAY
+
+    h, fake = harness, harness.fake
+    module = sys.modules[type(h.bot.get_cog("Lessons")).__module__]
+    drawn = []
+
+    async def draw(key, kind, view, *extra, **kwargs):
+        drawn.append((kind, view["pile"], view.get("private")))
+        return b"\x89PNG howto"
+
+    class Renderer:
+        render_howto = object()
+
+    example = dataclasses.replace(HOW_TO_PLAY, example=lambda: ({**ENGINE.setup(["A", "B"], {"pile": 4}, 1)}, None))
+    monkeypatch.setattr(type(ENGINE), "how_to_play", lambda self: example)
+    monkeypatch.setattr(module, "render_async", draw)
+    monkeypatch.setattr(module, "renderer", lambda key: Renderer)
+    rec = await h.slash(ADMIN, "game new", {"game": "dummy"})
+    for user in (ADMIN, BOB):
+        howto = await h.click(user, rec.message, button_id(fake, rec.message, "How to play"))
+        message = howto.message
+        assert [name for name, _ in message.files] == ["howto.png"]
+        assert message.embeds[0]["image"]["url"] == "attachment://howto.png"
+        assert "example board with labels" in message.attachments[0]["description"]
+    assert drawn == [("howto", 4, None)]  # the public view of the example, drawn once for everyone

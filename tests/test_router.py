@@ -26,6 +26,17 @@ def test_kind_of_reads_only_our_custom_ids():
         assert customid.kind_of(other) is None
 
 
+def test_a_button_about_a_game_names_its_key_and_nothing_else():
+    assert customid.parse(customid.encode_key("howto", "tower")) == customid.CustomId("howto", 0, key="tower")
+    assert customid.kind_of("hc:learn:masterminds") == "learn"
+    for other in ["hc:play:tower", "hc:howto:Tower", "hc:howto:1tower", "hc:howto:tower:1:2", "hc:howto:" + "a" * 40]:
+        assert customid.kind_of(other) is None
+    with pytest.raises(ValueError):
+        customid.encode_key("play", "tower")  # a table's button needs its number
+    with pytest.raises(ValueError):
+        customid.encode_key("howto", "no such game!")
+
+
 def test_the_ui_face_still_offers_the_names_the_cogs_import():
     for name in ui.__all__:
         assert getattr(ui, name) is not None

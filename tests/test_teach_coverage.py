@@ -3,10 +3,12 @@ when it has an example), a tutorial the platform can run, and a line of help for
 the start of a game at every table size. The games' own tests (``tests/games/<key>/test_teach.py``, with
 ``tests/teach_checks.py``) check each thoroughly; this one sees that none is missing, including a game added later.
 
-``test_every_game_teaches_a_newcomer`` is marked ``teach_pending``: pyproject.toml leaves it out of the default run
-(reported as deselected) until the five games' teach modules land. To switch it on, delete the
-``@pytest.mark.teach_pending`` line below; ``pytest -m teach_pending tests/test_teach_coverage.py`` runs it now.
-The two tests after it run by default: the check passes a game that teaches and catches one that doesn't."""
+``test_every_game_teaches_a_newcomer`` is marked ``teach_pending``, as is each game's whole lesson played through
+the fake Discord (``tests/test_e2e_learn.py::test_every_games_lesson_through_discord``): pyproject.toml leaves them
+out of the default run (reported as deselected) until the five games' teach modules land. To switch them on, delete
+their ``@pytest.mark.teach_pending`` lines (or, once none is left, the marker and ``addopts`` in pyproject.toml);
+``pytest -m teach_pending`` runs them now. The two tests after it run by default: the check passes a game that
+teaches and catches one that doesn't."""
 from __future__ import annotations
 
 import pytest
