@@ -128,9 +128,10 @@ _board_views: OrderedDict[tuple[int, str | None], discord.ui.View] = OrderedDict
 
 
 def first_round(game: GameRow) -> bool:
-    """Whether the game is in its first round: fewer moves made than seats, so every player's first board (the
-    one that pings them to play their first move) is among these."""
-    return game.version < len(game.seats)
+    """Whether a board of the game is one of its first: the first board posted (however many moves bots made
+    before it), or any while fewer moves were made than there are seats, so each player's first board (the one
+    that pings them to play their first move) is among them."""
+    return not game.board_message_id or game.version < len(game.seats)
 
 
 def board_view(game: GameRow) -> discord.ui.View | None:

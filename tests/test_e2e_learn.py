@@ -340,3 +340,19 @@ async def test_how_to_play_shows_the_labelled_picture_drawn_once_from_the_exampl
         assert message.embeds[0]["image"]["url"] == "attachment://howto.png"
         assert "example board with labels" in message.attachments[0]["description"]
     assert drawn == [("howto", 4, None)]  # the public view of the example, drawn once for everyone
+
+
+def test_how_to_play_is_on_the_first_board_however_many_moves_bots_made_before_it():
+    from bot.storage import GameRow
+    from cogs.embeds import board_view
+
+    seats = [{"user_id": 1, "name": "Ann"}, {"name": "Bot 1", "bot": True}, {"name": "Bot 2", "bot": True}]
+
+    def board(version, posted):
+        game = GameRow(id=900, guild_id=1, channel_id=2, game_key="dummy", status="running", host_id=1, options={},
+                       seed=1, seats=seats, state={}, version=version, board_message_id=posted)
+        return [item.label for item in board_view(game).children]
+
+    assert board(7, None) == ["Play", "Show my hand", "How to play"]  # the bots' opening moves, then the first board
+    assert board(2, 555) == ["Play", "Show my hand", "How to play"]  # still the first round
+    assert board(7, 555) == ["Play", "Show my hand"]
