@@ -49,6 +49,14 @@ def engine_for(key: str) -> Engine:
     return get_engine(key)
 
 
+def carry_on(engine: Engine, row: TutorialRow) -> TutorialRun:
+    """A stored run, carried on (a sentence if its game no longer has a tutorial)."""
+    try:
+        return TutorialRun.from_json(engine, row.run)
+    except (ValueError, KeyError, TypeError):
+        raise TableError(f"This lesson of {engine.meta.name} can't go on: `/game learn` starts a new one.") from None
+
+
 def rough_minutes(tutorial: Tutorial) -> str:
     """A tutorial's length as a player reads it: "about 4 minutes"."""
     minutes = max(1, round(tutorial.estimated_minutes()))
@@ -306,7 +314,7 @@ class Lessons(commands.Cog):
             return False
 
     # --- /game learn ------------------------------------------------------------------------------
-    async def learn(self, interaction: discord.Interaction, key: str, *, fresh: bool = False) -> None:
+    async def learn(self, interaction: discord.Interaction, key: str) -> None:
         """Start (or carry on) the learner's lesson of a game: by DM, else here, privately."""
         engine = engine_for(key)
         user_id = interaction.user.id
@@ -319,15 +327,18 @@ class Lessons(commands.Cog):
             await interaction.followup.send(**fit(f"{engine.meta.name} has no lesson yet. Here is how to play it.",
                                                   **kwargs))
             return
-        row = None if fresh else await self.bot.storage.open_tutorial(user_id, key)
-        if row is None:
+        row = await self.bot.storage.open_tutorial(user_id, key)
+        try:
+            run = carry_on(engine, row) if row is not None else None
+        except TableError:  # a run the game's tutorial no longer fits: a new one
+            run = None
+        if row is not None and run is not None:
+            note = f"_Carrying on where you left off (step {run.index + 1}). **Start over** begins again._"
+        else:
             run = TutorialRun.begin(engine)
             row = await self.bot.storage.start_tutorial(user_id, key, run.to_json())
             tutorial = run.tutorial
             note = " ".join(part for part in (tutorial.intro, f"_This lesson takes {rough_minutes(tutorial)}._") if part)
-        else:
-            run = TutorialRun.from_json(engine, row.run)
-            note = f"_Carrying on where you left off (step {run.index + 1}). **Start over** begins again._"
         await self.bot.refusals.dm_retry(user_id)  # asking for a lesson: worth one more try at their DMs
         images = await lesson_pictures(engine, run)
         message = {"content": lesson_text(engine, run, note=note), "view": lesson_view(row.id, engine, run),
@@ -380,7 +391,7 @@ class Lessons(commands.Cog):
                 content="This lesson is over (finished, started again or closed): `/game learn` starts one.",
                 view=None)
         engine = engine_for(row.game_key)
-        run = TutorialRun.from_json(engine, row.run)
+        run = carry_on(engine, row)
         if parts.kind == "thelp":
             return await interaction.response.send_message(**fit(
                 embed=help_embed(engine, run.state, run.tutorial.seat, run.legal()), ephemeral=True))
@@ -402,7 +413,7 @@ class Lessons(commands.Cog):
             fresh = await storage.tutorial_run(row.id)  # another click got there first: show where it left them
             if fresh is None:
                 return await interaction.edit_original_response(content="This lesson was closed.", view=None)
-            return await self._show(interaction, fresh, engine, TutorialRun.from_json(engine, fresh.run),
+            return await self._show(interaction, fresh, engine, carry_on(engine, fresh),
                                     note=ALREADY_DONE)
         note = f"✅ {result.text}" if result.text else ""  # (what happened is listed below it)
         await self._show(interaction, row, engine, run, note=note, events=result.events)

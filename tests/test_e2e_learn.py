@@ -356,3 +356,16 @@ def test_how_to_play_is_on_the_first_board_however_many_moves_bots_made_before_i
     assert board(7, None) == ["Play", "Show my hand", "How to play"]  # the bots' opening moves, then the first board
     assert board(2, 555) == ["Play", "Show my hand", "How to play"]  # still the first round
     assert board(7, 555) == ["Play", "Show my hand"]
+
+
+async def test_a_stored_lesson_that_can_no_longer_go_on_is_said_so_and_learn_starts_anew(harness):
+    h, fake = harness, harness.fake
+    await h.slash(BOB, "game learn", {"game": "dummy"})
+    lesson = lesson_in(fake, BOB)
+    row = await h.bot.storage.open_tutorial(BOB, "dummy")
+    await h.bot.storage.save_tutorial(row.id, 0, {"game": "dummy"}, False)  # e.g. stored by another version
+    rec = await h.click(BOB, lesson, button_id(fake, lesson, "Next"))
+    assert "can't go on" in callback_text(rec) and rec.message.ephemeral
+    rec = await h.slash(BOB, "game learn", {"game": "dummy"})
+    assert "step 1 of 3" in lesson_in(fake, BOB).content and lesson_in(fake, BOB).id != lesson.id
+    assert (await h.bot.storage.open_tutorial(BOB, "dummy")).id != row.id
