@@ -2,31 +2,27 @@
 first-table offer, ``/game learn`` played by DM (and privately in the channel when DMs are closed) and carried on
 after a restart, a "?" on every move panel, "Locked in" after a simultaneous choice, and the rules set a table
 plays (issue 29) in the lobby, ``/game rules`` and the final scores. The Coin Pile test game teaches itself
-(tests/dummy_game.py); Show of Hands (tests/dummy_vote.py) is a simultaneous game that teaches nothing."""
+(tests/dummy_game.py); Secret Vote (tests/faults/vote_game.py) is a simultaneous game that teaches nothing."""
 from __future__ import annotations
 
 import pytest
-import pytest_asyncio
 
+from bot.games import register
 from bot.paths import rules_doc
 from cogs import customid
 from tests.conftest import ADMIN, CHANNEL
-from tests.dummy_vote import registered
 from tests.e2e_helpers import button_id, callback_text, latest_board, learn_through_discord, open_and_start
+from tests.faults.vote_game import ENGINE as VOTE
 from tests.test_teach_coverage import GAMES
 
 BOB, CID = 101, 102
 EPHEMERAL = 64
 
 
-@pytest_asyncio.fixture
-async def vote(harness):
-    """Show of Hands in the registry for one test; the bot's work on it is done before it leaves."""
-    with registered():
-        try:
-            yield
-        finally:
-            await harness.settle()
+@pytest.fixture
+def vote():
+    """Secret Vote in the registry (the fault tests keep it there too)."""
+    register(VOTE)
 
 
 def labels(fake, message) -> list[str]:
@@ -250,24 +246,26 @@ async def test_a_game_without_help_says_so_on_its_question_mark(harness, vote):
     await open_and_start(h, "vote", [ADMIN, BOB])
     panel = await h.click(ADMIN, latest_board(h), button_id(fake, latest_board(h), "Play"))
     rec = await h.click(ADMIN, panel.message, button_id(fake, panel.message, "What do these do?"))
-    assert "no help for its moves yet" in rec.message.embed_texts and "**Raise 1** · **Raise 2**" in rec.message.embed_texts
+    assert "no help for its moves yet" in rec.message.embed_texts
+    assert "**Pick 1** · **Pick 2** · **Pick 3**" in rec.message.embed_texts
 
 
 async def test_after_a_simultaneous_choice_the_panel_says_locked_in_not_that_it_is_not_your_turn(harness, vote):
     h, fake = harness, harness.fake
     await open_and_start(h, "vote", [ADMIN, BOB, CID])
     panel = await h.click(ADMIN, latest_board(h), button_id(fake, latest_board(h), "Play"))
-    rec = await h.click(ADMIN, panel.message, button_id(fake, panel.message, "Raise 1"))
+    rec = await h.click(ADMIN, panel.message, button_id(fake, panel.message, "Pick 1"))
     text = callback_text(rec)
-    assert "✅ Raise 1" in text and "Locked in; waiting for Bob and Cid." in text, text
+    assert "✅ Pick 1" in text and "Locked in; waiting for Bob and Cid." in text, text
     assert "not your turn" not in text
-    rec = await h.slash(BOB, "game move", {"move": "Raise 2"})  # typed: the same words
+    rec = await h.slash(BOB, "game move", {"move": "Pick 2"})  # typed: the same words
     assert "Locked in; waiting for Cid." in callback_text(rec)
     await h.settle()
     # The last to choose ends the round: the turn passes and a new round asks them again.
     panel = await h.click(CID, latest_board(h), button_id(fake, latest_board(h), "Play"))
-    rec = await h.click(CID, panel.message, button_id(fake, panel.message, "Raise 2"))
-    assert "Locked in" not in callback_text(rec) and "Raise 1" in labels(fake, rec.message)
+    rec = await h.click(CID, panel.message, button_id(fake, panel.message, "Pick 2"))
+    assert "Locked in" not in callback_text(rec) and "Pick 1" in labels(fake, rec.message)
+    await h.settle()
 
 
 @pytest.mark.parametrize("rules", ["tuned", "rulebook"])
