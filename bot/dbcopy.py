@@ -2,7 +2,7 @@
 and stats from the SQLite file to PostgreSQL (the upgrade path to several processes).
 
 Copies every table (games with their ids, revisions and timers; the action log; guild
-settings; results; refused DMs) in ONE PostgreSQL transaction, then, before committing,
+settings; results; refused DMs; tutorial runs) in ONE PostgreSQL transaction, then, before committing,
 checks the copy: the same number of rows in every table, and every started game replayed
 from its seed and the copied action log reproduces its copied state exactly. Any
 difference rolls the whole copy back and says which games differ. The target must be
@@ -32,6 +32,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "results": ("game_id", "guild_id", "game_key", "seat", "user_id", "name", "is_bot", "score", "rank", "won",
                 "finished_at"),
     "dm_refusals": ("user_id", "until"),
+    "tutorial_runs": ("id", "user_id", "game_key", "run", "rev", "finished", "created_at", "updated_at"),
 }
 FLOAT_COLUMNS = {"deadline_at", "reminder_at", "created_at", "updated_at", "at", "score", "finished_at", "until"}
 
@@ -113,7 +114,7 @@ async def _copy(source: Storage, target: PgStorage) -> CopyReport:
             if rows:
                 await conn.copy_records_to_table(table, records=rows, columns=columns)
             report.rows[table] = len(rows)
-        for table in ("games", "actions"):  # new ids continue after the copied ones
+        for table in ("games", "actions", "tutorial_runs"):  # new ids continue after the copied ones
             await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                                f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
         # Verify what the target now holds (read back through the same transaction).
