@@ -2,7 +2,7 @@
 and stats from the SQLite file to PostgreSQL (the upgrade path to several processes).
 
 Copies every table (games with their ids, revisions and timers; the action log; guild
-settings; results; refused DMs) in ONE PostgreSQL transaction, then, before committing,
+settings; results; refused DMs; the rating ladders) in ONE PostgreSQL transaction, then, before committing,
 checks the copy: the same number of rows in every table, and every started game replayed
 from its seed and the copied action log reproduces its copied state exactly. Any
 difference rolls the whole copy back and says which games differ. The target must be
@@ -32,8 +32,14 @@ TABLES: dict[str, tuple[str, ...]] = {
     "results": ("game_id", "guild_id", "game_key", "seat", "user_id", "name", "is_bot", "score", "rank", "won",
                 "finished_at"),
     "dm_refusals": ("user_id", "until"),
+    "rating_seasons": ("guild_id", "season", "started_at"),
+    "rated_games": ("seq", "game_id", "guild_id", "game_key", "season", "status"),
+    "ratings": ("guild_id", "game_key", "season", "player", "name", "mu", "sigma", "games", "wins"),
+    "rating_changes": ("game_id", "seat", "guild_id", "game_key", "season", "seq", "player", "side", "rank", "won",
+                       "mu_before", "sigma_before", "mu_after", "sigma_after", "games"),
 }
-FLOAT_COLUMNS = {"deadline_at", "reminder_at", "created_at", "updated_at", "at", "score", "finished_at", "until"}
+FLOAT_COLUMNS = {"deadline_at", "reminder_at", "created_at", "updated_at", "at", "score", "finished_at", "until",
+                 "started_at", "mu", "sigma", "mu_before", "sigma_before", "mu_after", "sigma_after"}
 
 
 class CopyFailedError(Exception):
@@ -113,9 +119,9 @@ async def _copy(source: Storage, target: PgStorage) -> CopyReport:
             if rows:
                 await conn.copy_records_to_table(table, records=rows, columns=columns)
             report.rows[table] = len(rows)
-        for table in ("games", "actions"):  # new ids continue after the copied ones
-            await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                               f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
+        for table, column in (("games", "id"), ("actions", "id"), ("rated_games", "seq")):  # new ids after the copied
+            await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
+                               f" COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)")
         # Verify what the target now holds (read back through the same transaction).
         problems: list[str] = []
         for table, n in report.rows.items():
