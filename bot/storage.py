@@ -819,18 +819,6 @@ class Storage:
         async with self._db.execute(sql + " GROUP BY game_key ORDER BY game_key", args) as cur:
             return [dict(r) for r in await cur.fetchall()]
 
-    async def leaderboard(self, guild_id: int, game_key: str, limit: int = 10) -> list[dict[str, Any]]:
-        """A guild's best players of one game: most wins, then best average score."""
-        async with self._db.execute(
-            "SELECT user_id, COUNT(*) AS played, SUM(won) AS wins, AVG(score) AS avg_score,"
-            " (SELECT r2.name FROM results r2 WHERE r2.guild_id = results.guild_id AND r2.user_id = results.user_id"
-            "  ORDER BY r2.finished_at DESC LIMIT 1) AS name FROM results"
-            " WHERE guild_id = ? AND game_key = ? AND is_bot = 0 GROUP BY user_id"
-            " ORDER BY wins DESC, avg_score DESC, played DESC LIMIT ?",
-            (guild_id, game_key, limit),
-        ) as cur:
-            return [dict(r) for r in await cur.fetchall()]
-
     # --- skill ratings (bot/ratings.py; the SQL, for both databases, in bot/rating_store.py) -----
     async def _read_ratings(self, procedure: rating_store.Procedure[T]) -> T:
         return await rating_store.run_aiosqlite(self._db, procedure)

@@ -502,17 +502,6 @@ class PgStorage(Storage):
         rows = await self._pool.fetch(sql + " GROUP BY game_key ORDER BY game_key", *args)
         return [dict(r) for r in rows]
 
-    async def leaderboard(self, guild_id: int, game_key: str, limit: int = 10) -> list[dict[str, Any]]:
-        """A guild's best players of one game: most wins, then best average score."""
-        rows = await self._pool.fetch(
-            "SELECT user_id, COUNT(*) AS played, SUM(won) AS wins, AVG(score) AS avg_score,"
-            " (SELECT r2.name FROM results r2 WHERE r2.guild_id = results.guild_id AND r2.user_id = results.user_id"
-            "  ORDER BY r2.finished_at DESC LIMIT 1) AS name FROM results"
-            " WHERE guild_id = $1 AND game_key = $2 AND is_bot = 0 GROUP BY guild_id, user_id"
-            " ORDER BY wins DESC, avg_score DESC, played DESC LIMIT $3",
-            guild_id, game_key, limit)
-        return [dict(r) for r in rows]
-
     # --- skill ratings: the same procedures (bot/rating_store.py) on a pooled connection ----------
     async def _read_ratings(self, procedure: rating_store.Procedure[T]) -> T:
         async with self._pool.acquire() as conn:

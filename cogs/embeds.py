@@ -220,7 +220,7 @@ def rating_lines(game: GameRow, rating: tuple[str | None, int, list[tuple[Any, .
     for seat, player, mu0, sigma0, mu1, sigma1, games in changes:
         rated.add(seat)
         before, after = ratings.Rating(mu0, sigma0).ordinal, ratings.Rating(mu1, sigma1).ordinal
-        note = " · provisional" if games < ratings.PROVISIONAL_GAMES else ""
+        note = " · provisional" if games < ratings.PROVISIONAL_GAMES and not ratings.bot_level(player) else ""
         lines.append(f"{ladder_name(player)} {before:.1f} -> {after:.1f}{note}")
     for seat, info in enumerate(game.seats):
         user = info.get("user_id") or info.get("left_user_id")

@@ -43,11 +43,12 @@ def is_provisional(player: str, standing: Standing) -> bool:
 
 
 def bots_around(player_rating: float, ladder: list[tuple[str, Standing]]) -> str:
-    """Where a rating stands among the bots: "above Bot (easy) 9.4 · below Bot (normal) 18.1, Bot (hard) 21.0"."""
+    """Where a rating stands among the bots, the nearest first: "above Bot (easy) 9.4 · below Bot (normal) 18.1,
+    Bot (hard) 21.0" (``ladder`` is best first)."""
     bots = [(ratings.player_name(p, s.name), s.rating.ordinal) for p, s in ladder if ratings.bot_level(p)]
     above = [f"{name} {value:.1f}" for name, value in bots if value < player_rating]
-    below = [f"{name} {value:.1f}" for name, value in bots if value >= player_rating]
-    parts = ([f"above {', '.join(reversed(above))}"] if above else []) + ([f"below {', '.join(below)}"] if below else [])
+    below = [f"{name} {value:.1f}" for name, value in reversed(bots) if value >= player_rating]
+    parts = ([f"above {', '.join(above)}"] if above else []) + ([f"below {', '.join(below)}"] if below else [])
     return " · ".join(parts)
 
 
@@ -134,7 +135,8 @@ class StatsCog(commands.Cog):
                                                         "provisional": ratings.PROVISIONAL_GAMES}, urgent=True)
         if png is None:
             return None
-        description = clip(f"Line chart of {name}'s {get_engine(key).meta.name} rating over {len(games)} rated games:"
+        description = clip(f"Line chart of {name}'s {get_engine(key).meta.name} rating over {len(games)} rated"
+                           f" game{'s' if len(games) != 1 else ''}:"
                            f" from {points[0]:.1f} to {points[-1]:.1f}. The bots now: " + ", ".join(
                                f"{b['name']} {b['rating']:.1f}" for b in bots), ALT_TEXT_LIMIT)
         return discord.File(io.BytesIO(png), filename="rating.png", description=description)

@@ -56,7 +56,7 @@ async def test_a_played_game_shows_each_players_change_and_the_ladder_then_manag
     assert rec.callback["type"] == 5 and rec.callback["data"]["flags"] & 64  # private, deferred for the chart
     text = callback_text(rec)
     assert "**Coin Pile**: rating" in text and "1 rated" in text and "provisional (1 of 5 games)" in text
-    assert [n for n, _ in rec.message.files] == ["rating.png"] and "over 1 rated games" in \
+    assert [n for n, _ in rec.message.files] == ["rating.png"] and "over 1 rated game:" in \
         rec.message.attachments[0]["description"]
 
     # A manager takes the game off the ladder: the ladder has nobody but the bots again; undo puts it back.
@@ -126,6 +126,7 @@ async def test_every_game_rates_a_player_against_the_bots(harness, key):
     assert game.status == "finished"
     block = rating_block(final_scores(h, game))
     assert len(block) == 3 and all(RATING_LINE.match(line) for line in block), block
+    assert sum("provisional" in line for line in block) == 1  # the player's; a bot's rating is never provisional
     seeded = {level: ratings.initial_rating(key, ratings.bot_player(level)).ordinal for level in ("easy", "normal")}
     for level, before in seeded.items():
         line = next(line for line in block if f"Bot ({level})" in line)

@@ -225,3 +225,13 @@ async def test_two_processes_finishing_games_at_once_rate_them_one_after_the_oth
     finally:
         await a.storage.close()
         await b.storage.close()
+
+
+def test_the_ratings_benchmark_runs():
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "tests.bench_ratings", "--games", "4", "--ladder", "2"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "| the last move | on |" in run.stdout and "rated games on the ladder: 4" in run.stdout, run.stdout

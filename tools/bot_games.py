@@ -25,7 +25,7 @@ MAX_SEATS = 3
 MAX_MOVES = 50_000
 # Games per game key the ladder is seeded from and its predictions measured on: fewer where hard seats make a
 # game take seconds of CPU (Masterminds ~6 s, Wizard's Rage ~5 s, HEIST ~3 s; Sleeping Wizard ~1 s, Tower ~0.4 s).
-GAMES = {"masterminds": 100, "rage": 100, "heist": 100, "sleeping": 200, "tower": 200}
+GAMES = {"masterminds": 80, "rage": 80, "heist": 80, "sleeping": 120, "tower": 150}
 
 
 def table(key: str, seed: int) -> list[str]:
