@@ -40,6 +40,7 @@ Procedure = Generator[tuple[Any, ...], Any, T]
 LADDER = "guild_id = ? AND game_key = ? AND season = ?"
 CHUNK = 500  # ids per IN (...) list
 RATING_LOCK = 7_121_331  # the advisory lock's first key (the second is the server's id)
+IN_A_MOVE = 20  # games a finishing move's write rates at most (its own and any left waiting before it)
 
 # --- the drivers -------------------------------------------------------------------------------------
 # A step that fails is thrown into its procedure, which may handle it (record_game rolls back to a savepoint).
@@ -148,16 +149,18 @@ def record_game(game_id: int) -> Procedure[None]:
     ladder = yield from enter_game(game_id)
     yield ("run", "SAVEPOINT rating", ())
     try:
-        yield from catch_up(*ladder)
+        yield from catch_up(*ladder, most=IN_A_MOVE)
     except Exception:
         log.exception("game %s: rating it failed; it waits on its ladder, to be rated at the next start", game_id)
         yield ("run", "ROLLBACK TO SAVEPOINT rating", ())
     yield ("run", "RELEASE SAVEPOINT rating", ())
 
 
-def catch_up(guild_id: int, game_key: str, season: int) -> Procedure[None]:
+def catch_up(guild_id: int, game_key: str, season: int, most: int | None = None) -> Procedure[None]:
     """Rate the ladder's games that wait (in their order), from the standings of their players now; when one
-    waits behind games already decided (it failed before), rebuild the whole ladder instead."""
+    waits behind games already decided, rebuild the whole ladder instead. With ``most`` (inside a move's write),
+    more waiting games than that, or a rebuild, are left for the next start (``catch_up_ratings``): a move's write
+    stays short."""
     yield ("lock", guild_id)
     ladder = (guild_id, game_key, season)
     pending = yield ("rows", f"SELECT seq, game_id FROM rated_games WHERE {LADDER} AND status = ? ORDER BY seq",
@@ -165,7 +168,11 @@ def catch_up(guild_id: int, game_key: str, season: int) -> Procedure[None]:
     if not pending:
         return
     decided = yield ("rows", f"SELECT MAX(seq) FROM rated_games WHERE {LADDER} AND status <> ?", (*ladder, PENDING))
-    if decided[0][0] is not None and decided[0][0] > pending[0][0]:
+    rebuild = decided[0][0] is not None and decided[0][0] > pending[0][0]
+    if most is not None and (rebuild or len(pending) > most):
+        log.warning("ladder %s: %d games wait to be rated; they are rated at the next start", ladder, len(pending))
+        return
+    if rebuild:
         yield from recompute(guild_id, game_key, season)
         return
     order = [(int(seq), int(game_id)) for seq, game_id in pending]

@@ -235,3 +235,18 @@ def test_the_ratings_benchmark_runs():
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "| the last move | on |" in run.stdout and "rated games on the ladder: 4" in run.stdout, run.stdout
+
+
+async def test_a_move_rates_a_few_waiting_games_at_most_and_leaves_a_backlog_to_the_next_start(service, monkeypatch):
+    monkeypatch.setattr(bot.rating_store, "IN_A_MOVE", 2)
+    monkeypatch.setattr(bot.rating_store.Ladder, "take", lambda *a, **k: 1 / 0)  # every rating fails: games wait
+    games = [await play(service, [100, 101], pile=p) for p in (7, 8)]
+    monkeypatch.undo()
+    monkeypatch.setattr(bot.rating_store, "IN_A_MOVE", 2)
+    games.append(await play(service, [100, 101], pile=9))  # three waiting now: more than a move rates
+    assert [(await service.storage.game_rating(g.id))[0] for g in games] == [ratings.PENDING] * 3
+    await service.storage.catch_up_ratings()
+    assert [(await service.storage.game_rating(g.id))[0] for g in games] == [ratings.RATED] * 3
+    games.append(await play(service, [100, 101], pile=10))  # and the ladder goes on from there
+    history = await service.storage.rating_history(GUILD, "dummy", 1, "user:100")
+    assert [g for g, _, _ in history] == [g.id for g in games]
