@@ -26,8 +26,9 @@ async def rebuild(db_path: str, database_url: str | None) -> str:
     changed = len(set(before) ^ set(after))
     verdict = ("Nothing changed: the ratings were already what the results give." if not changed else
                f"{changed} rows differ from before (standings, changes or statuses).")
-    return f"Rebuilt {ladders} ladders from the results of {database_url and redact(database_url) or db_path}:" \
-           f" {rated} games rated. {verdict}"
+    where = redact(database_url) if database_url else db_path
+    return (f"Rebuilt {ladders} ladder{'s' if ladders != 1 else ''} from the results in {where}: {rated} game"
+            f"{'s' if rated != 1 else ''} rated. {verdict}")
 
 
 def main(argv: list[str]) -> int:

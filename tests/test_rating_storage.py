@@ -250,3 +250,29 @@ async def test_a_move_rates_a_few_waiting_games_at_most_and_leaves_a_backlog_to_
     games.append(await play(service, [100, 101], pile=10))  # and the ladder goes on from there
     history = await service.storage.rating_history(GUILD, "dummy", 1, "user:100")
     assert [g for g, _, _ in history] == [g.id for g in games]
+
+
+async def test_heistcord_ratings_rebuild_finds_the_ratings_already_what_the_results_give(service, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    await play(service, [100, 101, 102], bots=["easy"])
+    await play(service, [102, 100], pile=9)
+    url = getattr(service.storage, "url", None)
+    env = {**os.environ, "HEISTCORD_DATABASE_URL": url or "", "HEISTCORD_DB": str(tmp_path / "t.db"),
+           "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
+    before = await service.storage.all_ratings()
+    await service.storage.close()  # (a SQLite file is refused while another process holds it)
+    try:
+        run = subprocess.run([sys.executable, "-m", "bot", "ratings", "rebuild"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert "Rebuilt 1 ladder from" in run.stdout and "2 games rated" in run.stdout, run.stdout
+        assert "Nothing changed: the ratings were already what the results give." in run.stdout, run.stdout
+    finally:
+        await service.storage.open()
+    assert await service.storage.all_ratings() == before
+    bad = subprocess.run([sys.executable, "-m", "bot", "ratings"], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and "usage: heistcord ratings rebuild" in bad.stderr
