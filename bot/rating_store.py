@@ -30,7 +30,7 @@ import asyncio
 import json
 import logging
 import re
-from typing import Any, Callable, Generator, Iterable, TypeVar
+from typing import Any, Awaitable, Callable, Generator, Iterable, TypeVar
 
 from bot.ratings import PENDING, RATED, UNRATED, Change, FinishedGame, Ladder, Rating, Standing
 
@@ -44,15 +44,22 @@ IN_A_MOVE = 20  # games a finishing move's write rates at most (its own and any 
 
 # --- the drivers -------------------------------------------------------------------------------------
 # A step that fails is thrown into its procedure, which may handle it (record_game rolls back to a savepoint).
+def _advance(procedure: Procedure[T], answer: Any, error: Exception | None) -> tuple[bool, Any]:
+    """The procedure's next step, ``(False, step)``, or ``(True, its result)`` once it returned."""
+    try:
+        return False, procedure.throw(error) if error is not None else procedure.send(answer)
+    except StopIteration as stop:
+        return True, stop.value
+
+
 def run_sync(execute: Callable[..., Any], procedure: Procedure[T]) -> T:
     """Run ``procedure`` with ``execute(sql, args, many) -> cursor`` (sqlite3, e.g. on the writer thread)."""
     answer: Any = None
     error: Exception | None = None
     while True:
-        try:
-            step = procedure.throw(error) if error is not None else procedure.send(answer)
-        except StopIteration as stop:
-            return stop.value
+        done, step = _advance(procedure, answer, error)
+        if done:
+            return step
         answer = error = None
         try:
             if step[0] == "rows":
@@ -65,28 +72,31 @@ def run_sync(execute: Callable[..., Any], procedure: Procedure[T]) -> T:
             error = exc
 
 
-async def run_aiosqlite(db: Any, procedure: Procedure[T]) -> T:
-    """Run ``procedure`` on an aiosqlite connection (the arithmetic on a thread)."""
+async def _run_async(do: Callable[[tuple[Any, ...]], Awaitable[Any]], procedure: Procedure[T]) -> T:
     answer: Any = None
     error: Exception | None = None
     while True:
-        try:
-            step = procedure.throw(error) if error is not None else procedure.send(answer)
-        except StopIteration as stop:
-            return stop.value
+        done, step = _advance(procedure, answer, error)
+        if done:
+            return step
         answer = error = None
         try:
-            if step[0] == "rows":
-                async with db.execute(step[1], step[2]) as cursor:
-                    answer = list(await cursor.fetchall())
-            elif step[0] == "run":
-                await db.execute(step[1], step[2])
-            elif step[0] == "many":
-                await db.executemany(step[1], step[2])
-            elif step[0] == "compute":
-                answer = await asyncio.to_thread(step[1])
+            answer = await (asyncio.to_thread(step[1]) if step[0] == "compute" else do(step))
         except Exception as exc:
             error = exc
+
+
+async def run_aiosqlite(db: Any, procedure: Procedure[T]) -> T:
+    """Run ``procedure`` on an aiosqlite connection (the arithmetic on a thread)."""
+    async def do(step: tuple[Any, ...]) -> Any:
+        if step[0] == "rows":
+            async with db.execute(step[1], step[2]) as cursor:
+                return list(await cursor.fetchall())
+        if step[0] in ("run", "many"):
+            await (db.executemany if step[0] == "many" else db.execute)(step[1], step[2])
+        return None
+
+    return await _run_async(do, procedure)
 
 
 _PLACEHOLDER = re.compile(r"\?")
@@ -100,27 +110,18 @@ def pg_sql(sql: str) -> str:
 
 async def run_pg(conn: Any, procedure: Procedure[T]) -> T:
     """Run ``procedure`` on an asyncpg connection inside a transaction (the arithmetic on a thread)."""
-    answer: Any = None
-    error: Exception | None = None
-    while True:
-        try:
-            step = procedure.throw(error) if error is not None else procedure.send(answer)
-        except StopIteration as stop:
-            return stop.value
-        answer = error = None
-        try:
-            if step[0] == "rows":
-                answer = await conn.fetch(pg_sql(step[1]), *step[2])
-            elif step[0] == "run":
-                await conn.execute(pg_sql(step[1]), *step[2])
-            elif step[0] == "many":
-                await conn.executemany(pg_sql(step[1]), list(step[2]))
-            elif step[0] == "lock":
-                await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", RATING_LOCK, step[1] % 2_147_483_647)
-            elif step[0] == "compute":
-                answer = await asyncio.to_thread(step[1])
-        except Exception as exc:
-            error = exc
+    async def do(step: tuple[Any, ...]) -> Any:
+        if step[0] == "rows":
+            return await conn.fetch(pg_sql(step[1]), *step[2])
+        if step[0] == "run":
+            await conn.execute(pg_sql(step[1]), *step[2])
+        elif step[0] == "many":
+            await conn.executemany(pg_sql(step[1]), list(step[2]))
+        elif step[0] == "lock":
+            await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", RATING_LOCK, step[1] % 2_147_483_647)
+        return None
+
+    return await _run_async(do, procedure)
 
 
 # --- entering and rating games ------------------------------------------------------------------------

@@ -332,6 +332,16 @@ def _decode_actions(rows: Iterable[Any]) -> list[dict[str, Any]]:
              "action": json.loads(r["action"]), "at": r["at"]} for r in rows]
 
 
+def _runner(conn: sqlite3.Connection, hook: Any) -> Callable[..., sqlite3.Cursor]:
+    """``run(sql, args=(), many=False)`` on the writer's connection, through the fault tests' hook if one is set."""
+    def run(sql: str, args: Any = (), many: bool = False) -> sqlite3.Cursor:
+        if hook is not None:
+            hook(sql)
+        return conn.executemany(sql, args) if many else conn.execute(sql, args)
+
+    return run
+
+
 class Storage:
     """The SQLite store of games, action logs, settings and results, written by one writer thread."""
     shared = False  # True when other processes write to the same games (PostgreSQL: bot/storage_pg.py)
@@ -625,12 +635,7 @@ class Storage:
         transaction itself fails."""
         conn = self._wconn
         assert conn is not None
-
-        def run(sql: str, args: Any = (), many: bool = False) -> sqlite3.Cursor:
-            if hook is not None:
-                hook(sql)
-            return conn.executemany(sql, args) if many else conn.execute(sql, args)
-
+        run = _runner(conn, hook)
         if wait_ms != self._busy_ms:
             run(f"PRAGMA busy_timeout = {wait_ms}")
             self._busy_ms = wait_ms
@@ -834,12 +839,7 @@ class Storage:
         def job() -> T:
             conn = self._wconn
             assert conn is not None  # open() connected it
-
-            def run(sql: str, args: Any = (), many: bool = False) -> sqlite3.Cursor:
-                if hook is not None:
-                    hook(sql)
-                return conn.executemany(sql, args) if many else conn.execute(sql, args)
-
+            run = _runner(conn, hook)
             if wait_ms != self._busy_ms:
                 run(f"PRAGMA busy_timeout = {wait_ms}")
                 self._busy_ms = wait_ms
