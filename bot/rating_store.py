@@ -22,7 +22,8 @@ databases, run by a driver on one connection, inside one transaction:
 * ``("run", sql, args)`` and ``("many", sql, [args, ...])``: statements;
 * ``("lock", guild_id)``: on PostgreSQL, one process at a time changes a server's ladders (an advisory lock held
   until the transaction ends); SQLite has a single writer already;
-* ``("compute", fn)``: ``fn()``, the ratings' arithmetic, which an asynchronous driver runs on a thread.
+* ``("compute", fn, many)``: ``fn()``, the ratings' arithmetic, which an asynchronous driver runs on a thread when
+  it rates ``many`` games.
 """
 from __future__ import annotations
 
@@ -81,7 +82,10 @@ async def _run_async(do: Callable[[tuple[Any, ...]], Awaitable[Any]], procedure:
             return step
         answer = error = None
         try:
-            answer = await (asyncio.to_thread(step[1]) if step[0] == "compute" else do(step))
+            if step[0] == "compute":  # a ladder's games on a thread; one game's (a tenth of a ms) right here
+                answer = await asyncio.to_thread(step[1]) if step[2] else step[1]()
+            else:
+                answer = await do(step)
         except Exception as exc:
             error = exc
 
@@ -110,6 +114,8 @@ def pg_sql(sql: str) -> str:
 
 async def run_pg(conn: Any, procedure: Procedure[T]) -> T:
     """Run ``procedure`` on an asyncpg connection inside a transaction (the arithmetic on a thread)."""
+    locked: set[int] = set()  # (a lock is held until the transaction ends: taken once)
+
     async def do(step: tuple[Any, ...]) -> Any:
         if step[0] == "rows":
             return await conn.fetch(pg_sql(step[1]), *step[2])
@@ -117,8 +123,9 @@ async def run_pg(conn: Any, procedure: Procedure[T]) -> T:
             await conn.execute(pg_sql(step[1]), *step[2])
         elif step[0] == "many":
             await conn.executemany(pg_sql(step[1]), list(step[2]))
-        elif step[0] == "lock":
+        elif step[0] == "lock" and step[1] not in locked:
             await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", RATING_LOCK, step[1] % 2_147_483_647)
+            locked.add(step[1])
         return None
 
     return await _run_async(do, procedure)
@@ -131,11 +138,9 @@ def current_season(guild_id: int) -> Procedure[int]:
     return int(rows[0][0] or 1)
 
 
-def enter_game(game_id: int) -> Procedure[tuple[int, str, int]]:
+def enter_game(game_id: int, guild_id: int, game_key: str) -> Procedure[tuple[int, str, int]]:
     """Put a game whose results were just recorded on its server's ladder of the season, waiting to be rated.
     Returns the ladder (server, game, season) for :func:`catch_up`."""
-    rows = yield ("rows", "SELECT guild_id, game_key FROM games WHERE id = ?", (game_id,))
-    guild_id, game_key = int(rows[0][0]), rows[0][1]
     yield ("lock", guild_id)
     season = yield from current_season(guild_id)
     yield ("run", "INSERT INTO rated_games (game_id, guild_id, game_key, season, status) VALUES (?, ?, ?, ?, ?)",
@@ -143,11 +148,11 @@ def enter_game(game_id: int) -> Procedure[tuple[int, str, int]]:
     return guild_id, game_key, season
 
 
-def record_game(game_id: int) -> Procedure[None]:
+def record_game(game_id: int, guild_id: int, game_key: str) -> Procedure[None]:
     """In the write that records a game's results: enter it on its ladder and rate it. A failure to rate it
     never refuses the results: it is rolled back to a savepoint and logged, and the game waits on its ladder,
     to be rated when the storage next opens (or by ``heistcord ratings rebuild``)."""
-    ladder = yield from enter_game(game_id)
+    ladder = yield from enter_game(game_id, guild_id, game_key)
     yield ("run", "SAVEPOINT rating", ())
     try:
         yield from catch_up(*ladder, most=IN_A_MOVE)
@@ -164,19 +169,19 @@ def catch_up(guild_id: int, game_key: str, season: int, most: int | None = None)
     stays short."""
     yield ("lock", guild_id)
     ladder = (guild_id, game_key, season)
-    pending = yield ("rows", f"SELECT seq, game_id FROM rated_games WHERE {LADDER} AND status = ? ORDER BY seq",
-                     (*ladder, PENDING))
+    pending = yield ("rows", f"SELECT seq, game_id, (SELECT MAX(seq) FROM rated_games WHERE {LADDER} AND status <> ?)"
+                     f" FROM rated_games WHERE {LADDER} AND status = ? ORDER BY seq", (*ladder, PENDING, *ladder, PENDING))
     if not pending:
         return
-    decided = yield ("rows", f"SELECT MAX(seq) FROM rated_games WHERE {LADDER} AND status <> ?", (*ladder, PENDING))
-    rebuild = decided[0][0] is not None and decided[0][0] > pending[0][0]
+    decided = pending[0][2]  # the last game decided before: a waiting game behind it means a rebuild
+    rebuild = decided is not None and decided > pending[0][0]
     if most is not None and (rebuild or len(pending) > most):
         log.warning("ladder %s: %d games wait to be rated; they are rated at the next start", ladder, len(pending))
         return
     if rebuild:
         yield from recompute(guild_id, game_key, season)
         return
-    order = [(int(seq), int(game_id)) for seq, game_id in pending]
+    order = [(int(seq), int(game_id)) for seq, game_id, _ in pending]
     games = yield from load_games([game_id for _, game_id in order])
     players = sorted({_player for game in games.values() for _player in _seat_players(game)})
     standings = yield from load_standings(ladder, players)
@@ -215,7 +220,7 @@ def _rate_and_store(ladder: tuple[int, str, int], board: Ladder, order: list[tup
             out.append((seq, game_id, status, changes, [board.standings[c.player].games for c in changes]))
         return out
 
-    outcomes = yield ("compute", rate_all)
+    outcomes = yield ("compute", rate_all, len(order) > 1)
     yield ("many", "UPDATE rated_games SET status = ? WHERE seq = ?", [(status, seq) for seq, _, status, _, _ in outcomes])
     yield ("many", "INSERT INTO rating_changes (game_id, seat, guild_id, game_key, season, seq, player, side, rank, won,"
            " mu_before, sigma_before, mu_after, sigma_after, games) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

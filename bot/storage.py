@@ -658,7 +658,8 @@ class Storage:
                         if sql.startswith("UPDATE") and cur.rowcount != 1:
                             raise VersionConflictError()
                     if request.results:  # the game's rating, in the same transaction as its results
-                        rating_store.run_sync(run, rating_store.record_game(request.game_id))
+                        guild_id, game_key = request.results[0][1:3]
+                        rating_store.run_sync(run, rating_store.record_game(request.game_id, guild_id, game_key))
                 except (VersionConflictError, sqlite3.IntegrityError) as exc:
                     if not single:
                         run(f"ROLLBACK TO w{i}")
@@ -811,7 +812,7 @@ class Storage:
         now = time.time()
         async with self.transaction() as db:
             await db.executemany(_RESULT_INSERT, [(*r, now) for r in self.result_rows(game, results)])
-            await rating_store.run_aiosqlite(db, rating_store.record_game(game.id))
+            await rating_store.run_aiosqlite(db, rating_store.record_game(game.id, game.guild_id, game.game_key))
 
     async def user_stats(self, guild_id: int, user_id: int, game_key: str | None = None) -> list[dict[str, Any]]:
         """A player's games, wins and scores per game (of one game if given), bots left out."""

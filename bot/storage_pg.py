@@ -411,7 +411,8 @@ class PgStorage(Storage):
                      for i, (seat, user, action) in enumerate(actions)])
             if results:
                 await db.executemany(_PG_RESULT_INSERT, [(*r, now) for r in results])
-                await rating_store.run_pg(db, rating_store.record_game(game_id))  # rated in the same transaction
+                guild_id, game_key = results[0][1:3]  # rated in the same transaction
+                await rating_store.run_pg(db, rating_store.record_game(game_id, guild_id, game_key))
         return new_rev
 
     async def commit_actions(self, game_id: int, expected_version: int, state: dict[str, Any],
@@ -489,7 +490,7 @@ class PgStorage(Storage):
         now = time.time()
         async with self.transaction() as db:
             await db.executemany(_PG_RESULT_INSERT, [(*r, now) for r in self.result_rows(game, results)])
-            await rating_store.run_pg(db, rating_store.record_game(game.id))
+            await rating_store.run_pg(db, rating_store.record_game(game.id, game.guild_id, game.game_key))
 
     async def user_stats(self, guild_id: int, user_id: int, game_key: str | None = None) -> list[dict[str, Any]]:
         """A player's games, wins and scores per game (of one game if given), bots left out."""

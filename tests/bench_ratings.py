@@ -37,7 +37,7 @@ GUILD = 1
 PLAYERS = 60
 
 
-def nothing(game_id: int) -> rating_store.Procedure[None]:
+def nothing(*args: Any) -> rating_store.Procedure[None]:
     """The rating step turned off."""
     return
     yield
@@ -82,9 +82,9 @@ async def run(storage: Storage, games: int, ladder: int) -> None:
     real = rating_store.record_game
     spent: list[float] = []
 
-    def timed(game_id: int) -> rating_store.Procedure[None]:
+    def timed(*args: Any) -> rating_store.Procedure[None]:
         start = time.thread_time()
-        yield from real(game_id)
+        yield from real(*args)
         spent.append((time.thread_time() - start) * 1000)
 
     times: dict[str, list[float]] = {}
@@ -104,7 +104,14 @@ async def run(storage: Storage, games: int, ladder: int) -> None:
     where = "the writer thread" if not isinstance(storage, PgStorage) else "the event loop (SQL via asyncpg)"
     print(f"\nthe rating step itself (enter the game, rate it, store it), CPU on {where}: {cells(spent)} ms")
     status = await storage.all_ratings()
-    print(f"rated games on the ladder: {sum(1 for row in status if row[0] == 'game' and row[-1] == 'rated')}")
+    rated = sum(1 for row in status if row[0] == "game" and row[-1] == "rated")
+    print(f"rated games on the ladder: {rated}")
+    # Unrating a game rebuilds its whole ladder in one transaction (on SQLite the writer thread's: the moves of
+    # every table wait for it meanwhile).
+    first = min(row[2] for row in status if row[0] == "game")
+    wall = time.perf_counter()
+    await storage.unrate_game(first)
+    print(f"/gameadmin unrate: the ladder of {rated - 1} games rebuilt in {(time.perf_counter() - wall) * 1000:.0f} ms")
 
 
 async def main(argv: list[str] | None = None) -> int:

@@ -235,6 +235,7 @@ def test_the_ratings_benchmark_runs():
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "| the last move | on |" in run.stdout and "rated games on the ladder: 4" in run.stdout, run.stdout
+    assert "the ladder of 3 games rebuilt" in run.stdout, run.stdout
 
 
 async def test_a_move_rates_a_few_waiting_games_at_most_and_leaves_a_backlog_to_the_next_start(service, monkeypatch):
