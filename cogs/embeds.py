@@ -196,10 +196,10 @@ def results_text(game: GameRow, results: list[dict[str, Any]],
         crown = "🏆 " if result["won"] else ""
         detail = f" — {result['detail']}" if result.get("detail") else ""
         lines.append(f"{result['rank']}. {crown}{seat_label(game, result['seat'])}: **{result['score']}**{detail}")
-    ratings = rating_lines(game, rating) if rating is not None else []
+    changes = rating_lines(game, rating) if rating is not None else []
     # The scores are clipped, never the ratings (short: a line a seat).
-    text = clip("\n".join(lines), 1900 - sum(len(line) + 1 for line in ratings))
-    return "\n".join([text, *ratings])
+    text = clip("\n".join(lines), 1900 - sum(len(line) + 1 for line in changes))
+    return "\n".join([text, *changes])
 
 
 RATED_NAME = 24  # characters of a name in a rating line (a phone shows about 35 on a line)

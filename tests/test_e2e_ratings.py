@@ -139,3 +139,21 @@ async def test_every_game_rates_a_player_against_the_bots(harness, key):
     assert "rating" in text and "1 rated" in text and "vs bots (ahead-tied-behind): easy" in text
     assert ("above" in text or "below" in text) and [n for n, _ in rec.message.files] == ["rating.png"]
     assert h.fake.unhandled == []
+
+
+def test_long_final_scores_keep_every_rating_line_and_fit_one_message():
+    from bot.storage import GameRow
+    from cogs.embeds import results_text
+
+    seats = [{"user_id": 1000 + s, "name": "N" * 32} for s in range(7)] + [{"user_id": None, "name": "Bot 1", "bot": True,
+                                                                          "level": "hard"}]
+    game = GameRow(1, 5000, 5001, "sleeping", "finished", 1000, {}, 1, seats, None, 10)
+    results = [{"seat": s, "score": 10 - s, "rank": s + 1, "won": s == 0, "detail": "x" * 400} for s in range(8)]
+    changes = [(s, ratings.user_player(1000 + s) if s < 7 else "bot:hard", 25.0, 8.3, 26.0, 8.0, 1) for s in range(8)]
+    text = results_text(game, results, ("rated", 3, changes))
+    assert len(text) <= 1900 and "…" in text  # the scores' details were cut, not the ratings
+    block = rating_block(text)
+    assert len(block) == 8 and all(RATING_LINE.match(line) for line in block), block
+    assert "**Ratings** · season 3" in text
+    assert results_text(game, results, ("no humans", 1, [])).endswith("**Not rated**: no player was left in it, only"
+                                                                      " bots.")
