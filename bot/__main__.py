@@ -1,4 +1,5 @@
-"""``python -m bot`` / ``heistcord``: run the bot; ``heistcord db copy``: SQLite to PostgreSQL."""
+"""``python -m bot`` / ``heistcord``: run the bot; ``heistcord db copy``: SQLite to PostgreSQL; ``heistcord ratings
+rebuild``: every ladder recomputed from the results."""
 from __future__ import annotations
 
 import sys
@@ -9,15 +10,21 @@ from bot.storage import DatabaseInUseError, StorageError
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The ``heistcord`` command: run the bot, or ``heistcord db copy`` to move a database to PostgreSQL."""
+    """The ``heistcord`` command: run the bot, ``heistcord db copy`` to move a database to PostgreSQL, or
+    ``heistcord ratings rebuild``."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:2] == ["db", "copy"]:  # heistcord db copy --from <sqlite file> --to <postgresql url>
         from bot.dbcopy import main as db_copy
 
         return db_copy(argv[2:])
+    if argv[:1] == ["ratings"]:  # heistcord ratings rebuild
+        from bot.rebuild import main as ratings_main
+
+        return ratings_main(argv[1:])
     if argv:
         print("usage: heistcord                (run the bot; settings from the environment or .env)\n"
-              "       heistcord db copy --from <sqlite file> --to <postgresql url>", file=sys.stderr)
+              "       heistcord db copy --from <sqlite file> --to <postgresql url>\n"
+              "       heistcord ratings rebuild  (recompute every ladder from the stored results)", file=sys.stderr)
         return 2
     try:
         config = Config.from_env()

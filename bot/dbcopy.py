@@ -2,8 +2,8 @@
 and stats from the SQLite file to PostgreSQL (the upgrade path to several processes).
 
 Copies every table (games with their ids, revisions and timers; the action log; guild
-settings; results; refused DMs; tutorial runs) in ONE PostgreSQL transaction, then, before committing,
-checks the copy: the same number of rows in every table, and every started game replayed
+settings; results; refused DMs; tutorial runs; the rating ladders) in ONE PostgreSQL
+transaction, then, before committing, checks the copy: the same number of rows in every table, and every started game replayed
 from its seed and the copied action log reproduces its copied state exactly. Any
 difference rolls the whole copy back and says which games differ. The target must be
 empty (a fresh database; the schema is created by the copy). Stop the bot first: the
@@ -33,8 +33,14 @@ TABLES: dict[str, tuple[str, ...]] = {
                 "finished_at"),
     "dm_refusals": ("user_id", "until"),
     "tutorial_runs": ("id", "user_id", "game_key", "run", "rev", "finished", "created_at", "updated_at"),
+    "rating_seasons": ("guild_id", "season", "started_at"),
+    "rated_games": ("seq", "game_id", "guild_id", "game_key", "season", "status"),
+    "ratings": ("guild_id", "game_key", "season", "player", "name", "mu", "sigma", "games", "wins"),
+    "rating_changes": ("game_id", "seat", "guild_id", "game_key", "season", "seq", "player", "side", "rank", "won",
+                       "mu_before", "sigma_before", "mu_after", "sigma_after", "games"),
 }
-FLOAT_COLUMNS = {"deadline_at", "reminder_at", "created_at", "updated_at", "at", "score", "finished_at", "until"}
+FLOAT_COLUMNS = {"deadline_at", "reminder_at", "created_at", "updated_at", "at", "score", "finished_at", "until",
+                 "started_at", "mu", "sigma", "mu_before", "sigma_before", "mu_after", "sigma_after"}
 
 
 class CopyFailedError(Exception):
@@ -114,9 +120,9 @@ async def _copy(source: Storage, target: PgStorage) -> CopyReport:
             if rows:
                 await conn.copy_records_to_table(table, records=rows, columns=columns)
             report.rows[table] = len(rows)
-        for table in ("games", "actions", "tutorial_runs"):  # new ids continue after the copied ones
-            await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                               f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
+        for table, column in (("games", "id"), ("actions", "id"), ("tutorial_runs", "id"), ("rated_games", "seq")):
+            await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"  # new ids after the copied
+                               f" COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)")
         # Verify what the target now holds (read back through the same transaction).
         problems: list[str] = []
         for table, n in report.rows.items():

@@ -294,6 +294,12 @@ class Engine:
         make = self.package_attr("teach", "tutorial")
         return None if make is None else make()
 
+    def rating_sides(self, players: int) -> list[list[int]] | None:
+        """For the skill ratings (:mod:`bot.ratings`): the seats that win or lose together, side by side, at a
+        table of ``players``. Told by the seat count alone, since a finished game is rated again from its stored
+        results. None (the default): every seat for itself, ranked by its final standing."""
+        return None
+
     def remove_seat(self, state: State, seat: int) -> list[Event] | None:
         """A player left. Return events if the game can go on without any change
         (the platform then hands the seat to the bot), or None to end the game."""

@@ -24,16 +24,22 @@ import asyncio
 import contextlib
 import fcntl
 import json
+import logging
 import os
 import sqlite3
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, cast
+from typing import Any, Callable, Iterable, TypeVar, cast
 
 import aiosqlite
 
+from bot import rating_store
+from bot.ratings import Rating, Standing
+
 ACTIVE = ("lobby", "running")
+T = TypeVar("T")
+log = logging.getLogger("heistcord.storage")
 
 MIGRATIONS: list[str] = [
     # 0 -> 1: the first schema.
@@ -162,6 +168,61 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX tutorial_runs_user_game ON tutorial_runs (user_id, game_key);
     CREATE INDEX results_user_game ON results (user_id, game_key);
+    """,
+    # 7 -> 8: skill ratings (bot/ratings.py; the tables are described in bot/rating_store.py): seasons, every
+    # finished game's place on its ladder, each player's standing, each rated seat's change. The games finished
+    # before wait on their ladders ('pending', in the order they finished) and are rated as the storage opens.
+    """
+    CREATE TABLE rating_seasons (
+        guild_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, season)
+    );
+    CREATE TABLE rated_games (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL UNIQUE REFERENCES games (id),
+        guild_id INTEGER NOT NULL,
+        game_key TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        status TEXT NOT NULL
+    );
+    CREATE INDEX rated_games_ladder ON rated_games (guild_id, game_key, season, seq);
+    CREATE INDEX rated_games_pending ON rated_games (seq) WHERE status = 'pending';
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        game_key TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, game_key, season, player)
+    );
+    CREATE TABLE rating_changes (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        game_key TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        side INTEGER NOT NULL,
+        rank INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu_after REAL NOT NULL,
+        sigma_after REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX rating_changes_player ON rating_changes (guild_id, game_key, season, player, seq);
+    INSERT INTO rated_games (seq, game_id, guild_id, game_key, season, status)
+        SELECT ROW_NUMBER() OVER (ORDER BY MIN(finished_at), game_id), game_id, guild_id, game_key, 1, 'pending'
+        FROM results GROUP BY game_id, guild_id, game_key;
     """,
 ]
 
@@ -310,6 +371,16 @@ def _decode_actions(rows: Iterable[Any]) -> list[dict[str, Any]]:
              "action": json.loads(r["action"]), "at": r["at"]} for r in rows]
 
 
+def _runner(conn: sqlite3.Connection, hook: Any) -> Callable[..., sqlite3.Cursor]:
+    """``run(sql, args=(), many=False)`` on the writer's connection, through the fault tests' hook if one is set."""
+    def run(sql: str, args: Any = (), many: bool = False) -> sqlite3.Cursor:
+        if hook is not None:
+            hook(sql)
+        return conn.executemany(sql, args) if many else conn.execute(sql, args)
+
+    return run
+
+
 class Storage:
     """The SQLite store of games, action logs, settings and results, written by one writer thread."""
     shared = False  # True when other processes write to the same games (PostgreSQL: bot/storage_pg.py)
@@ -372,6 +443,7 @@ class Storage:
             await self.migrate()
             self._writer = ThreadPoolExecutor(1, thread_name_prefix="heistcord-db-writer")
             self._wconn = await asyncio.get_running_loop().run_in_executor(self._writer, self._connect_writer)
+            await self.catch_up_ratings()
         except BaseException:
             await self.close()
             raise
@@ -602,12 +674,7 @@ class Storage:
         transaction itself fails."""
         conn = self._wconn
         assert conn is not None
-
-        def run(sql: str, args: Any = (), many: bool = False) -> sqlite3.Cursor:
-            if hook is not None:
-                hook(sql)
-            return conn.executemany(sql, args) if many else conn.execute(sql, args)
-
+        run = _runner(conn, hook)
         if wait_ms != self._busy_ms:
             run(f"PRAGMA busy_timeout = {wait_ms}")
             self._busy_ms = wait_ms
@@ -629,6 +696,9 @@ class Storage:
                         cur = run(sql, args, many)
                         if sql.startswith("UPDATE") and cur.rowcount != 1:
                             raise VersionConflictError()
+                    if request.results:  # the game's rating, in the same transaction as its results
+                        guild_id, game_key = request.results[0][1:3]
+                        rating_store.run_sync(run, rating_store.record_game(request.game_id, guild_id, game_key))
                 except (VersionConflictError, sqlite3.IntegrityError) as exc:
                     if not single:
                         run(f"ROLLBACK TO w{i}")
@@ -781,6 +851,7 @@ class Storage:
         now = time.time()
         async with self.transaction() as db:
             await db.executemany(_RESULT_INSERT, [(*r, now) for r in self.result_rows(game, results)])
+            await rating_store.run_aiosqlite(db, rating_store.record_game(game.id, game.guild_id, game.game_key))
 
     async def user_stats(self, guild_id: int, user_id: int, game_key: str | None = None) -> list[dict[str, Any]]:
         """A player's games, wins and scores per game (of one game if given), bots left out."""
@@ -793,17 +864,99 @@ class Storage:
         async with self._db.execute(sql + " GROUP BY game_key ORDER BY game_key", args) as cur:
             return [dict(r) for r in await cur.fetchall()]
 
-    async def leaderboard(self, guild_id: int, game_key: str, limit: int = 10) -> list[dict[str, Any]]:
-        """A guild's best players of one game: most wins, then best average score."""
-        async with self._db.execute(
-            "SELECT user_id, COUNT(*) AS played, SUM(won) AS wins, AVG(score) AS avg_score,"
-            " (SELECT r2.name FROM results r2 WHERE r2.guild_id = results.guild_id AND r2.user_id = results.user_id"
-            "  ORDER BY r2.finished_at DESC LIMIT 1) AS name FROM results"
-            " WHERE guild_id = ? AND game_key = ? AND is_bot = 0 GROUP BY user_id"
-            " ORDER BY wins DESC, avg_score DESC, played DESC LIMIT ?",
-            (guild_id, game_key, limit),
-        ) as cur:
-            return [dict(r) for r in await cur.fetchall()]
+    # --- skill ratings (bot/ratings.py; the SQL, for both databases, in bot/rating_store.py) -----
+    async def _read_ratings(self, procedure: rating_store.Procedure[T]) -> T:
+        return await rating_store.run_aiosqlite(self._db, procedure)
+
+    async def _write_ratings(self, make: Callable[[], rating_store.Procedure[T]]) -> T:
+        """A procedure of bot.rating_store in a transaction of its own, on the writer thread (the arithmetic of a
+        whole ladder stays off the event loop), after the writes asked for before it."""
+        if self._writer is None:
+            raise RuntimeError("storage is not open")
+        hook = getattr(self.db, "before_statement", None)  # the fault tests' injected failures
+        wait_ms = max(1, int(self.write_budget * 1000))
+
+        def job() -> T:
+            conn = self._wconn
+            assert conn is not None  # open() connected it
+            run = _runner(conn, hook)
+            if wait_ms != self._busy_ms:
+                run(f"PRAGMA busy_timeout = {wait_ms}")
+                self._busy_ms = wait_ms
+            run("BEGIN IMMEDIATE")
+            try:
+                result = rating_store.run_sync(run, make())
+                run("COMMIT")
+                return result
+            except BaseException:
+                if conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                raise
+
+        try:
+            return await asyncio.wrap_future(self._writer.submit(job))
+        except sqlite3.Error as exc:
+            raise StorageError(str(exc)) from exc
+
+    async def catch_up_ratings(self) -> int:
+        """Rate the games waiting on their ladders: stored before the ratings existed (the migration put them
+        there, in the order they finished), or whose rating failed. Done as the storage opens; a ladder that
+        fails is logged and tried again next time. Returns how many ladders were caught up."""
+        ladders = await self._read_ratings(rating_store.pending_ladders())
+        done = 0
+        for ladder in ladders:
+            try:
+                await self._write_ratings(lambda ladder=ladder: rating_store.catch_up(*ladder))  # type: ignore[misc]
+                done += 1
+            except Exception:
+                log.exception("rating the games waiting on ladder %s failed; tried again at the next start", ladder)
+        if done:
+            log.info("rated the games waiting on %d ladders", done)
+        return done
+
+    async def rebuild_ratings(self) -> tuple[int, int]:
+        """Every ladder rebuilt from the stored results (``heistcord ratings rebuild``): (ladders, games rated)."""
+        return await self._write_ratings(rating_store.rebuild_all)
+
+    async def unrate_game(self, game_id: int, *, undo: bool = False) -> tuple[int, str, int] | None:
+        """Take a finished game off its ladder (``undo``: put it back), which is rebuilt: the ladder (server,
+        game, season), or None if the game has no place on a ladder."""
+        return await self._write_ratings(lambda: rating_store.unrate(game_id, undo))
+
+    async def start_season(self, guild_id: int, now: float | None = None) -> int:
+        """Close the server's season; games finished from now on go on new ladders. Returns the new season."""
+        return await self._write_ratings(lambda: rating_store.start_season(guild_id, time.time() if now is None else now))
+
+    async def current_season(self, guild_id: int) -> int:
+        """The server's season now."""
+        return await self._read_ratings(rating_store.current_season(guild_id))
+
+    async def rating_seasons(self, guild_id: int) -> list[tuple[int, float | None]]:
+        """The server's seasons, ``(season, started_at)``, oldest first."""
+        return await self._read_ratings(rating_store.seasons(guild_id))
+
+    async def game_rating(self, game_id: int) -> tuple[str | None, int, list[tuple[Any, ...]]]:
+        """A finished game's status on its ladder, its season and its rated seats' changes (see bot.rating_store)."""
+        return await self._read_ratings(rating_store.game_rating(game_id))
+
+    async def ladder(self, guild_id: int, game_key: str, season: int) -> list[tuple[str, Standing]]:
+        """A ladder's standings, best conservative rating first (the bots only once they played here)."""
+        return await self._read_ratings(rating_store.standings(guild_id, game_key, season))
+
+    async def rating_history(self, guild_id: int, game_key: str, season: int,
+                             player: str) -> list[tuple[int, Rating, Rating]]:
+        """A player's rated games on a ladder, oldest first: (game id, before, after)."""
+        return await self._read_ratings(rating_store.history(guild_id, game_key, season, player))
+
+    async def rating_versus_bots(self, guild_id: int, game_key: str, season: int,
+                                 player: str) -> list[tuple[str, int, int, int]]:
+        """A player's results against each level's bot on a ladder: (bot, ahead, tied, behind)."""
+        return await self._read_ratings(rating_store.versus_bots(guild_id, game_key, season, player))
+
+    async def all_ratings(self) -> list[tuple[Any, ...]]:
+        """Every standing, change and ladder place, in a fixed order (to compare a rebuild with before)."""
+        return await self._read_ratings(rating_store.all_ratings())
 
     # --- guild settings ----------------------------------------------------------
     async def settings(self, guild_id: int) -> GuildSettings:

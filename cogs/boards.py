@@ -306,13 +306,18 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         description = alt_text(game, engine, "final", public, results=results)
         lines = await self.tables.public_log(game.id)
         full_log = "\n".join(f"{n:>4}  {text}" for n, text in lines)
+        try:  # the ratings the game's results moved (recorded in the same transaction)
+            rating = await self.bot.storage.game_rating(game.id)
+        except Exception:
+            log.exception("game %s: its ratings could not be read for the final scores", game.id)
+            rating = None
         targets = [game.channel_id] + ([game.parent_channel_id] if game.parent_channel_id else [])
         for channel_id in targets:
             channel = await self.channel(channel_id)
             if channel is None:
                 continue
             files = as_files([("final.png", png, description)]) if png is not None else []
-            content = results_text(game, results)
+            content = results_text(game, results, rating)
             if channel_id == game.channel_id:
                 files.append(discord.File(io.BytesIO(full_log.encode()), filename=f"table-{game.id}-log.txt"))
             else:

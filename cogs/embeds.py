@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot import ratings
 from bot.engine import RULES_OPTION, Engine
 from bot.storage import GameRow
 from cogs import customid
@@ -237,11 +238,54 @@ async def render_file(game: GameRow, kind: str, view: dict[str, Any], *extra: An
     return None if png is None else discord.File(io.BytesIO(png), filename=filename, description=description)
 
 
-def results_text(game: GameRow, results: list[dict[str, Any]]) -> str:
-    """The final scores, best first, with each seat's detail, and the rules set the table played."""
+def results_text(game: GameRow, results: list[dict[str, Any]],
+                 rating: tuple[str | None, int, list[tuple[Any, ...]]] | None = None) -> str:
+    """The final scores, best first, with each seat's detail and the rules set the table played; then, given the
+    game's ``rating`` (its status, season and rated seats' changes, ``Storage.game_rating``), each player's rating
+    before and after."""
     lines = ["**Final scores**" + (f" · rules: {rules_set(game.options)}" if RULES_OPTION.key in game.options else "")]
     for result in sorted(results, key=lambda result: (result["rank"], result["seat"])):
         crown = "🏆 " if result["won"] else ""
         detail = f" — {result['detail']}" if result.get("detail") else ""
         lines.append(f"{result['rank']}. {crown}{seat_label(game, result['seat'])}: **{result['score']}**{detail}")
-    return clip("\n".join(lines), 1900)
+    changes = rating_lines(game, rating) if rating is not None else []
+    # The scores are clipped, never the ratings (short: a line a seat).
+    text = clip("\n".join(lines), 1900 - sum(len(line) + 1 for line in changes))
+    return "\n".join([text, *changes])
+
+
+RATED_NAME = 24  # characters of a name in a rating line (a phone shows about 35 on a line)
+
+
+def rating_lines(game: GameRow, rating: tuple[str | None, int, list[tuple[Any, ...]]]) -> list[str]:
+    """The ratings block of the final scores: "Ann 0.0 -> 3.1" per rated seat (the conservative rating, the
+    one ``/leaderboard`` ranks by), "provisional" under 5 rated games, and why a seat or the game wasn't rated."""
+    status, season, changes = rating
+    if status is None:
+        return []
+    if status == ratings.PENDING:
+        return ["**Ratings**: not updated yet (they will be shortly)."]
+    if status != ratings.RATED:
+        return [f"**Not rated**: {ratings.NOT_RATED_WHY.get(status, status)}."]
+    head = "**Ratings**" + (f" · season {season}" if season > 1 else "")
+    lines, rated = [head], set()
+    for seat, player, mu0, sigma0, mu1, sigma1, games in changes:
+        rated.add(seat)
+        before, after = ratings.Rating(mu0, sigma0).ordinal, ratings.Rating(mu1, sigma1).ordinal
+        note = " · provisional" if games < ratings.PROVISIONAL_GAMES and not ratings.bot_level(player) else ""
+        lines.append(f"{ladder_name(player)} {before:.1f} -> {after:.1f}{note}")
+    for seat, info in enumerate(game.seats):
+        user = info.get("user_id") or info.get("left_user_id")
+        if seat not in rated and user:
+            why = "left the game" if info.get("left_user_id") else "a bot played most of their moves"
+            lines.append(f"<@{user}>: not rated ({why})")
+    return lines
+
+
+def ladder_name(player: str, name: str = "") -> str:
+    """A ladder entry as the channel shows it: a mention for a player (shown as their name, pinging nobody
+    when sent without allowed mentions), "🤖 Bot (hard)" for a bot, else the name they last played under."""
+    user_id = ratings.user_id_of(player)
+    if user_id is not None:
+        return f"<@{user_id}>"
+    return clip(("🤖 " if ratings.bot_level(player) else "") + ratings.player_name(player, name), RATED_NAME)

@@ -55,7 +55,8 @@ def test_the_wheel_ships_the_data_and_fonts(installed):
     assert shipped and {f"heistcord_data/{name}" for name in shipped} <= names
     rules = {f"heistcord_rules/{p.name}" for p in (ROOT / "docs" / "rules").glob("*.md")}
     assert {f"heistcord_rules/{game}.md" for game in GAMES} <= rules <= names  # sent by "Full rules"
-    assert not any(name.startswith(("data/", "tests/", "docs/")) for name in names)
+    assert not any(name.startswith(("data/", "tests/", "docs/", "tools/")) for name in names)  # tools/: scripts
+    assert "heistcord_data/ratings/bots.json" in names  # the bots' seeded ladder
 
 
 def test_the_installed_package_plays_every_game_outside_the_checkout(installed, tmp_path):

@@ -66,7 +66,7 @@ async def snapshot(storage) -> dict:
     return {
         "games": sorted((vars(g) for g in games), key=lambda g: g["id"]),
         "actions": {g.id: await storage.actions(g.id) for g in games},
-        "leaderboards": [await storage.leaderboard(1, key) for key in ("tower", "sleeping", "masterminds", "rage", "heist")],
+        "ratings": await storage.all_ratings(),  # every ladder's standings and changes, every game's place
         "stats": await storage.user_stats(1, HOST),
         "settings": [await storage.settings(1), await storage.settings(2)],
         "dm": await storage.dm_refusals(),
@@ -95,6 +95,10 @@ async def test_copy_moves_everything_and_verifies_by_replay(pg_server, tmp_path)
         svc = TableService(pg)
         await play_to_the_end(svc, ids["running"])
         assert (await pg.get_game(ids["running"])).status == "finished"
+        # Ann and the normal bot on four ladders (HEIST's table of one is a solo job, never rated).
+        assert sum(row[0] == "rating" for row in before["ratings"]) == 2 * 4
+        places = [row for row in await pg.all_ratings() if row[0] == "game"]
+        assert places[-1][2] == ids["running"] and places[-1][1] == len(places)  # rated after the copied ones
         newer = await svc.open(1, 30, "tower", HOST, "Ann", {}, is_manager=True)
         assert newer.id == max(v for k, v in ids.items() if k != "lesson") + 1
         assert (await pg.start_tutorial(102, "heist", {})).id == ids["lesson"] + 1  # so do new lessons' ids
