@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import loops
 from bot.config import Config
 from bot.permissions import ManagerRoles, manages_server
 from bot.storage_pg import make_storage
@@ -118,6 +119,8 @@ class HeistBot(commands.AutoShardedBot):
         self._timer_task: asyncio.Task | None = None
         self._refusal_log_task: asyncio.Task | None = None
         self._timer_wakeup = asyncio.Event()
+        self._recovered = False  # the start-up recovery is done (tried again on every timer pass until it is)
+        self._frozen = False
         self._stopping = False
         self.permissions = ManagerRoles(self.storage)
 
@@ -194,37 +197,47 @@ class HeistBot(commands.AutoShardedBot):
 
     async def _timer_loop(self) -> None:
         """Fire reminders and deadlines; sleeps until the next one (they are stored,
-        so they fire correctly after a restart)."""
+        so they fire correctly after a restart). Survives anything (``bot.loops``)."""
         await self.wait_until_ready()
-        try:  # games a crash or an outage left waiting on the bot move on now
-            for kind, outcome in await self.tables.recover():
-                if kind == "recovered":
-                    await self.ui.publish(outcome)
-                else:
-                    await self.ui.timer_fired(kind, outcome)
+        await loops.forever("timers", self._timer_pass, log, wake=self._timer_wakeup,
+                            stopping=lambda: self._stopping or self.is_closed())
+
+    async def _timer_pass(self) -> float:
+        """One pass of the timer loop: the start-up recovery until it is done, then the timers due; returns the
+        seconds until the next timer (at most ``TIMER_MAX_SLEEP``)."""
+        if not self._recovered:
+            try:  # games a crash or an outage left waiting on the bot move on now
+                for kind, outcome in await self.tables.recover():
+                    await self._announce(kind, outcome)
+                self._recovered = True
+            finally:
+                self._freeze_start_up()
+        else:
+            for kind, outcome in await self.tables.fire_timers():
+                await self._announce(kind, outcome)
+        next_at = await self.storage.next_timer()
+        return TIMER_MAX_SLEEP if next_at is None else max(0.05, min(TIMER_MAX_SLEEP, next_at - self.tables.clock()))
+
+    async def _announce(self, kind: str, outcome: Any) -> None:
+        """Post what a timer or the recovery did; a failure is logged and the other games are still announced."""
+        try:
+            if kind == "recovered":
+                await self.ui.publish(outcome)
+            else:
+                await self.ui.timer_fired(kind, outcome)
         except Exception:
-            log.exception("start-up recovery failed")
-        # What start-up loaded (modules, discord.py's caches, the games recovery read) stays for the process's
-        # life: kept out of the garbage collector's full passes, which scanned all of it on the event loop
-        # (65-150 ms each, several during a few minutes of play; tests/bench_botproc.py counts them).
+            log.exception("game %s: could not announce its %s", outcome.game.id, kind)
+
+    def _freeze_start_up(self) -> None:
+        """What start-up loaded (modules, discord.py's caches, the games recovery read) stays for the process's
+        life: kept out of the garbage collector's full passes, which scanned all of it on the event loop
+        (65-150 ms each, several during a few minutes of play; tests/bench_botproc.py counts them). Once."""
+        if self._frozen:
+            return
+        self._frozen = True
         gc.collect()
         gc.freeze()
         log.info("start-up done: %d objects kept out of the garbage collector's full passes", gc.get_freeze_count())
-        while not self._stopping and not self.is_closed():
-            try:
-                for kind, outcome in await self.tables.fire_timers():
-                    await self.ui.timer_fired(kind, outcome)
-            except Exception:  # keep the loop alive whatever one game does
-                log.exception("timer loop failed")
-            next_at = await self.storage.next_timer()
-            clock = self.tables.clock
-            delay = TIMER_MAX_SLEEP if next_at is None else max(0.05, min(TIMER_MAX_SLEEP, next_at - clock()))
-            self._timer_wakeup.clear()
-            try:  # asyncio.timeout, unlike wait_for, never swallows our own cancellation
-                async with asyncio.timeout(delay):
-                    await self._timer_wakeup.wait()
-            except TimeoutError:
-                pass
 
 
 def create_bot(config: Config, **kwargs: Any) -> HeistBot:

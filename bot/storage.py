@@ -28,8 +28,9 @@ import os
 import sqlite3
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, cast
+from typing import Any, Awaitable, Callable, Iterable, cast
 
 import aiosqlite
 
@@ -149,6 +150,8 @@ MIGRATIONS: list[str] = [
 ]
 
 WRITE_BUDGET = 2.0  # seconds a write may wait for the database before giving up
+READ_BUDGET = 2.0  # seconds a read may wait for a database server (PostgreSQL) before giving up
+ANSWER_WITHIN = 2.0  # seconds an interaction's database waits may take before its first answer (Discord allows 3)
 
 
 class VersionConflictError(Exception):
@@ -164,8 +167,71 @@ class StorageError(Exception):
     I/O error). It was rolled back: nothing changed."""
 
 
+class CommitUnknownError(StorageError):
+    """The database stopped answering after a write's COMMIT was sent: it may or may not have been stored.
+    ``await settle()`` finds out (returns the new revision if it was stored, raises StorageError if it was not,
+    or CommitUnknownError again while the database still does not answer)."""
+
+    def __init__(self, settle: Callable[[], Awaitable[int]]) -> None:
+        super().__init__("the database stopped answering while saving")
+        self.settle = settle
+
+
 class DatabaseInUseError(Exception):
     """Another process is already using this SQLite database file."""
+
+
+@dataclass
+class Answering:
+    """An interaction waiting for its first answer: Discord shows "This interaction failed" unless the bot answers
+    (or defers) within 3 seconds, so every database wait made for it before then ends by ``deadline`` (loop time)
+    with StorageError, leaving time to say so. Once ``answered()`` (the reply or a deferral went out) the waits
+    get their own budgets again. ``saved`` records that a write made for it was committed, so that a failure
+    after it is never reported as "nothing changed"."""
+    deadline: float
+    answered: Callable[[], bool]
+    saved: bool = False
+
+    def left(self) -> float:
+        """Seconds the database may still take before the first answer (infinite once it was answered)."""
+        if self.answered():
+            return float("inf")
+        return self.deadline - asyncio.get_running_loop().time()
+
+
+_ANSWERING: ContextVar[Answering | None] = ContextVar("heistcord_answering", default=None)
+
+
+def answering(answered: Callable[[], bool], within: float = ANSWER_WITHIN) -> Answering:
+    """Mark the current task as handling an interaction that must be answered: its database waits end within
+    ``within`` seconds until ``answered()`` (see :class:`Answering`). Tasks it starts inherit it."""
+    current = Answering(asyncio.get_running_loop().time() + within, answered)
+    _ANSWERING.set(current)
+    return current
+
+
+def current_answering() -> Answering | None:
+    """The interaction the current task is answering, if any."""
+    return _ANSWERING.get()
+
+
+def wait_budget(own: float) -> float:
+    """How long a database wait may take: its own budget, or less when an interaction must be answered sooner.
+    StorageError at once when that time is already spent."""
+    current = _ANSWERING.get()
+    if current is None:
+        return own
+    left = current.left()
+    if left <= 0:
+        raise StorageError("the database did not answer in time")
+    return min(own, left)
+
+
+def note_saved() -> None:
+    """A write was committed for the interaction being answered (if any)."""
+    current = _ANSWERING.get()
+    if current is not None:
+        current.saved = True
 
 
 @dataclass
@@ -395,9 +461,10 @@ class Storage:
         failure. Gives up with StorageError after ``write_budget`` seconds of waiting
         for the database (another program holding its write lock)."""
         loop = asyncio.get_running_loop()
-        give_up_at = loop.time() + self.write_budget
+        budget = wait_budget(self.write_budget)
+        give_up_at = loop.time() + budget
         try:
-            async with asyncio.timeout(self.write_budget):
+            async with asyncio.timeout(budget):
                 await self.write_lock.acquire()
         except TimeoutError:
             raise StorageError("the database is busy") from None
@@ -412,6 +479,7 @@ class Storage:
             try:
                 yield db
                 await db.execute("COMMIT")
+                note_saved()
             except BaseException as exc:
                 with contextlib.suppress(Exception):
                     await db.execute("ROLLBACK")
@@ -502,11 +570,13 @@ class Storage:
             raise RuntimeError("storage is not open")
         loop = asyncio.get_running_loop()
         request = _Save(game_id, expected_rev, fields, actions, expected_version, results,
-                        loop.time() + self.write_budget, loop.create_future())
+                        loop.time() + wait_budget(self.write_budget), loop.create_future())
         self._queue.append(request)
         if not self._writing:
             self._send()
-        return await request.future
+        rev = await request.future
+        note_saved()
+        return rev
 
     def _send(self) -> None:
         """Hand every waiting write to the writer thread, as one batch. Its outcome is

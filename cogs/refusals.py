@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import aiohttp
 
+from bot import loops
+
 if TYPE_CHECKING:
     from bot.storage import Storage
 
@@ -242,7 +244,10 @@ class Refusals:
         return True
 
     async def log_forever(self, every: float = LOG_EVERY) -> None:
-        """Log the summary every ``every`` seconds (a background task)."""
-        while True:
-            await asyncio.sleep(every)
+        """Log the summary every ``every`` seconds (a background task that survives anything: ``bot.loops``)."""
+        async def log_now() -> float:
             self.log_summary()
+            return every
+
+        await asyncio.sleep(every)
+        await loops.forever("the refusal log", log_now, log)
