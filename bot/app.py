@@ -15,8 +15,9 @@ from discord.ext import commands
 from bot import loops
 from bot.config import Config
 from bot.permissions import ManagerRoles, manages_server
+from bot.storage import GameRow, StorageError, answering
 from bot.storage_pg import make_storage
-from bot.tables import TableService
+from bot.tables import Outcome, TableService
 from cogs.boards import TableUI
 from cogs.refusals import Refusals
 from cogs.router import ComponentRouter
@@ -81,13 +82,23 @@ def sweep_ratelimits_lazily(http: Any, every: float = RATELIMIT_SWEEP_SECONDS,
 class HeistTree(app_commands.CommandTree):
     """One place where every slash command's failure is turned into a reply."""
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every command (and autocomplete) must be answered within Discord's 3 seconds: its database waits end in
+        time to say so if the database fails (``bot.storage.answering``)."""
+        answering(interaction.response.is_done)
+        return True
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        """A failed slash command: a TableError is told to the player; anything else is logged, and they retry."""
+        """A failed slash command: a TableError is told to the player, and so is a database that fails; anything
+        else is logged, and they retry."""
         from bot.tables import TableError
+        from cogs.router import database_trouble
 
         original = getattr(error, "original", error)
         if isinstance(original, TableError):
             await interaction.client.ui.error(interaction, str(original))  # type: ignore[attr-defined]
+        elif isinstance(original, StorageError):
+            await interaction.client.ui.error(interaction, database_trouble(original))  # type: ignore[attr-defined]
         elif isinstance(error, app_commands.CheckFailure):
             return  # the check already answered
         else:
@@ -131,6 +142,7 @@ class HeistBot(commands.AutoShardedBot):
         extra = {"clock": self._clock} if self._clock else {}
         self.tables = TableService(self.storage, seed_source=self._seed_source,
                                    default_turn_minutes=self.config.default_turn_minutes, **extra)
+        self.tables.on_late_save = self._late_save
         self.add_listener(ComponentRouter.on_interaction, "on_interaction")
         for name in discover_cogs():
             await self.load_extension(name)
@@ -179,6 +191,22 @@ class HeistBot(commands.AutoShardedBot):
         deadline = loop.time() + timeout
         while (pending := self.handler_tasks()) and loop.time() < deadline:
             await asyncio.wait(pending, timeout=max(0.0, deadline - loop.time()))
+
+    async def _late_save(self, game: GameRow, version: int) -> None:
+        """A change whose save was in doubt (its player was told so) turned out stored: show the table as it is
+        now (its board with the moves made since ``version``, hands and final scores; or its lobby, or that it
+        ended)."""
+        if game.status == "lobby":
+            await self.ui.refresh_lobby(game)
+        elif game.status == "ended":
+            await self.ui.announce_end(game)
+        elif game.state is not None:
+            finished = game.status == "finished"
+            engine = self.tables.engine(game)
+            events = [{"type": "late", "text": text} for n, text in await self.tables.public_log(game.id) if n > version]
+            await self.ui.publish(Outcome(game=game, events=events, turn_passed=True, finished=finished,
+                                          changed_private=set(range(len(game.seats))),
+                                          results=engine.scores(game.state) if finished else None))
 
     # The permission checks live in bot.permissions; these names stay for the cogs that call them on the bot.
     manages_server = staticmethod(manages_server)

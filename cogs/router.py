@@ -4,11 +4,12 @@ picks a handler in the ``ROUTES`` table."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import discord
 
-from bot.storage import GameRow
+from bot.storage import CommitUnknownError, GameRow, StorageError, answering, current_answering
 from bot.tables import TableError
 from cogs import customid
 from cogs.deadline import edit_reply, in_time, reply
@@ -18,6 +19,30 @@ if TYPE_CHECKING:
     from bot.app import HeistBot
 
 PREFIX = "hc:"  # every heistcord custom id starts so (cogs.customid); a damaged one is answered, strictly parsed
+
+log = logging.getLogger("heistcord.ui")
+
+# What a player is told when the database fails them: each sentence true of what happened (issue 27, item 2).
+UNAVAILABLE = ("I couldn't do that: the database isn't answering right now, so nothing changed."
+               " Please try again in a moment.")
+SAVED_THEN_UNAVAILABLE = ("That was saved, but then the database stopped answering, so I couldn't finish"
+                          " (the board may come late). Please look again in a moment.")
+SAVE_UNKNOWN = ("The database stopped answering while saving that, so I can't tell yet whether it counted: if it"
+                " did, a new board will show it here. Please look again in a moment.")
+
+
+def database_trouble(exc: StorageError) -> str:
+    """The sentence for a player whose click or command the database failed (and one log line, no traceback):
+    nothing changed, or what was saved before it failed, or that a save's outcome is not known yet."""
+    current = current_answering()
+    if isinstance(exc, CommitUnknownError):
+        text = SAVE_UNKNOWN
+    elif current is not None and current.saved:
+        text = SAVED_THEN_UNAVAILABLE
+    else:
+        text = UNAVAILABLE
+    log.warning("an interaction was answered that the database failed it (%s)", exc)
+    return text
 
 
 class ComponentRouter:
@@ -42,7 +67,9 @@ class ComponentHandlers:
     """``TableUI``'s part that answers a click: the custom id's kind picks a handler in ``ROUTES``."""
 
     async def handle_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
-        """Parse a click's custom id and run its kind's handler; a damaged id or refusal is answered in a sentence."""
+        """Parse a click's custom id and run its kind's handler; a damaged id or refusal is answered in a sentence,
+        and so is a database that fails (in time: its waits end before Discord's deadline, ``answering``)."""
+        answering(interaction.response.is_done)
         try:
             parts = customid.parse(custom_id)
             if interaction.guild_id:
@@ -50,6 +77,8 @@ class ComponentHandlers:
             await self._handle_component(interaction, parts, values)
         except TableError as exc:
             await self.error(interaction, str(exc))
+        except StorageError as exc:
+            await self.error(interaction, database_trouble(exc))
 
     async def _handle_component(self, interaction: discord.Interaction, parts: customid.CustomId,
                                 values: list[str]) -> None:
