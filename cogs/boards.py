@@ -347,6 +347,15 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
             " Links and Attach Files in that channel. Until then the game goes on: `/game play` to move and"
             " `/game status` to see the board. I'll post boards again as soon as the permissions change."))
 
+    async def adopt_board(self, game: GameRow, message_id: int) -> None:
+        """A board posted in answer to a command (``/game status``) becomes the table's living board: the one it
+        replaces loses its buttons now, and it loses its own when the next board comes or the game ends."""
+        previous = game.board_message_id
+        await self.tables.set_message(game, board_message_id=message_id)
+        channel = await self.channel(game.channel_id) if previous and previous != message_id else None
+        if channel is not None and previous:
+            await self._retire_board(channel, game, previous)
+
     async def fresh_board(self, channel_id: int) -> None:
         """Post the board of the table playing in ``channel_id`` anew (the old one retired): the bot may post
         there again after it could not (a thread unlocked)."""

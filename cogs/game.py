@@ -277,7 +277,9 @@ class GameCog(commands.Cog):
         view = board_view(row)
         if view is not None:
             kwargs["view"] = view
-        await interaction.followup.send(**fit(**kwargs, allowed_mentions=discord.AllowedMentions.none()))
+        message = await interaction.followup.send(**fit(**kwargs, allowed_mentions=discord.AllowedMentions.none()),
+                                                  wait=True)
+        await self.ui.adopt_board(row, message.id)  # the living board now: retired like every other
 
     @game.command(name="rejoin", description="Take your seat back from the bot after missing turns")
     async def rejoin(self, interaction: discord.Interaction) -> None:
