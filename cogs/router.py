@@ -57,9 +57,12 @@ class ComponentRouter:
             return
         data: Any = interaction.data or {}
         custom_id = data.get("custom_id")
-        if not isinstance(custom_id, str) or not custom_id.startswith(PREFIX):
-            return
         bot: HeistBot = interaction.client  # type: ignore[assignment]
+        if not isinstance(custom_id, str) or not custom_id.startswith(PREFIX):
+            # Not one of ours (every component the bot sends is: discord.py listens on none), or damaged past its
+            # prefix: answered all the same, or Discord says "This interaction failed".
+            await bot.ui.error(interaction, customid.DAMAGED)
+            return
         await bot.ui.handle_component(interaction, custom_id, [str(v) for v in data.get("values") or []])
 
 

@@ -54,6 +54,19 @@ async def test_malformed_button_ids(harness, make):
     assert "older version of the bot" in text
 
 
+@pytest.mark.parametrize("custom_id", ["xx:play:1", "play:1", "HC:play:1", "heistcord", "x" * 100])
+async def test_button_ids_without_our_prefix_are_answered_privately(harness, custom_id):
+    """Issue 27, item 10: a click on a button the bot did not make (or one damaged past its prefix) is answered
+    (before: no reply at all, and Discord showed "This interaction failed")."""
+    await running_game(harness)
+    old = harness.fake.post_as_bot(CHANNEL, {"content": "an old panel", "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "Take 1", "custom_id": custom_id}]}]})
+    rec = await harness.fake.click(ADMIN, old, custom_id)
+    await rec.response(timeout=5)
+    text = callback_text(rec)
+    assert is_private(rec) and "older version of the bot" in text, text
+
+
 @pytest.mark.parametrize("value", ["x", "²", "-1", "9" * 90, "1:2"])
 async def test_malformed_select_values(harness, value):
     game = await running_game(harness)
