@@ -118,6 +118,8 @@ class HeistBot(commands.AutoShardedBot):
         kwargs.setdefault("shard_ids", config.shard_ids)
         refusals = Refusals(clock=clock or time.time)
         kwargs.setdefault("http_trace", refusals.trace_config())  # counts every answer Discord refuses
+        # The bot uses no voice: discord.py's warnings that its voice libraries are missing would only mislead.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, tree_cls=HeistTree, **kwargs)
         sweep_ratelimits_lazily(self.http)
         self.config = config

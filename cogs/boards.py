@@ -329,11 +329,14 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
             return
         name = self.tables.engine(game).meta.name
         if code == refusals.UNKNOWN_CHANNEL:
+            # A thread of its own, unless the channel it was in went too (its threads are reported after it).
+            what = ("thread" if game.parent_channel_id and game.parent_channel_id not in self.bot.refusals.gone_channels
+                    else "channel")
             try:
-                await self.tables.end(game.id, "Its channel was deleted.")
+                await self.tables.end(game.id, f"Its {what} was deleted.")
             except TableError:
                 return
-            await self.tell(game.host_id, f"Your table #{game.id} ({name}) has ended: its channel was deleted.")
+            await self.tell(game.host_id, f"Your table #{game.id} ({name}) has ended: its {what} was deleted.")
             return
         if code == refusals.THREAD_LOCKED:
             await self.tell(game.host_id, (

@@ -109,7 +109,7 @@ async def test_a_deleted_channel_ends_its_table_without_further_requests(harness
     await h.settle()
     game = await h.bot.tables.get(game.id)
     assert game.status == "ended" and "deleted" in game.ended_reason
-    assert any("has ended: its channel was deleted" in m.content for m in fake.dms(ADMIN))
+    assert any("has ended: its thread was deleted" in m.content for m in fake.dms(ADMIN))
     h.clock.now += 1000
     h.bot.wake_timers()
     await h.settle()
@@ -123,7 +123,7 @@ async def test_a_channel_deleted_while_the_bot_watches(harness):
     where = game.channel_id  # the table's thread
     before = len(fake.requests_to_channel(where))
     await fake.delete_channel(where)
-    await fake.wait_for(lambda: any("its channel was deleted" in m.content for m in fake.dms(ADMIN)), timeout=5)
+    await fake.wait_for(lambda: any("its thread was deleted" in m.content for m in fake.dms(ADMIN)), timeout=5)
     await h.settle()
     assert (await h.bot.tables.get(game.id)).status == "ended"
     assert len(fake.requests_to_channel(where)) == before
