@@ -133,6 +133,7 @@ class HeistBot(commands.AutoShardedBot):
         self._refusal_log_task: asyncio.Task | None = None
         self._timer_wakeup = asyncio.Event()
         self._recovered = False  # the start-up recovery is done (tried again on every timer pass until it is)
+        self.timer_passes = 0  # timer passes done (tests wait on it)
         self._frozen = False
         self._stopping = False
         self.permissions = ManagerRoles(self.storage)
@@ -246,6 +247,7 @@ class HeistBot(commands.AutoShardedBot):
             for kind, outcome in await self.tables.fire_timers():
                 await self._announce(kind, outcome)
         next_at = await self.storage.next_timer()
+        self.timer_passes += 1
         return TIMER_MAX_SLEEP if next_at is None else max(0.05, min(TIMER_MAX_SLEEP, next_at - self.tables.clock()))
 
     async def _announce(self, kind: str, outcome: Any) -> None:
