@@ -171,6 +171,21 @@ GAME_COLUMNS = frozenset(("status", "host_id", "options", "seats", "state", "lob
 _PG_RESULT_INSERT = _RESULT_INSERT.replace("?", "{}").format(*(f"${i}" for i in range(1, 12)))
 
 
+async def migrate_in(conn: asyncpg.Connection) -> int:
+    """Bring the schema up to date within the transaction ``conn`` is in (rolled back with it), under an
+    advisory lock so that one process migrates at a time; returns the version."""
+    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+    await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    version = await conn.fetchval("SELECT version FROM schema_version")
+    if version is None:
+        await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+        version = 0
+    for target in range(version, len(PG_MIGRATIONS)):
+        await conn.execute(PG_MIGRATIONS[target])
+        await conn.execute("UPDATE schema_version SET version = $1", target + 1)
+    return len(PG_MIGRATIONS)
+
+
 def is_postgres_url(url: str | None) -> bool:
     """Whether ``url`` names a PostgreSQL database (postgresql:// or postgres://)."""
     return url is not None and url.split(":", 1)[0] in ("postgresql", "postgres")
@@ -284,16 +299,7 @@ class PgStorage(Storage):
     async def migrate(self) -> int:
         """As on SQLite, under an advisory lock so that one process migrates at a time."""
         async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            version = await conn.fetchval("SELECT version FROM schema_version")
-            if version is None:
-                await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
-                version = 0
-            for target in range(version, len(PG_MIGRATIONS)):
-                await conn.execute(PG_MIGRATIONS[target])
-                await conn.execute("UPDATE schema_version SET version = $1", target + 1)
-        return len(PG_MIGRATIONS)
+            return await migrate_in(conn)
 
     async def schema_version(self) -> int:
         """The version the database's schema is at."""
