@@ -15,8 +15,10 @@ writes go to a writer thread with a connection of its own: one hop per batch, an
 writes that arrive together share one transaction, each under its own savepoint
 (group commit, see :meth:`Storage.save_game`). Server settings are kept in memory.
 
-One process owns a database file: :meth:`Storage.claim` takes an exclusive lock on
-``<db>.lock`` and refuses a second process with :class:`DatabaseInUseError`.
+One process owns a database file: :meth:`Storage.claim` takes an exclusive lock on the
+file itself (its inode: the same file through a symlink or a second name is the same lock)
+and refuses a second process with :class:`DatabaseInUseError`. SQLite's own locks are
+POSIX record locks, which ``flock`` neither takes nor disturbs.
 """
 from __future__ import annotations
 
@@ -363,18 +365,23 @@ class Storage:
         self.batches = 0  # write transactions the writer committed or tried (for the benchmarks)
 
     def claim(self) -> None:
-        """Take the database file for this process, or raise DatabaseInUseError."""
+        """Take the database file for this process (created if it is new), or raise DatabaseInUseError;
+        StorageError, saying where, if the file can't be opened for writing."""
         if self._lock_file is not None or self.path == ":memory:" or self.path.startswith("file:"):
             return
-        fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise StorageError(f"can't open the SQLite database {self.path} for writing ({exc.strerror}): set"
+                               " HEISTCORD_DB to a file in a folder the bot may write to.") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
             raise DatabaseInUseError(f"another heistcord process is already using {self.path};"
                                 " stop it first (only one bot may use a SQLite database).") from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
+        # Held open until release(), after SQLite's own connections are closed: closing any descriptor of the
+        # file drops the process's POSIX locks on it, SQLite's included.
         self._lock_file = fd
 
     def release(self) -> None:
@@ -399,8 +406,11 @@ class Storage:
             await self.migrate()
             self._writer = ThreadPoolExecutor(1, thread_name_prefix="heistcord-db-writer")
             self._wconn = await asyncio.get_running_loop().run_in_executor(self._writer, self._connect_writer)
-        except BaseException:
+        except BaseException as exc:
             await self.close()
+            if isinstance(exc, sqlite3.Error):  # e.g. a read-only file or folder: one line saying where
+                raise StorageError(f"can't use the SQLite database {self.path} ({exc}): set HEISTCORD_DB to a file"
+                                   " the bot may write to, in a folder it may write to.") from None
             raise
         return self
 
