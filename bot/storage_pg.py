@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
 from typing import Any, Awaitable, Callable, Iterable
 from urllib.parse import urlsplit, urlunsplit
@@ -50,6 +51,7 @@ from bot.storage import (
 )
 
 MIGRATION_LOCK = 7_121_300_013  # pg_advisory_xact_lock key: one process migrates at a time
+OPEN_BUDGET = 10.0  # seconds to connect and bring the schema up to date at start-up
 
 PG_MIGRATIONS: list[str] = [
     # 0 -> 1: the first schema.
@@ -191,13 +193,28 @@ def is_postgres_url(url: str | None) -> bool:
     return url is not None and url.split(":", 1)[0] in ("postgresql", "postgres")
 
 
+_SECRET_PARAM = re.compile(r"(?i)((?:^|&)(?:password|sslpassword)=)[^&]*")
+
+
 def redact(url: str) -> str:
-    """The URL without its password, for logs and messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-    return urlunsplit(parts._replace(netloc=netloc))
+    """The URL without its password (in its user part or its query string), for logs and messages."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:  # not even a URL's shape: show none of it
+        return "(the URL in HEISTCORD_DATABASE_URL)"
+    netloc = parts.netloc if password is None else parts.netloc.replace(f":{password}@", ":***@")
+    return urlunsplit(parts._replace(netloc=netloc, query=_SECRET_PARAM.sub(r"\1***", parts.query)))
+
+
+def scrub(text: str, url: str) -> str:
+    """``text`` (an error's message) with every password of ``url`` hidden."""
+    secrets = [m.group(0).split("=", 1)[1] for m in _SECRET_PARAM.finditer(urlsplit(url).query)]
+    with contextlib.suppress(ValueError):
+        secrets.append(urlsplit(url).password or "")
+    for secret in filter(None, secrets):
+        text = text.replace(secret, "***")
+    return text
 
 
 def _game(row: asyncpg.Record | None) -> GameRow | None:
@@ -267,18 +284,35 @@ class PgStorage(Storage):
         """Nothing to release: PostgreSQL lets several processes share a database."""
 
     async def open(self) -> "PgStorage":
-        """Connect a pool and migrate the schema (StorageError if the server can't be reached); returns self."""
+        """Connect a pool and migrate the schema, within ``OPEN_BUDGET`` seconds; returns self. StorageError in
+        one line saying where (the password hidden) and what to do, if it can't."""
         try:
-            self.pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size,
-                                                  command_timeout=60)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise StorageError(f"can't connect to PostgreSQL at {self.path}: {exc}") from exc
-        try:
-            await self.migrate()
-        except BaseException:
-            await self.close()
+            async with asyncio.timeout(OPEN_BUDGET):
+                self.pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size,
+                                                      command_timeout=60, timeout=OPEN_BUDGET)
+                await self.migrate()
+        except BaseException as exc:
+            if self.pool is not None:
+                self.pool.terminate()  # (closing would wait on a server that may not answer)
+                self.pool = None
+            if isinstance(exc, Exception):
+                raise self._open_failure(exc) from None
             raise
         return self
+
+    def _open_failure(self, exc: Exception) -> Exception:
+        """What opening the database met, as one line for the person starting the bot."""
+        where = f"PostgreSQL at {self.path}"
+        if isinstance(exc, TimeoutError):
+            return StorageError(f"{where} did not answer within {OPEN_BUDGET:.0f} s: is the server running, and not"
+                                " overloaded or stopped?")
+        if isinstance(exc, asyncpg.InsufficientPrivilegeError):
+            return StorageError(f"{where}: the user may not create heistcord's tables ({scrub(str(exc), self.url)})."
+                                " Grant it CREATE on the database's schema (or start the bot once as the database's"
+                                " owner).")
+        if isinstance(exc, (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError)):
+            return StorageError(f"can't connect to {where}: {scrub(str(exc), self.url) or type(exc).__name__}")
+        return exc
 
     async def close(self) -> None:
         """Close the connection pool."""
@@ -661,12 +695,6 @@ class PgStorage(Storage):
             else:
                 await db.execute("INSERT INTO dm_refusals (user_id, until) VALUES ($1, $2) ON CONFLICT (user_id)"
                                  " DO UPDATE SET until = excluded.until", user_id, float(until))
-
-
-async def check_database(url: str) -> None:
-    """Connect once and bring the schema up to date (raises StorageError, saying where, if it can't)."""
-    storage = await PgStorage(url, min_size=1, max_size=1).open()
-    await storage.close()
 
 
 def make_storage(db_path: str, database_url: str | None = None, **kwargs: Any) -> Storage:
