@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 import discord
 
 from bot.storage import CommitUnknownError, GameRow, StorageError, answering, current_answering
-from bot.tables import TableError
+from bot.tables import TableError, seat_of
 from cogs import customid
 from cogs.deadline import edit_reply, in_time, reply
 from cogs.embeds import lobby_embed, lobby_view
@@ -29,6 +29,14 @@ SAVED_THEN_UNAVAILABLE = ("That was saved, but then the database stopped answeri
                           " (the board may come late). Please look again in a moment.")
 SAVE_UNKNOWN = ("The database stopped answering while saving that, so I can't tell yet whether it counted: if it"
                 " did, a new board will show it here. Please look again in a moment.")
+
+
+# The kinds of custom id whose number is a game's id (cogs.customid), and those a player may use from a DM: their
+# own seat's moves and hand.
+GAME_KINDS = frozenset({"join", "leave", "bot", "start", "play", "hand", "end", "dm", "act", "sel"})
+OWN_SEAT_KINDS = frozenset({"play", "hand", "dm", "act", "sel"})
+ANOTHER_SERVER = "That button belongs to a table on another server, so it does nothing here."
+FROM_A_DM = "That button works on the table's own server, not in a direct message."
 
 
 def database_trouble(exc: StorageError) -> str:
@@ -88,7 +96,19 @@ class ComponentHandlers:
         handler = ROUTES.get(parts.kind)
         if handler is None:
             raise customid.BadInputError(customid.DAMAGED)
+        if parts.kind in GAME_KINDS:
+            await self._check_where(interaction, parts)
         await handler(self, interaction, parts, values)
+
+    async def _check_where(self, interaction: discord.Interaction, parts: customid.CustomId) -> None:
+        """Defence in depth: a button naming a game acts on it only from that game's server, or from a DM for a
+        player's own seat (the bot never sends another server's buttons; a forged or misrouted id is refused)."""
+        game = await self.tables.get(parts.game_id)
+        if interaction.guild_id is None:
+            if parts.kind not in OWN_SEAT_KINDS or seat_of(game, interaction.user.id) is None:
+                raise TableError(FROM_A_DM)
+        elif interaction.guild_id != game.guild_id:
+            raise TableError(ANOTHER_SERVER)
 
     async def _edit_lobby(self, interaction: discord.Interaction, game: GameRow) -> None:
         await interaction.response.edit_message(embed=lobby_embed(game, self.tables.engine(game)),

@@ -3,8 +3,12 @@ check comes first; strange typed moves, button ids and select values get a clear
 private error (no traceback); only Manage Server changes server settings."""
 from __future__ import annotations
 
+import copy
+
 import pytest
 
+from cogs import customid
+from cogs.router import OWN_SEAT_KINDS
 from tests.conftest import ADMIN, CHANNEL, GUILD, MEMBER_PERMS
 from tests.e2e_helpers import callback_text
 
@@ -136,3 +140,33 @@ async def test_replay_errors_are_private_and_the_server_check_comes_first(harnes
     assert is_private(rec) and "finished games" in callback_text(rec)
     assert not [m for m in h.fake.public_messages(CHANNEL) if "There is no game" in m.content
                 or "finished games" in m.content]
+
+
+# --- issue 27, item 7: a custom id naming another server's game ---------------------------------------------------
+@pytest.mark.parametrize("kind", ["join", "leave", "bot", "start", "end", "play", "hand", "dm", "act"])
+async def test_a_button_naming_a_game_of_another_server_is_refused(harness, kind):
+    """If one were ever delivered (a forged id, a bug), it must not join, start or end that server's game, nor
+    show a hand: the interaction's server is checked against the game's."""
+    h, fake = harness, harness.fake
+    tables = h.bot.tables
+    lobby = await tables.open(OTHER_GUILD, OTHER_GUILD_CHANNEL, "dummy", CID, "Cid", {"pile": "9"})
+    playing = await tables.open(OTHER_GUILD, OTHER_GUILD_CHANNEL + 1, "dummy", CID, "Cid", {"pile": "9"})
+    await tables.join(playing.id, BOB, "Bob")
+    await tables.start(playing.id, CID)
+    game = lobby if kind in ("join", "leave", "bot", "start") else playing
+    before = copy.deepcopy(await h.bot.storage.get_game(game.id))
+    custom_id = customid.encode(kind, game.id, game.version, 0) if kind == "act" else customid.encode(kind, game.id)
+    # Cid hosts it, on the other server; in a DM a player's own seat may be played (the bot DMs Play buttons).
+    places = [(CHANNEL, "another server")] + ([] if kind in OWN_SEAT_KINDS else [(fake.dm_channel_id(CID), "direct")])
+    for channel, refusal in places:
+        forged = fake.post_as_bot(channel, {"content": "a forged button", "components": [
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": custom_id}]}]})
+        rec = await fake.click(CID, forged, custom_id)
+        await rec.response(timeout=5)
+        text = callback_text(rec)
+        assert is_private(rec) and refusal in text, (channel, text)
+    await h.settle()
+    after = await h.bot.storage.get_game(game.id)
+    assert (after.status, after.seats, after.version, after.rev) == (before.status, before.seats, before.version,
+                                                                     before.rev)
+    assert "SECRET" not in "".join(m.content for m in fake.dms(CID))
