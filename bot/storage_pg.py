@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
 import time
 from typing import Any, Awaitable, Callable, Iterable
@@ -229,6 +230,8 @@ def _storage_failure(exc: BaseException) -> bool:
     return isinstance(exc, (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError))
 
 
+# A pooled connection found dead when used (the server restarted or closed it meanwhile): a read is tried once more.
+_STALE = (asyncpg.InterfaceError, asyncpg.InternalClientError, asyncpg.PostgresConnectionError, ConnectionError)
 # A call that failed so leaves its connection in a state nobody knows (cut short, or the server went away).
 _BROKEN = (asyncio.CancelledError, TimeoutError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError,
            asyncpg.PostgresConnectionError)
@@ -244,6 +247,26 @@ def _refused(exc: BaseException) -> bool:
 def _unavailable(exc: BaseException) -> StorageError:
     """The StorageError for a failure reaching the server (one line; the server's message if it sent one)."""
     return StorageError(f"the database is unavailable: {str(exc) or type(exc).__name__}")
+
+
+async def _keep_as_is(conn: asyncpg.Connection) -> None:
+    """A connection given back to the pool is kept as it is (every transaction of ours has ended; we set no
+    session state, listen to nothing, hold no session lock): asyncpg's default reset costs a round trip per
+    call, and one to a server that froze meanwhile would hang."""
+
+
+class _OneLine(logging.Filter):
+    """asyncpg's pool logs a traceback each time it fails to reconnect to keep its minimum of connections (every
+    1 to 60 s while the server is down): one line is enough, the bot says what matters itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None:
+            record.msg = f"{record.getMessage()} ({type(record.exc_info[1]).__name__}: {record.exc_info[1]})"
+            record.args, record.exc_info, record.exc_text = (), None, None
+        return True
+
+
+logging.getLogger("asyncpg.pool").addFilter(_OneLine())
 
 
 def _drop(conn: Any) -> None:
@@ -289,7 +312,7 @@ class PgStorage(Storage):
         try:
             async with asyncio.timeout(OPEN_BUDGET):
                 self.pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size,
-                                                      command_timeout=60, timeout=OPEN_BUDGET)
+                                                      command_timeout=60, timeout=OPEN_BUDGET, reset=_keep_as_is)
                 await self.migrate()
         except BaseException as exc:
             if self.pool is not None:
@@ -359,8 +382,12 @@ class PgStorage(Storage):
         budget = wait_budget(READ_BUDGET)
         try:
             async with asyncio.timeout(budget):
-                async with self._connection(budget) as conn:
-                    return await getattr(conn, method)(sql, *args)
+                try:
+                    async with self._connection(budget) as conn:
+                        return await getattr(conn, method)(sql, *args)
+                except _STALE:  # a pooled connection to a server that went away (and may be back): once more
+                    async with self._connection(budget) as conn:
+                        return await getattr(conn, method)(sql, *args)
         except TimeoutError:
             raise StorageError(f"the database did not answer within {budget:.1f} s") from None
         except Exception as exc:
@@ -384,9 +411,7 @@ class PgStorage(Storage):
         try:
             try:
                 async with asyncio.timeout(budget) as deadline:
-                    async with self._connection(budget) as conn:
-                        tx = conn.transaction()
-                        await tx.start()
+                    async with self._begun(budget) as (conn, tx):
                         try:
                             yield conn
                         except _BROKEN:  # the connection is closed, and the server rolls the transaction back
@@ -413,6 +438,23 @@ class PgStorage(Storage):
                 raise _unavailable(exc) from exc
             raise
         note_saved()
+
+    @contextlib.asynccontextmanager
+    async def _begun(self, budget: float):
+        """A pooled connection and its transaction, begun (on a second connection if the first was found dead:
+        the server restarted meanwhile). Beginning twice costs nothing: no statement has run."""
+        for attempt in range(2):
+            begun = False
+            try:
+                async with self._connection(budget) as conn:
+                    tx = conn.transaction()
+                    await tx.start()
+                    begun = True
+                    yield conn, tx
+                    return
+            except _STALE:
+                if begun or attempt:
+                    raise
 
     def _settler(self, pid: int, verify: Callable[[], Awaitable[int]] | None) -> Callable[[], Awaitable[int]]:
         """``CommitUnknownError.settle`` for a COMMIT in doubt on the server process ``pid``."""

@@ -151,7 +151,11 @@ class PgServer:
         """Stop the server as ``pg_ctl stop -m fast`` does (open connections are closed), keeping its data."""
         assert self.proc is not None
         self.proc.send_signal(signal.SIGINT)
-        self.proc.wait(30)
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            with open(os.path.join(self.dir or "", "server.log")) as f:
+                raise PgUnavailableError(f"the server did not stop within 30 s: {f.read()[-1500:]}") from None
         self.proc = None
 
     def resume(self) -> None:
