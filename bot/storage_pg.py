@@ -249,6 +249,20 @@ def _unavailable(exc: BaseException) -> StorageError:
     return StorageError(f"the database is unavailable: {str(exc) or type(exc).__name__}")
 
 
+@contextlib.asynccontextmanager
+async def _answered_within(budget: float):
+    """The block's calls to the server within ``budget`` seconds; else StorageError, as for a server that fails."""
+    try:
+        async with asyncio.timeout(budget):
+            yield
+    except TimeoutError:
+        raise StorageError(f"the database did not answer within {budget:.1f} s") from None
+    except Exception as exc:
+        if _storage_failure(exc):
+            raise _unavailable(exc) from exc
+        raise
+
+
 async def _keep_as_is(conn: asyncpg.Connection) -> None:
     """A connection given back to the pool is kept as it is (every transaction of ours has ended; we set no
     session state, listen to nothing, hold no session lock): asyncpg's default reset costs a round trip per
@@ -380,20 +394,13 @@ class PgStorage(Storage):
         """``conn.<method>(sql, *args)`` on a pooled connection within the read budget; StorageError when the
         server does not answer in time or can't be reached."""
         budget = wait_budget(READ_BUDGET)
-        try:
-            async with asyncio.timeout(budget):
-                try:
-                    async with self._connection(budget) as conn:
-                        return await getattr(conn, method)(sql, *args)
-                except _STALE:  # a pooled connection to a server that went away (and may be back): once more
-                    async with self._connection(budget) as conn:
-                        return await getattr(conn, method)(sql, *args)
-        except TimeoutError:
-            raise StorageError(f"the database did not answer within {budget:.1f} s") from None
-        except Exception as exc:
-            if _storage_failure(exc):
-                raise _unavailable(exc) from exc
-            raise
+        async with _answered_within(budget):
+            try:
+                async with self._connection(budget) as conn:
+                    return await getattr(conn, method)(sql, *args)
+            except _STALE:  # a pooled connection to a server that went away (and may be back): once more
+                async with self._connection(budget) as conn:
+                    return await getattr(conn, method)(sql, *args)
 
     @contextlib.asynccontextmanager
     async def transaction(self, verify: Callable[[], Awaitable[int]] | None = None):
@@ -476,18 +483,10 @@ class PgStorage(Storage):
     async def _end_backend(self, pid: int) -> None:
         """Terminate the server process ``pid`` (one of our own connections) and wait until it is gone."""
         budget = wait_budget(READ_BUDGET)
-        try:
-            async with asyncio.timeout(budget):
-                async with self._connection(budget) as conn:
-                    await conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1", pid)
-                    while await conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1)", pid):
-                        await asyncio.sleep(0.01)
-        except TimeoutError:
-            raise StorageError(f"the database did not answer within {budget:.1f} s") from None
-        except Exception as exc:
-            if _storage_failure(exc):
-                raise _unavailable(exc) from exc
-            raise
+        async with _answered_within(budget), self._connection(budget) as conn:
+            await conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1", pid)
+            while await conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1)", pid):
+                await asyncio.sleep(0.01)
 
     # --- games ----------------------------------------------------------------
     async def create_game(self, guild_id: int, channel_id: int, game_key: str, host_id: int,

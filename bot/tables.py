@@ -927,7 +927,7 @@ class TableService:
 
         try:
             await self._change(game.id, change)
-        except TableError as exc:
+        except (TableError, StorageError) as exc:  # (a save in doubt, or a read that failed, too)
             log.warning("game %s: message ids not saved: %s", game.id, exc)
 
     async def set_seat_info(self, game: GameRow, info: dict[int, dict[str, Any]]) -> None:
@@ -938,7 +938,7 @@ class TableService:
 
         try:
             await self._change(game.id, change)
-        except TableError as exc:
+        except (TableError, StorageError) as exc:
             log.warning("game %s: seat details not saved: %s", game.id, exc)
 
     # --- replay -------------------------------------------------------------------------

@@ -223,15 +223,20 @@ class PgServer:
 _server: PgServer | None = None
 
 
+def start_or_fail() -> PgServer:
+    """A new server; if it can't start, the test run fails saying why (never a skip)."""
+    try:
+        return PgServer().start()
+    except PgUnavailableError as exc:
+        pytest.fail(f"PostgreSQL is needed by these tests and could not be started: {exc}", pytrace=False)
+
+
 @pytest.fixture(scope="session")
 def pg_server():
     """The session's PostgreSQL server (started on first use, stopped at the end)."""
     global _server
     if _server is None:
-        try:
-            _server = PgServer().start()
-        except PgUnavailableError as exc:
-            pytest.fail(f"PostgreSQL is needed by these tests and could not be started: {exc}", pytrace=False)
+        _server = start_or_fail()
     yield _server
     _server.stop()
     _server = None

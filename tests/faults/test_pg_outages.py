@@ -18,7 +18,7 @@ from cogs import customid
 from tests.conftest import ADMIN, CHANNEL, OTHER_CHANNEL, Clock, Harness, populate
 from tests.e2e_helpers import button_id, callback_text, latest_board, open_and_start, play_boards
 from tests.fakediscord.fixtures import stop_client
-from tests.pg import PgServer, PgUnavailableError
+from tests.pg import start_or_fail
 
 BOB, CID = 101, 102
 
@@ -26,10 +26,7 @@ BOB, CID = 101, 102
 @pytest.fixture(scope="module")
 def outage_pg():
     """A PostgreSQL server these tests may stop and freeze."""
-    try:
-        server = PgServer().start()
-    except PgUnavailableError as exc:
-        pytest.fail(f"PostgreSQL is needed by these tests and could not be started: {exc}", pytrace=False)
+    server = start_or_fail()
     yield server
     server.stop()
 
