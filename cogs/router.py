@@ -49,7 +49,7 @@ def database_trouble(exc: StorageError) -> str:
         text = SAVED_THEN_UNAVAILABLE
     else:
         text = UNAVAILABLE
-    log.warning("an interaction was answered that the database failed it (%s)", exc)
+    log.warning("told a player the database failed them: %s", exc)
     return text
 
 

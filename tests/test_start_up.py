@@ -54,6 +54,34 @@ def start(tmp_path, *, discord_url: str | None = None, timeout: float = 60, **en
     return run, lines, time.monotonic() - began
 
 
+class Ended:
+    """What ``main()`` returned, as a finished process's return code."""
+
+    def __init__(self, returncode: int) -> None:
+        self.returncode = returncode
+
+
+def start_here(tmp_path, monkeypatch, capsys, **env: str):
+    """``start``, in this process: for the failures found before the bot logs in (no process to spawn)."""
+    import time
+
+    from bot.__main__ import main
+
+    for key in list(os.environ):
+        if key.startswith(("DISCORD_", "HEISTCORD_")):
+            monkeypatch.delenv(key)
+    env.setdefault("HEISTCORD_DB", str(tmp_path / "heistcord.sqlite3"))
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    began = time.monotonic()
+    status = main([])
+    out = capsys.readouterr()
+    lines = [line for line in (out.out + out.err).splitlines() if line.strip()]
+    return Ended(status), lines, time.monotonic() - began
+
+
 def one_clear_line(run, lines, *, says: str) -> str:
     """The run ended (not 0) with one line of its own saying ``says``, after at most the usual log lines."""
     assert run.returncode != 0, lines
@@ -65,8 +93,9 @@ def one_clear_line(run, lines, *, says: str) -> str:
     return ours[0]
 
 
-def test_a_client_secret_pasted_for_the_token(tmp_path):
-    run, lines, _ = start(tmp_path, DISCORD_TOKEN="kY8u2VxQm3ZpLw9rT5nB1cD7fG4hJ6aS")  # 32 characters, no dots
+def test_a_client_secret_pasted_for_the_token(tmp_path, monkeypatch, capsys):
+    run, lines, _ = start_here(tmp_path, monkeypatch, capsys,
+                               DISCORD_TOKEN="kY8u2VxQm3ZpLw9rT5nB1cD7fG4hJ6aS")  # 32 characters, no dots
     line = one_clear_line(run, lines, says="not a bot token")
     assert "Bot tab" in line and "kY8u2V" not in line
 
@@ -106,7 +135,7 @@ async def test_the_members_intent_not_switched_on_in_the_portal(tmp_path, fake_w
     assert "unset HEISTCORD_MEMBERS_INTENT" in line and took < 20
 
 
-def test_a_database_server_that_never_answers(tmp_path):
+def test_a_database_server_that_never_answers(tmp_path, monkeypatch, capsys):
     """A server that accepts connections and says nothing (frozen, or not PostgreSQL): one line within ~10 s, with
     neither the password of the URL nor the one in its query string (it exited after 60.7 s, 'reason': '')."""
     with socket.socket() as silent:
@@ -114,24 +143,24 @@ def test_a_database_server_that_never_answers(tmp_path):
         silent.listen(8)  # connections are accepted by the kernel and never answered
         port = silent.getsockname()[1]
         url = f"postgresql://heistcord:{SECRET}@127.0.0.1:{port}/heistcord?sslmode=disable&password={SECRET}"
-        run, lines, took = start(tmp_path, DISCORD_TOKEN=TOKEN, HEISTCORD_DATABASE_URL=url)
+        run, lines, took = start_here(tmp_path, monkeypatch, capsys, DISCORD_TOKEN=TOKEN, HEISTCORD_DATABASE_URL=url)
     line = one_clear_line(run, lines, says="did not answer within 10 s")
     assert f"127.0.0.1:{port}" in line and took < 15
 
 
-def test_a_port_that_is_not_a_number(tmp_path):
-    run, lines, _ = start(tmp_path, DISCORD_TOKEN=TOKEN,
-                          HEISTCORD_DATABASE_URL=f"postgresql://heistcord:{SECRET}@dbhost:five/heistcord")
+def test_a_port_that_is_not_a_number(tmp_path, monkeypatch, capsys):
+    run, lines, _ = start_here(tmp_path, monkeypatch, capsys, DISCORD_TOKEN=TOKEN,
+                               HEISTCORD_DATABASE_URL=f"postgresql://heistcord:{SECRET}@dbhost:five/heistcord")
     one_clear_line(run, lines, says="port after the host must be a number")
 
 
-def test_a_sqlite_file_where_nothing_may_be_written(tmp_path):
+def test_a_sqlite_file_where_nothing_may_be_written(tmp_path, monkeypatch, capsys):
     for where in ("/proc/heistcord.sqlite3", str(tmp_path / "no-such-folder" / "heistcord.sqlite3")):
-        run, lines, _ = start(tmp_path, DISCORD_TOKEN=TOKEN, HEISTCORD_DB=where)
+        run, lines, _ = start_here(tmp_path, monkeypatch, capsys, DISCORD_TOKEN=TOKEN, HEISTCORD_DB=where)
         one_clear_line(run, lines, says=f"can't open the SQLite database {where}")
 
 
-async def test_a_database_user_who_may_not_create_tables(tmp_path, pg_server):
+async def test_a_database_user_who_may_not_create_tables(tmp_path, pg_server, monkeypatch, capsys):
     import asyncpg
 
     admin = await asyncpg.connect(pg_server.url())
@@ -147,5 +176,6 @@ async def test_a_database_user_who_may_not_create_tables(tmp_path, pg_server):
     finally:
         await owner.close()
     url = f"postgresql://reader:{SECRET}@127.0.0.1:{pg_server.port}/readers_only"
-    run, lines, _ = await asyncio.to_thread(start, tmp_path, DISCORD_TOKEN=TOKEN, HEISTCORD_DATABASE_URL=url)
+    run, lines, _ = await asyncio.to_thread(start_here, tmp_path, monkeypatch, capsys, DISCORD_TOKEN=TOKEN,
+                                            HEISTCORD_DATABASE_URL=url)
     one_clear_line(run, lines, says="may not create heistcord's tables")

@@ -184,7 +184,7 @@ async def test_with_the_database_frozen_clicks_are_answered_in_time_and_the_trut
     try:
         sent = await every_kind_of_interaction(h, game, board, panel, lobby)
         told = {name: await answered(rec) for name, rec in sent.items()}
-        await asyncio.sleep(4)  # frozen for a while after the answers: any write on its way waits with it
+        await asyncio.sleep(1)  # frozen a while after the answers: any write on its way waits with it
     finally:
         outage_pg.thaw()
     assert fake.expired == []
