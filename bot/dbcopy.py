@@ -2,8 +2,8 @@
 and stats from the SQLite file to PostgreSQL (the upgrade path to several processes).
 
 Copies every table (games with their ids, revisions and timers; the action log; guild
-settings; results; refused DMs) in ONE PostgreSQL transaction, which also creates the
-schema, then, before committing, checks the copy:
+settings; results; refused DMs; tutorial runs) in ONE PostgreSQL transaction, which also
+creates the schema, then, before committing, checks the copy:
 
 * every table's rows, read back from PostgreSQL, are the file's, value by value;
 * every started game, replayed from its seed and the copied action log, reproduces its
@@ -43,9 +43,10 @@ TABLES: dict[str, tuple[str, ...]] = {
     "results": ("game_id", "guild_id", "game_key", "seat", "user_id", "name", "is_bot", "score", "rank", "won",
                 "finished_at"),
     "dm_refusals": ("user_id", "until"),
+    "tutorial_runs": ("id", "user_id", "game_key", "run", "rev", "finished", "created_at", "updated_at"),
 }
 KEYS = {"games": ("id",), "actions": ("id",), "guild_settings": ("guild_id",), "results": ("game_id", "seat"),
-        "dm_refusals": ("user_id",)}  # each table's primary key: rows are read and compared in its order
+        "dm_refusals": ("user_id",), "tutorial_runs": ("id",)}  # each table's primary key: read and compared in order
 FLOAT_COLUMNS = {"deadline_at", "reminder_at", "created_at", "updated_at", "at", "score", "finished_at", "until"}
 CONNECT_TIMEOUT = 10.0
 
@@ -152,7 +153,7 @@ async def _copy(source: Storage, conn: asyncpg.Connection) -> CopyReport:
                 await conn.copy_records_to_table(table, records=rows, columns=columns)
             copied[table] = rows
             report.rows[table] = len(rows)
-        for table in ("games", "actions"):  # new ids continue after the copied ones
+        for table in ("games", "actions", "tutorial_runs"):  # new ids continue after the copied ones
             await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                                f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
         # Verify what the target now holds (read back through the same transaction).

@@ -149,6 +149,23 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE guild_settings ADD COLUMN bot_level TEXT NOT NULL DEFAULT 'normal';
     """,
+    # 6 -> 7: tutorial runs (/game learn): where each learner is in a game's tutorial (bot.teach.TutorialRun's
+    # JSON), so a lesson carries on after a restart; and results by player, to tell whether someone has played a
+    # game before (the tutorial is offered at their first table of it).
+    """
+    CREATE TABLE tutorial_runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL,
+        game_key TEXT NOT NULL,
+        run TEXT NOT NULL,
+        rev INTEGER NOT NULL DEFAULT 0,
+        finished INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX tutorial_runs_user_game ON tutorial_runs (user_id, game_key);
+    CREATE INDEX results_user_game ON results (user_id, game_key);
+    """,
 ]
 
 WRITE_BUDGET = 2.0  # seconds a write may wait for the database before giving up
@@ -304,6 +321,28 @@ class GuildSettings:
     on_leave: str = "bot"  # "bot": a bot player takes the seat; "end": the game ends
     threads: bool = True  # a started game moves into a thread of its own
     bot_level: str = "normal"  # the bot playing a timed-out or departed seat: easy, normal or hard
+
+
+@dataclass
+class TutorialRow:
+    """One learner's run through a game's tutorial: ``run`` is ``TutorialRun.to_json()``; every save is a
+    compare-and-set on ``rev``, so two clicks on one step never both count."""
+    id: int
+    user_id: int
+    game_key: str
+    run: dict[str, Any]
+    rev: int = 0
+    finished: bool = False
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    @classmethod
+    def from_row(cls, row: Any) -> "TutorialRow":
+        """The run of one database row, its JSON decoded."""
+        data = dict(row)
+        data["run"] = json.loads(data["run"])
+        data["finished"] = bool(data["finished"])
+        return cls(**data)
 
 
 _RESULT_INSERT = ("INSERT INTO results (game_id, guild_id, game_key, seat, user_id, name, is_bot, score, rank,"
@@ -894,3 +933,51 @@ class Storage:
             else:
                 await db.execute("INSERT INTO dm_refusals (user_id, until) VALUES (?, ?) ON CONFLICT (user_id)"
                                  " DO UPDATE SET until = excluded.until", (user_id, until))
+
+    # --- tutorial runs (/game learn) ----------------------------------------------------
+    async def start_tutorial(self, user_id: int, game_key: str, run: dict[str, Any]) -> TutorialRow:
+        """A new run of a game's tutorial for a learner; their unfinished run of that game, if any, is dropped
+        (its buttons then answer that the lesson was started over)."""
+        now = time.time()
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM tutorial_runs WHERE user_id = ? AND game_key = ? AND finished = 0",
+                             (user_id, game_key))
+            cur = await db.execute("INSERT INTO tutorial_runs (user_id, game_key, run, created_at, updated_at)"
+                                   " VALUES (?, ?, ?, ?, ?)", (user_id, game_key, _dumps(run), now, now))
+        return TutorialRow(cur.lastrowid, user_id, game_key, run, 0, False, now, now)
+
+    async def tutorial_run(self, run_id: int) -> TutorialRow | None:
+        """The tutorial run with this id, or None (started over, or never made)."""
+        async with self._db.execute("SELECT * FROM tutorial_runs WHERE id = ?", (run_id,)) as cur:
+            row = await cur.fetchone()
+        return TutorialRow.from_row(row) if row else None
+
+    async def open_tutorial(self, user_id: int, game_key: str) -> TutorialRow | None:
+        """The learner's unfinished run of a game's tutorial, or None."""
+        async with self._db.execute("SELECT * FROM tutorial_runs WHERE user_id = ? AND game_key = ? AND finished = 0"
+                                    " ORDER BY id DESC LIMIT 1", (user_id, game_key)) as cur:
+            row = await cur.fetchone()
+        return TutorialRow.from_row(row) if row else None
+
+    async def save_tutorial(self, run_id: int, expected_rev: int, run: dict[str, Any], finished: bool) -> bool:
+        """Store a run's new position if it is still at ``expected_rev`` (False: another click got there first)."""
+        async with self.transaction() as db:
+            cur = await db.execute("UPDATE tutorial_runs SET run = ?, finished = ?, rev = rev + 1, updated_at = ?"
+                                   " WHERE id = ? AND rev = ?",
+                                   (_dumps(run), int(finished), time.time(), run_id, expected_rev))
+        return cur.rowcount == 1
+
+    async def delete_tutorial(self, run_id: int) -> None:
+        """Forget a run (the learner quit it)."""
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM tutorial_runs WHERE id = ?", (run_id,))
+
+    async def knows_game(self, user_id: int, game_key: str) -> bool:
+        """Whether a player has finished a game of ``game_key`` (on any server) or started its tutorial."""
+        async with self._db.execute(
+            "SELECT EXISTS (SELECT 1 FROM results WHERE user_id = ? AND game_key = ?)"
+            " OR EXISTS (SELECT 1 FROM tutorial_runs WHERE user_id = ? AND game_key = ?)",
+            (user_id, game_key, user_id, game_key),
+        ) as cur:
+            row = await cur.fetchone()
+        return row is not None and bool(row[0])

@@ -14,6 +14,7 @@ from bot.tables import TableError, seat_of
 from cogs import customid
 from cogs.deadline import edit_reply, in_time, reply
 from cogs.embeds import lobby_embed, lobby_view
+from cogs.panel import PanelReplies
 
 if TYPE_CHECKING:
     from bot.app import HeistBot
@@ -33,8 +34,8 @@ SAVE_UNKNOWN = ("The database stopped answering while saving that, so I can't te
 
 # The kinds of custom id whose number is a game's id (cogs.customid), and those a player may use from a DM: their
 # own seat's moves and hand.
-GAME_KINDS = frozenset({"join", "leave", "bot", "start", "play", "hand", "end", "dm", "act", "sel"})
-OWN_SEAT_KINDS = frozenset({"play", "hand", "dm", "act", "sel"})
+GAME_KINDS = frozenset({"join", "leave", "bot", "start", "play", "hand", "end", "dm", "act", "sel", "help"})
+OWN_SEAT_KINDS = frozenset({"play", "hand", "dm", "act", "sel", "help"})
 ANOTHER_SERVER = "That button belongs to a table on another server, so it does nothing here."
 FROM_A_DM = "That button works on the table's own server, not in a direct message."
 
@@ -175,7 +176,7 @@ class ComponentHandlers:
         asyncio.get_running_loop().call_soon(self.draw_board_early, outcome.game)
         done = f"✅ {outcome.label}\n" if outcome.label else "✅ Done.\n"
         if outcome.game.status == "running":
-            await self.show_panel(interaction, outcome.game, prefix=done, edit=True)
+            await self.show_panel(interaction, outcome.game, prefix=done, edit=True, outcome=outcome)
         else:
             await edit_reply(interaction, content=done + "The game is over.", view=None)
         await self.publish(outcome)
@@ -183,9 +184,31 @@ class ComponentHandlers:
 
 Handler = Callable[[Any, discord.Interaction, customid.CustomId, list[str]], Awaitable[None]]
 
+
+def lessons(bot: Any) -> Any:
+    """The bot's ``Lessons`` cog (``cogs/learn.py``, loaded as an extension: reached through the bot, never
+    imported, so there is one copy of it)."""
+    cog = bot.get_cog("Lessons")
+    if cog is None:
+        raise TableError("Lessons aren't available right now. Please try again in a moment.")
+    return cog
+
+
+async def _teaching(ui: Any, interaction: discord.Interaction, parts: customid.CustomId, values: list[str]) -> None:
+    """How to play, Full rules, Learn by playing and a lesson's buttons: the ``Lessons`` cog answers them."""
+    await lessons(ui.bot).on_component(interaction, parts, values)
+
+
+async def _join_then_offer(ui: Any, interaction: discord.Interaction, parts: customid.CustomId,
+                           values: list[str]) -> None:
+    """The lobby's **Join**, then, at a player's first table of the game, How to play and the lesson offered."""
+    await ui._on_join(interaction, parts, values)
+    await lessons(ui.bot).offer(interaction, await ui.tables.get(parts.game_id))
+
+
 # One handler per custom id kind (``cogs.customid`` lists the kinds).
 ROUTES: dict[str, Handler] = {
-    "join": ComponentHandlers._on_join,
+    "join": _join_then_offer,
     "leave": ComponentHandlers._on_leave,
     "bot": ComponentHandlers._on_bot,
     "start": ComponentHandlers._on_start,
@@ -196,4 +219,15 @@ ROUTES: dict[str, Handler] = {
     "cancel": ComponentHandlers._on_cancel,
     "act": ComponentHandlers._on_move,
     "sel": ComponentHandlers._on_move,
+    "help": PanelReplies._on_help,  # a move panel's "?"
+    # teaching (the Lessons cog): how to play, the full rules doc, the tutorial and its buttons
+    "howto": _teaching,
+    "rules": _teaching,
+    "learn": _teaching,
+    "tact": _teaching,
+    "tsel": _teaching,
+    "tnext": _teaching,
+    "thelp": _teaching,
+    "tagain": _teaching,
+    "tquit": _teaching,
 }

@@ -173,7 +173,7 @@ async def test_a_boards_buttons_are_built_once_per_game_and_stay_the_same(harnes
     game = await open_and_start(h, "dummy", [ADMIN, 101])
     assert board_view(game) is board_view(game)
     posted = [m for m in h.fake.public_messages(game.channel_id) if m.components][-1]
-    assert posted.components == _new_board_view(game.id).to_components()
+    assert posted.components == _new_board_view(game.id, "dummy").to_components()  # a first-round board
     assert "hc:play:" in str(posted.components)
 
 

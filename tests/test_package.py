@@ -89,7 +89,9 @@ def test_the_wheel_ships_the_data_and_fonts(installed):
     names = set(zipfile.ZipFile(wheel).namelist())
     shipped = {str(p.relative_to(ROOT / "data")) for p in (ROOT / "data").rglob("*") if p.is_file()}
     assert shipped and {f"heistcord_data/{name}" for name in shipped} <= names
-    assert not any(name.startswith(("data/", "tests/")) for name in names)
+    rules = {f"heistcord_rules/{p.name}" for p in (ROOT / "docs" / "rules").glob("*.md")}
+    assert {f"heistcord_rules/{game}.md" for game in GAMES} <= rules <= names  # sent by "Full rules"
+    assert not any(name.startswith(("data/", "tests/", "docs/")) for name in names)
 
 
 def test_the_installed_package_plays_every_game_outside_the_checkout(installed, tmp_path):

@@ -55,6 +55,9 @@ async def a_server_history(path: str) -> dict:
     await storage.save_settings(GuildSettings(1, manager_role_id=77, allowed_channels=[10, 11], turn_minutes=15,
                                               on_leave="end", threads=False))
     await storage.set_dm_refusal(555, 2_000_000_123.5)
+    lesson = await storage.start_tutorial(HOST, "tower", {"game": "tower", "index": 2, "state": {"x": [1, 2]}})
+    await storage.save_tutorial(lesson.id, 0, {"game": "tower", "index": 3, "state": {"x": [1, 2, 3]}}, False)
+    ids["lesson"] = (await storage.start_tutorial(101, "rage", {"game": "rage", "index": 0, "state": {}})).id
     await storage.close()
     return ids
 
@@ -69,6 +72,7 @@ async def snapshot(storage) -> dict:
         "stats": await storage.user_stats(1, HOST),
         "settings": [await storage.settings(1), await storage.settings(2)],
         "dm": await storage.dm_refusals(),
+        "lessons": [vars(await storage.open_tutorial(user, key)) for user, key in ((HOST, "tower"), (101, "rage"))],
     }
 
 
@@ -94,7 +98,8 @@ async def test_copy_moves_everything_and_verifies_by_replay(pg_server, tmp_path)
         await play_to_the_end(svc, ids["running"])
         assert (await pg.get_game(ids["running"])).status == "finished"
         newer = await svc.open(1, 30, "tower", HOST, "Ann", {}, is_manager=True)
-        assert newer.id == max(ids.values()) + 1
+        assert newer.id == max(v for k, v in ids.items() if k != "lesson") + 1
+        assert (await pg.start_tutorial(102, "heist", {})).id == ids["lesson"] + 1  # so do new lessons' ids
     finally:
         await sqlite.close()
         await pg.close()

@@ -143,7 +143,7 @@ async def test_replay_errors_are_private_and_the_server_check_comes_first(harnes
 
 
 # --- issue 27, item 7: a custom id naming another server's game ---------------------------------------------------
-@pytest.mark.parametrize("kind", ["join", "leave", "bot", "start", "end", "play", "hand", "dm", "act"])
+@pytest.mark.parametrize("kind", ["join", "leave", "bot", "start", "end", "play", "hand", "dm", "act", "help"])
 async def test_a_button_naming_a_game_of_another_server_is_refused(harness, kind):
     """If one were ever delivered (a forged id, a bug), it must not join, start or end that server's game, nor
     show a hand: the interaction's server is checked against the game's."""
