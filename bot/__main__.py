@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         return fail(str(exc), 2)
     if not config.token:
         return fail("no bot token. Copy .env.example to .env and set DISCORD_TOKEN"
-                    " (see README: 'Create the Discord application').", 2)
+                    " (see docs/admin.md: 'Create the Discord application').", 2)
     if not TOKEN_SHAPE.fullmatch(config.token):
         return fail(f"DISCORD_TOKEN is not a bot token (a bot token has three parts separated by dots). Copy it from"
                     f" {WHERE_TOKEN}: the client secret on the OAuth2 page is not it.", 2)

@@ -119,7 +119,7 @@ def test_the_bots_seeded_ladder_covers_every_game_and_level_in_the_measured_stre
     for key, levels in data["games"].items():
         assert set(levels) == set(LEVELS)
         seeded = [ratings.initial_rating(key, ratings.bot_player(level)) for level in LEVELS]
-        # README "Bot levels": easy below normal below hard at every game, by the shown rating and by skill.
+        # docs/bots.md "Bot levels": easy below normal below hard at every game, by the shown rating and by skill.
         assert [r.ordinal for r in seeded] == sorted(r.ordinal for r in seeded), key
         assert [r.mu for r in seeded] == sorted(r.mu for r in seeded), key
         assert levels["normal"]["mu"] == pytest.approx(ratings.DEFAULT.mu)  # a new player starts level with it
