@@ -13,10 +13,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import loops
+from bot.backend import make_storage
 from bot.config import Config
 from bot.permissions import ManagerRoles, manages_server
 from bot.storage import GameRow, StorageError, answering
-from bot.storage_pg import make_storage
 from bot.tables import Outcome, TableService
 from cogs.boards import TableUI
 from cogs.refusals import Refusals

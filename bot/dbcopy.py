@@ -28,9 +28,10 @@ from typing import Any
 
 import asyncpg
 
+from bot.dburl import redact
 from bot.games import get_engine, registry
 from bot.storage import DatabaseInUseError, GameRow, Storage, StorageError
-from bot.storage_pg import migrate_in, redact
+from bot.storage_pg import migrate_in
 
 # Every table and its columns, in an order that satisfies the foreign keys.
 TABLES: dict[str, tuple[str, ...]] = {
