@@ -285,6 +285,7 @@ async def bench_disk(moves: int = 400) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         service = await new_service(tmp, "disk.db", TABLES, 21)
         storage = service.storage
+        assert isinstance(storage, Storage)  # the SQLite store: its connection is swapped for a failing one
         rng = random.Random(5)
         games = [g.id for g in await storage.active_games()]
         faulty = _FailingWrites(storage.db, random.Random(9), 0.2)

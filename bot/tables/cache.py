@@ -18,7 +18,8 @@ from typing import Any, Awaitable, Callable
 from bot.engine import Engine
 from bot.games import get_engine
 from bot.loops import Backoff
-from bot.storage import CommitUnknownError, GameRow, GuildSettings, Storage, StorageError, VersionConflictError
+from bot.storage import CommitUnknownError, GameRow, GuildSettings, StorageError, VersionConflictError
+from bot.storage_protocol import StorageProtocol
 from bot.tables.common import CHANGED_ELSEWHERE, SAVE_FAILED, TableError, copy_data, log
 
 HISTORY_SIZE = 512  # recent (game, version) states kept in all, to resolve clicks on slightly old panels
@@ -36,7 +37,7 @@ def engine_of(game: GameRow) -> Engine:
 class Tables:
     """The cache of game rows (most recently used first out), their locks, recent states and views, and the
     write path every change goes through."""
-    def __init__(self, storage: Storage, *, clock: Callable[[], float], cache_size: int = 2048) -> None:
+    def __init__(self, storage: StorageProtocol, *, clock: Callable[[], float], cache_size: int = 2048) -> None:
         self.storage = storage
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}

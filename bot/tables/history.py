@@ -10,7 +10,8 @@ import asyncio
 from typing import Any
 
 from bot.engine import Engine
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.storage_protocol import StorageProtocol
 from bot.tables.cache import engine_of
 from bot.tables.common import TableError, engine_options, require_replayable
 from bot.turns import replay_turns
@@ -18,7 +19,7 @@ from bot.turns import replay_turns
 
 class History:
     """Replays and the public log of started games."""
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: StorageProtocol) -> None:
         self.storage = storage
 
     async def _started_game_log(self, game_id: int) -> tuple[GameRow, Engine, list[dict[str, Any]]]:

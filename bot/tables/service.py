@@ -10,7 +10,8 @@ import secrets
 import time
 from typing import Awaitable, Callable
 
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow
+from bot.storage_protocol import StorageProtocol
 from bot.tables.cache import Tables, engine_of
 from bot.tables.history import History
 from bot.tables.lobby import Lobby
@@ -20,7 +21,7 @@ from bot.tables.timers import Timers
 
 class TableService:
     """Lobbies, seats, moves, turns and deadlines of every table, over the storage (knows nothing of Discord)."""
-    def __init__(self, storage: Storage, *, seed_source: Callable[[], int] | None = None,
+    def __init__(self, storage: StorageProtocol, *, seed_source: Callable[[], int] | None = None,
                  clock: Callable[[], float] = time.time, default_turn_minutes: int = 0,
                  cache_size: int = 2048) -> None:
         self.storage = storage
