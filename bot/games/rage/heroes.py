@@ -131,12 +131,17 @@ class HeroTurnMixin:
                 slot = card["slot"]
                 if self.slot_count(state, seat, slot) < cards.SLOTS[slot]:
                     out.append({"type": "equip", "card": cid})
-                else:
+                else:  # one swap per kind of item worn in the slot, never for an identical one
+                    worn: set[str] = set()
                     for eid in hero["equip"]:
-                        if self.loot_card(state, eid)["slot"] == slot:
+                        other = self.loot_card(state, eid)
+                        if other["slot"] == slot and other["key"] != key and other["key"] not in worn:
+                            worn.add(other["key"])
                             out.append({"type": "equip", "card": cid, "replace": eid})
+        gifts = [cid for cid in sorted(hero["hand"]) if cid == min(
+            c for c in hero["hand"] if state["lcards"][c] == state["lcards"][cid])]  # one of each kind of card
         for m in mates:
-            for cid in sorted(hero["hand"]):
+            for cid in gifts:
                 out.append({"type": "give", "card": cid, "to": m})
             if hero["keys"]:
                 out.append({"type": "give_key", "to": m})
