@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from bot.engine import plays_rulebook
 from bot.rng import Rng
 
 from . import cards
@@ -121,6 +122,16 @@ class BoardMixin:
         return cuts
 
     # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def rulebook(state: dict) -> bool:
+        """Whether the table plays the printed rules (``rules: rulebook``) rather than the tuned ones."""
+        return plays_rulebook(state.get("options"))
+
+    def damage_of(self, state: dict, token: dict) -> int:
+        """What each monster of a token hits for when the monsters win: 1 by the rulebook ("take 1 damage
+        for each monster in the room"); tuned, the big monsters hit harder (the card's ``damage``)."""
+        return 1 if self.rulebook(state) else token.get("damage", 1)
+
     def living(self, state: dict) -> list[int]:
         """The seats of the heroes still alive."""
         return [s for s in range(1, state["n"]) if state["heroes"][s]["alive"]]
@@ -154,7 +165,7 @@ class BoardMixin:
         """(total level, damage on a win) of monster tokens: a gang token counts each of its monsters."""
         toks = [self.token(state, m) for m in mons]
         return (sum(token["level"] * token.get("count", 1) for token in toks),
-                sum(token.get("damage", 1) * token.get("count", 1) for token in toks))
+                sum(self.damage_of(state, token) * token.get("count", 1) for token in toks))
 
     def hidden_tokens(self, state: dict, i: int) -> list[int]:
         """The face-down tokens on tile ``i``: they flip when a hero enters."""

@@ -144,8 +144,9 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
         held = state.get("held", {"w": [], "l": []})
         available = {cards.WIZARD_DEFS[k]["name"] for k in held["w"]}
         available |= {cards.LOOT_DEFS[k]["name"] for k in held["l"] if cards.LOOT_DEFS[k]["kind"] == "consumable"}
-        available.add("quick march")
-        if SCOUT_RANGE[state["n"]]:
+        if not self.rulebook(state):
+            available.add("quick march")
+        if self.scout_range(state):
             available.add("scouting")
         if state["keys_found"]:
             available.add("rage")

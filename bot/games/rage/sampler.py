@@ -226,6 +226,8 @@ def _heroes_and_loot(view: dict[str, Any], seat: int, wizard: bool, tiles: list[
                        "equip": [c["id"] for c in h["equip"]], "keys": h["keys"], "frozen": h["frozen"],
                        "thawed": h["thawed"], "strength": h["strength"], "ward": h["ward"],
                        "free": FREE_LIMIT - priv["free_left"] if s == seat else 0})
+        if s == seat and priv.get("route_to") is not None:
+            heroes[-1]["route_to"] = priv["route_to"]
     lv = view["loot"]
     if len(loot_pool) != lv["deck_count"] + lv["discard_count"]:
         return None  # the view and the card list disagree: do not guess
@@ -312,7 +314,7 @@ def _commit_others(engine, state: dict[str, Any], view: dict[str, Any], seat: in
         scratch = copy.deepcopy(state)
         scratch["commits"] = {}
         move: dict[str, Any] = {"type": "stay"}
-        for _ in range(FREE_LIMIT + 1):
+        for _ in range(FREE_LIMIT + 2):  # its free actions, where to, which way
             action = engine.bot_action(scratch, s, rng)
             if action["type"] in _COMMITS:
                 move = action

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from . import cards
-from .constants import DIR_NAMES, FREE_LIMIT
+from .constants import DIR_NAMES, FREE_LIMIT, HERO_HP
 
 SUMMARY = """**Wizard's Rage** - the first seat (seat 0) is the **Wizard**, everyone else is a **hero** (10 hit points, starting in a corner camp).
 The board is a face-down grid (5x5 / 6x6 / 7x7 for 3 / 4 / 5 players) with the wizard's tower in the centre. The wizard secretly hid **3 key tiles**.
@@ -41,7 +41,7 @@ class TextsMixin:
             return f"{wiz} (wizard) keeps 3 of 5 opening cards."
         if phase == "wizard":
             pending = state["pending"]
-            base = f"Round {state['round']}/{state['round_limit']}: {wiz} (wizard)"
+            base = f"Round {state['round']} of {state['round_limit']}: {wiz} (wizard)"
             if pending and pending["kind"] == "rage":
                 return f"{base} rages: pick where {pending['left']} tiles crumble."
             if pending and pending["kind"] == "place":
@@ -50,7 +50,7 @@ class TextsMixin:
                 return f"{base} picks a target."
             return f"{base} plays cards ({self.mana_left(state)} mana left)."
         waiting = [names[s] for s in self.to_act(state)]
-        return f"Round {state['round']}/{state['round_limit']}: heroes move - waiting for " + \
+        return f"Round {state['round']} of {state['round_limit']}: heroes move - waiting for " + \
             ", ".join(waiting) + "."
 
     def describe_action(self, state: dict, seat: int, action: dict) -> str:
@@ -67,6 +67,8 @@ class TextsMixin:
         if typ == "keep":
             return "Keep " + ", ".join(self.wizard_card(state, c)["name"] for c in action["cards"])
         if typ == "remove":
+            if self.rulebook(state):
+                return f"Crumble {lab(action['tile'])}"
             return f"Crumble {lab(action['tile'])} (and the safe tiles nearest it)"
         if typ == "discard":
             return f"Discard {self.wizard_card(state, action['card'])['name']}"
@@ -78,7 +80,12 @@ class TextsMixin:
         if typ == "place":
             cid = state["wizard"]["pending_card"]
             name = self.wizard_card(state, cid)["name"] if cid is not None else "the card"
-            return f"Put {name} on {lab(action['tile'])} (decoys scatter)"[:80]
+            picks = (state["pending"] or {}).get("picks")
+            if picks:
+                return f"Put decoy {len(picks)} of {state['pending']['total'] - 1} on {lab(action['tile'])}"
+            if picks is not None:
+                return f"Put {name} on {lab(action['tile'])} (then its decoys)"[:80]
+            return f"Put {name} on {lab(action['tile'])} (decoys are drawn)"[:80]
         if typ == "target":
             return f"Target {lab(action['tile'])}"
         if typ == "move":
@@ -89,10 +96,16 @@ class TextsMixin:
             return f"Move {d} to {lab(action['to'])}"
         if typ == "stay":
             return "Stay (fight here)" if seat and self.stuck(state, seat) else "Stay where you are"
-        if typ == "sprint":
-            return "Sprint " + " -> ".join(lab(i) for i in action["path"])
-        if typ == "march":
-            return "March " + " -> ".join(lab(i) for i in action["path"])
+        if typ == "go":
+            return f"Go to {lab(action['to'])} (then pick the way)"
+        if typ == "back":
+            return "Back: pick another tile"
+        if typ in ("sprint", "march"):
+            path = action["path"]
+            via = ", ".join(lab(i) for i in path[:-1])
+            how = "uses your Sprint card" if typ == "sprint" else "quick march, free"
+            verb = "Sprint" if typ == "sprint" else "March"
+            return f"{verb} to {lab(path[-1])} via {via} ({len(path)} tiles, {how})"[:80]
         if typ == "use":
             return f"Use {self.loot_card(state, action['card'])['name']}"
         if typ == "banish":
@@ -121,7 +134,8 @@ class TextsMixin:
             return "Place the card's real token"
         return {"tower": "Tower", "entrance": "Door", "hide_key": "Hide a key", "keep": "Opening hand",
                 "remove": "Rage: crumble a tile", "discard": "Discard", "end_turn": "Turn", "play": "Play a card",
-                "target": "Target", "move": "Move", "stay": "Move", "sprint": "Sprint", "march": "Quick march", "use": "Items",
+                "target": "Target", "move": "Move", "stay": "Move", "go": "Move", "back": "Move", "sprint": "Move",
+                "march": "Move", "use": "Items",
                 "banish": "Items", "equip": "Items", "give": "Give", "give_key": "Give"}.get(typ, "Moves")
 
     def illegal_message(self, state: dict, seat: int, action: dict) -> str:
@@ -166,8 +180,10 @@ class TextsMixin:
         """A seat's private view in words: the wizard's hand and tokens, or a hero's hit points, keys and cards."""
         p = view.get("private") or {}
         if p.get("role") == "wizard":
-            lines = [f"**You are the wizard.** Mana Wheel {view['wizard']['mana']}/{view['wizard']['mana_max']}, "
-                     f"{p['mana_left']} mana left this turn."]
+            lines = [f"**You are the wizard.** You win if every hero falls or round {view['round_limit']} ends; the "
+                     "heroes win by storming your tower with the 3 keys.",
+                     f"**Mana Wheel** {view['wizard']['mana']} of {view['wizard']['mana_max']} (your mana each turn), "
+                     f"{p['mana_left']} left this turn."]
             if p["opening"]:
                 lines.append("**Opening draw (keep 3):** " + ", ".join(c["name"] for c in p["opening"]))
             lines.append("**Hand:** " + (", ".join(f"{c['name']} ({c['cost']})" for c in p["hand"]) or "empty"))
@@ -184,8 +200,14 @@ class TextsMixin:
                     parts.append(f"{labels[int(i)]}: {', '.join(names)}")
                 lines.append("**Your face-down tokens:** " + "; ".join(parts))
             return "\n".join(lines)
-        lines = [f"**Hit points:** {p.get('hp')}  **Keys:** {p.get('keys')}"]
-        lines.append("**Equipped:** " + (", ".join(c["name"] for c in p.get("equip", [])) or "nothing"))
+        me = next((h for h in view["heroes"] if h["seat"] == p.get("seat")), None)
+        lines = [f"**You are a hero** (your disc on the board shows {p.get('seat')}). The heroes win together: find "
+                 f"the 3 keys, bring them to the tower's door and storm it. The wizard wins if every hero falls or "
+                 f"round {view['round_limit']} ends.",
+                 f"**Hit points:** {p.get('hp')} of {HERO_HP}  **Keys:** {p.get('keys')}"]
+        gear = ", ".join(c["name"] for c in p.get("equip", [])) or "nothing"
+        bonus = f" (combat +{me['attack']}, trap save +{me['save']})" if me else ""
+        lines.append(f"**Equipped:** {gear}{bonus}")
         lines.append("**Hand:** " + (", ".join(f"{c['name']} ({c['text']})" for c in p.get("hand", [])) or "empty"))
         if p.get("commit_text"):
             lines.append(f"**Committed move:** {p['commit_text']}")

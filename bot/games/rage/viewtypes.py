@@ -137,6 +137,7 @@ class HeroPrivate(TypedDict):
     commit: dict[str, Any] | None
     commit_text: str | None
     free_left: int
+    route_to: int | None  # the tile chosen at the move's first step, the way to it not yet (None: not moving yet)
 
 
 class RageView(TypedDict):
