@@ -5,6 +5,7 @@ render_board(public view)  - a phone-first layout: big header (round, whose turn
 render_private(view)       - the wizard's own board: token identities, key tiles, hand. Heroes: None
                              (their secrets are a short card list, sent as text).
 render_final(view, scores) - the board with the result banner.
+render_howto(view)         - the how-to-play picture: a board with numbered callouts and what each names.
 describe(public view)      - plain-words alt text for a screen reader.
 """
 from __future__ import annotations
@@ -182,6 +183,8 @@ def _room(d: ImageDraw.ImageDraw, view: RageView, x: int, y: int, cell: int, t: 
         label = f"L{level}" if len(t["monsters"]) == 1 else f"{len(t['monsters'])}xL{level}"
         bw = d.textlength(label, font=badge_f) + 12
         bx, by = x + cell - 6 - bw, y + cell - 10 - badge_f.size - 6
+        if hidden:  # above the face-down cards' row, so neither hides the other
+            by -= badge_f.size + 14
         d.rounded_rectangle((bx, by, bx + bw, by + badge_f.size + 8), radius=6, fill=RED)
         d.text((bx + 6, by + 3), label, font=badge_f, fill=INK)
     if t["drop"]["cards"] or t["drop"]["keys"]:
@@ -411,6 +414,79 @@ def render_board(view: RageView) -> Image.Image:
     return img
 
 
+def _callout(d: ImageDraw.ImageDraw, x: float, y: float, number: int) -> None:
+    r = 24
+    d.ellipse((x - r, y - r, x + r, y + r), fill=BG, outline=GOLD, width=4)
+    d.text((x, y), str(number), font=font(30, bold=True), fill=GOLD, anchor="mm")
+
+
+def howto_callouts(view: RageView) -> list[tuple[tuple[float, float], str]]:
+    """Where the how-to-play picture's numbers go on the board, and what each one names."""
+    top = _header_height(view)
+    cell = _cell(view)
+    tiles = view["tiles"]
+    seat = (view.get("private") or {}).get("seat")
+    heroes = [h for h in view["heroes"] if h["alive"]]
+    me = next((h for h in heroes if h["seat"] == seat), heroes[0] if heroes else None)
+    out: list[tuple[tuple[float, float], str]] = [
+        ((WIDTH - PAD - 30, PAD + 20), "The round and the last one: the wizard wins when it ends.")]
+
+    def at(i: int, dx: float, dy: float) -> tuple[float, float]:
+        x, y = _xy(view, top, i)
+        return x + dx * cell, y + dy * cell
+    if me is not None:
+        out.append((at(me["pos"], 0.16, 0.3), f"A hero's disc ({me['name']}: seat {me['seat']}). The heroes are one "
+                                              "team; each round every hero picks a move in secret."))
+    camp = next((t["i"] for t in tiles if t["camp"] and not any(h["pos"] == t["i"] for h in heroes)), None)
+    if camp is not None:
+        out.append((at(camp, 0.5, 0.55), "A camp: where a hero starts."))
+    unknown = next((t["i"] for t in tiles if not t["up"] and not t["removed"] and not t["hidden_tokens"]), None)
+    if unknown is not None:
+        out.append((at(unknown, 0.5, 0.55), "An unexplored room (\"?\"): enter it to turn it over; if no monster is "
+                                             "there you loot a card. Three of them hide the keys."))
+    token = next((t["i"] for t in tiles if t["hidden_tokens"]), None)
+    if token is not None:
+        out.append((at(token, 0.72, 0.4), "Face-down tokens (\"?\" cards, x2 = two): a monster, a trap or a "
+                                            "decoy; they turn over when a hero enters."))
+    if view["tower"] is not None:
+        out.append((at(view["tower"], 0.84, 0.16), "The tower; its gold bar is the door. Bring the 3 keys to the tile "
+                                                   "in front of it, then storm it to win."))
+    sensed = next((t["i"] for t in tiles if t.get("sense")), None)
+    if sensed is not None:
+        out.append((at(sensed, 0.72, 0.5), "Scouting: how many key vaults lie within 2 steps of this room."))
+    monsters = next((t["i"] for t in tiles if t["monsters"]), None)
+    if monsters is not None:
+        out.append((at(monsters, 0.3, 0.45), "Face-up monsters and their total level: entering means a fight."))
+    panel = top + cell * view["size"] + _legend_height(view)
+    out.append(((WIDTH - PAD - 30, top + cell * view["size"] + 30), "The legend: every symbol on the board."))
+    out.append(((WIDTH - PAD - 30, panel + STATUS), "The wizard's Mana Wheel: the mana to spend each turn."))
+    out.append(((WIDTH - PAD - 30, panel + 3 * (STATUS + 10) + 30),
+                "Each hero: hit points, keys, then their square, combat and trap-save bonuses and gear."))
+    return out
+
+
+def render_howto(view: RageView) -> Image.Image:
+    """The how-to-play picture: the board with numbered callouts, and what each number names under it."""
+    board = render_board(view)
+    callouts = howto_callouts(view)
+    d0 = new_canvas(4, 4)[1]
+    f = font(30)
+    lines = [(k + 1, wrap_text(d0, words, f, WIDTH - 2 * PAD - 70, 3)) for k, (_, words) in enumerate(callouts)]
+    extra = 20 + sum(len(wrapped) * 38 + 14 for _, wrapped in lines)
+    img, d = new_canvas(WIDTH, board.height + extra)
+    img.paste(board, (0, 0))
+    for k, ((x, y), _) in enumerate(callouts):
+        _callout(d, x, y, k + 1)
+    y = board.height + 20
+    for number, wrapped in lines:
+        _callout(d, PAD + 24, y + 19, number)
+        for line in wrapped:
+            d.text((PAD + 70, y), line, font=f, fill=INK)
+            y += 38
+        y += 14
+    return img
+
+
 def render_private(view: RageView) -> Image.Image | None:
     """The wizard's secret board (tokens and key vaults) and hand; None for a hero."""
     priv = view.get("private")
@@ -424,8 +500,8 @@ def render_private(view: RageView) -> Image.Image | None:
     _draw_panel(d, view, panel_top)
     y = panel_top + _panel_height(view)
     norm = font(DETAIL)
-    for line in wrap_text(d, "Your secret board: red numbers = monster levels, T = trap, - = decoy, "
-                             "gold rings on tiles = your key vaults.", norm, WIDTH - 2 * PAD, 2):
+    for line in wrap_text(d, "Your secret board: beside each \"?\" card, red numbers = your monsters' levels, "
+                             "T = a trap, - = a decoy; a gold frame = your hidden key vault.", norm, WIDTH - 2 * PAD, 2):
         d.text((PAD, y), line, font=norm, fill=GOLD)
         y += line_h
     label = "Opening draw (keep 3)" if priv.get("opening") else f"Your hand ({priv.get('mana_left', 0)} mana left)"
@@ -458,7 +534,8 @@ def render_final(view: RageView, scores: list[dict[str, Any]] | None = None) -> 
 def describe(view: RageView) -> str:
     """Alt text for the public board (at most 1,000 characters), from the public view only."""
     parts = []
-    round_txt = f"Round {view['round']} of {view['round_limit']}" if view["round"] else "Setup"
+    round_txt = (f"Round {view['round']} of {view['round_limit']} (the wizard wins when it ends)" if view["round"]
+                 else "Setup")
     parts.append(f"Wizard's Rage, {round_txt}. {view.get('status', '')}")
     if view.get("winner") and view.get("end_reason") != view.get("status"):
         parts.append(view.get("end_reason", ""))
@@ -466,7 +543,8 @@ def describe(view: RageView) -> str:
     if recent:
         parts.append("Just now: " + recent[-1])
     w = view["wizard"]
-    parts.append(f"Wizard {w['name']}: Mana Wheel {w['mana']} of {w['mana_max']}, {w['hand_count']} cards in hand. "
+    parts.append(f"Wizard {w['name']}: Mana Wheel {w['mana']} of {w['mana_max']} (mana per turn), {w['hand_count']} "
+                 "cards in hand. "
                  f"Keys found {view['keys_taken']} of 3" + (", the rage has begun." if view["keys_found"] else "."))
     for h in view["heroes"]:
         if not h["alive"]:

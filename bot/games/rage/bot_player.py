@@ -214,9 +214,9 @@ def _wizard_place(view: dict, legal: list[dict], rng: random.Random) -> dict:
     pending = view["private"]["pending"] or {}
     picks = pending.get("picks") or []
     tiles = [action["tile"] for action in legal]
-    left = max(1, pending.get("total", 1) - len(picks))
-    first = placement.draw(tiles, placement.weights(view, tiles), left, rng.random, taken=picks)
-    return {"type": "place", "tile": first[0] if first else tiles[0]}
+    total = max(pending.get("total", 1), len(picks) + 1)
+    rest = placement.draw(tiles, placement.weights(view, tiles), total, rng.random, taken=picks)
+    return {"type": "place", "tile": rest[0] if rest else tiles[0]}
 
 
 def _wizard_target(view: dict, legal: list[dict], rng: random.Random) -> dict:

@@ -26,8 +26,7 @@ class ResolutionMixin:
                               f"({self.room_effect(room)}).")]
         wizard = state["wizard"]
         if room["draw"] > 0:
-            drawn = self._draw_wizard(state, room["draw"], events)
-            events.append(self._event("draw", f"The wizard draws {len(drawn)}."))
+            drawn = self._draw_wizard(state, room["draw"], events)  # the reveal's line says how many
             if drawn:
                 events.append(self._event("draw", "You draw " + ", ".join(self.wizard_card(state, c)["name"] for c in drawn)
                                   + ".", to=0))
@@ -198,7 +197,8 @@ class ResolutionMixin:
         hero_total = hroll + bonus
         wiz_total = wroll + level
         heroes_win = hero_total >= wiz_total
-        events.append(self._event("combat", f"Combat in {lab}: {names} roll {rolls} +{bonus} = {hero_total} against "
+        verb = "roll" if len(fighters) > 1 or lone else "rolls"
+        events.append(self._event("combat", f"Combat in {lab}: {names} {verb} {rolls} +{bonus} = {hero_total} against "
                                     f"{mnames} {wroll}+{level} = {wiz_total}: "
                                     f"{'the heroes win' if heroes_win else 'the monsters win'}!"))
         tile = state["tiles"][i]

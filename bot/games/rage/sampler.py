@@ -253,7 +253,8 @@ def _wizard_cards(view: dict[str, Any], wizard: bool, rng: random.Random) -> dic
         return None
     spent = wv["mana"] - priv["mana_left"] if wizard and view["phase"] == "wizard" else 0
     return {"deck": wpool[:wv["deck_count"]], "hand": hand, "discard": wpool[wv["deck_count"]:],
-            "opening": opening, "mana": wv["mana"], "spent": spent, "pending_card": playing}
+            "opening": opening, "mana": wv["mana"], "spent": spent, "pending_card": playing,
+            "habit": list(priv.get("habit", [0, 0])) if wizard else [0, 0]}  # a hero can't see the wizard's habit
 
 
 def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:

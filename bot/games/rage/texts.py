@@ -4,20 +4,21 @@ from __future__ import annotations
 from . import cards
 from .constants import DIR_NAMES, FREE_LIMIT, HERO_HP
 
-SUMMARY = """**Wizard's Rage** - the first seat (seat 0) is the **Wizard**, everyone else is a **hero** (10 hit points, starting in a corner camp).
+SUMMARY = """**Wizard's Rage** - the table's first seat is the **Wizard**; everyone else is a **hero** (10 hit points, starting in a corner camp), and the heroes play as one team.
+**Goal.** Heroes: find the 3 hidden keys, bring them to the tower's door and storm the tower. Wizard: stop them until every hero falls or the last round ends ("Round 3 of 16").
 The board is a face-down grid (5x5 / 6x6 / 7x7 for 3 / 4 / 5 players) with the wizard's tower in the centre. The wizard secretly hid **3 key tiles**.
 
 **Round** = the wizard's turn, then all heroes move at once.
-**Wizard turn:** (after the keys are all found: the *rage* - pick a tile; it and the safe tiles nearest it crumble, as many as there are players) draw 1 card (+1 if the Mana Wheel is at its maximum 8), then play cards with mana up to the wheel's value; the turn ends when you end it or nothing is playable. A monster or trap card is one decision: pick the tile for its real token; its blank decoys land on random tiles just as far from the nearest hero, and everyone sees only the set of tiles (max tokens per tile = number of players; never on a hero's tile; the tower only after all keys were found). Ley Tap, Dark Surge and Scrying Pool act when drawn. Hand limit 6.
-**Heroes:** before committing you may drink potions, equip, or give cards/keys to heroes on your tile (even when frozen). Then commit a move: 1 tile, stay, quick march (2 tiles over a token-free first room, 3 over known safe rooms) or Sprint (a card: 2-3 tiles through anything, even when frozen). Moves are secret until everyone has committed.
-- Entering a face-down tile flips it: its card-draw and mana values apply to the wizard. **Scouting:** the room shows how many key vaults lie within 2 steps.
-- Tokens on your tile flip: decoys vanish; **traps**: d20 + save bonus 10+ or take 2 damage; **monsters** fight.
+**Wizard turn:** (after the keys are all found: the *rage* - tiles crumble, as many as there are players) draw 1 card (+1 if the Mana Wheel is at its maximum 8), then play cards with mana up to the wheel's value; the turn ends when you end it or nothing is playable. A monster or trap card goes face down with 1-3 blank decoys; everyone sees only the set of tiles (max tokens per tile = number of players; never on a hero's tile; the tower only after all keys were found). Ley Tap, Dark Surge and Scrying Pool act when drawn. Hand limit 6.
+**Heroes:** before committing you may drink potions, equip, or give cards/keys to heroes on your tile (even when frozen). Then commit a move: 1 tile, stay, quick march (2 tiles over a token-free first room, 3 over known safe rooms) or Sprint (a card: 2-3 tiles through anything, even when frozen); where several ways reach a tile you pick the tile, then the way. Moves are secret until everyone has committed.
+- Entering a face-down room turns it over: it makes the wizard draw or discard and turns the Mana Wheel. **Scouting:** the room shows how many key vaults lie within 2 steps.
+- Tokens on your tile flip: decoys vanish; **traps**: d20 + trap save 10+ or take 2 damage; **monsters** fight.
 - An empty room you enter for the first time gives 1 loot card.
 - **Combat:** wizard rolls d20 + all monster levels; heroes roll d20 each, keep the best, add all their equipment. Ties go to the heroes. Win: monsters removed, 1 loot (2 on the room's first victory). Lose: step back and take each monster's damage (1 for small ones, 2-3 for big ones).
 - Standing on tokens at the start of your turn (Ambush!) means you can't move: you fight where you are.
 - Equipment: 2 swords, 1 boots, 1 shield. A dead hero drops everything on the tile, for the next hero standing there.
-**Keys:** taken from an empty (or cleared) key tile. Heroes on the tile north/east/south/west of the tower that the entrance faces, holding all 3 keys between them, may enter the tower (the keys are used; it stays open). Beat the tower's monsters (or find none) and the heroes win.
-The wizard wins when every hero is dead - or when the round limit runs out."""
+**Keys:** taken from an empty (or cleared) key tile. Heroes on the tile in front of the tower's door, holding all 3 keys between them, may enter the tower (the keys are used; it stays open). Beat the tower's monsters (or find none) and the heroes win.
+**Rules option:** `tuned` (default, above) or `rulebook`: 1 damage per monster, the wizard places every decoy and picks every crumbling tile, no quick march, no scouting."""
 
 
 class TextsMixin:
@@ -97,7 +98,10 @@ class TextsMixin:
         if typ == "stay":
             return "Stay (fight here)" if seat and self.stuck(state, seat) else "Stay where you are"
         if typ == "go":
-            return f"Go to {lab(action['to'])} (then pick the way)"
+            hero = state["heroes"][seat]
+            (r0, c0), (r1, c1) = divmod(hero["pos"], state["size"]), divmod(action["to"], state["size"])
+            steps = abs(r0 - r1) + abs(c0 - c1)
+            return f"Go to {lab(action['to'])} ({steps} tile{'s' if steps != 1 else ''} away: then pick the way)"
         if typ == "back":
             return "Back: pick another tile"
         if typ in ("sprint", "march"):
@@ -187,9 +191,12 @@ class TextsMixin:
             if p["opening"]:
                 lines.append("**Opening draw (keep 3):** " + ", ".join(c["name"] for c in p["opening"]))
             lines.append("**Hand:** " + (", ".join(f"{c['name']} ({c['cost']})" for c in p["hand"]) or "empty"))
-            if p.get("playing"):
-                lines.append(f"**Playing:** {p['playing']['name']}")
             labels = {t["i"]: t["label"] for t in view["tiles"]}
+            if p.get("playing"):
+                picks = (p.get("pending") or {}).get("picks") or []
+                placed = (" - real token on " + labels[picks[0]] + "".join(
+                    f", decoy {k} on {labels[i]}" for k, i in enumerate(picks[1:], 1))) if picks else ""
+                lines.append(f"**Playing:** {p['playing']['name']}{placed}")
             if p["keys"]:
                 lines.append("**Keys hidden on:** " + ", ".join(labels[i] for i in p["keys"]))
             if p["tokens"]:

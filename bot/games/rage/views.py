@@ -115,6 +115,7 @@ class ViewsMixin:
             "mana_left": self.mana_left(state),
             "pending": dict(pending) if pending else None,
             "playing": self._wcard_view(state, wizard["pending_card"]) if wizard["pending_card"] is not None else None,
+            "habit": list(wizard.get("habit", [0, 0])),
         }
 
     def _hero_private(self, state: dict, viewer: int) -> HeroPrivate:

@@ -124,6 +124,7 @@ class WizardPrivate(TypedDict):
     mana_left: int
     pending: dict[str, Any] | None
     playing: WizardCardView | None
+    habit: list[float]  # monster cards whose real token went on a key vault, of as many as could have
 
 
 class HeroPrivate(TypedDict):

@@ -65,10 +65,10 @@ class WizardTurnMixin:
         if card["cost"] > self.mana_left(state):
             return False
         if card["kind"] in ("monster", "trap"):
-            trap = card["kind"] == "trap"
-            tiles = state["tiles"]
-            room = sum(self.tile_capacity(state) - len(tiles[i]["tokens"]) for i in self.placeable(state, trap))
-            return room >= 1 + card["decoys"]
+            spots = self.placeable(state, card["kind"] == "trap")
+            if not self.rulebook(state):  # tuned: the decoys take no room (``counted_tokens``)
+                return bool(spots)
+            return sum(self.tile_capacity(state) - self.counted_tokens(state, i) for i in spots) >= 1 + card["decoys"]
         eff = card["effect"]
         if eff in ("frost", "fireball", "ambush"):
             return bool(self.spell_targets(state, eff))
@@ -128,17 +128,20 @@ class WizardTurnMixin:
         wizard = state["wizard"]
         k = 2 if wizard["mana"] >= cards.MANA_MAX else 1
         events: list[dict] = []
-        drawn = self._draw_wizard(state, k, events)
+        every: list[int] = []
+        drawn = self._draw_wizard(state, k, events, every)
         extra = " (the Mana Wheel is full: +1)" if k == 2 else ""
-        events.insert(0, self._event("draw", f"The wizard draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}{extra}."))
+        events.insert(0, self._event("draw", f"The wizard draws {len(every)} card{'s' if len(every) != 1 else ''}{extra}."))
         if drawn:
             events.append(self._event("draw", "You draw " + ", ".join(self.wizard_card(state, c)["name"] for c in drawn) + ".",
                               to=0))
         return events
 
-    def _draw_wizard(self, state: dict, k: int, events: list[dict] | None = None) -> list[int]:
-        """Draw k cards into the wizard's hand; returns those that stay there. An *instant* card (Ley
-        Tap, Dark Surge) acts at once when drawn and is discarded -- its events go to ``events``."""
+    def _draw_wizard(self, state: dict, k: int, events: list[dict] | None = None,
+                     every: list[int] | None = None) -> list[int]:
+        """Draw k cards into the wizard's hand; returns those that stay there (``every`` collects all the cards
+        drawn). An *instant* card (Ley Tap, Dark Surge) acts at once when drawn and is discarded -- its events go
+        to ``events``."""
         wizard = state["wizard"]
         drawn = []
         instants = []
@@ -150,6 +153,8 @@ class WizardTurnMixin:
                 wizard["discard"] = []
                 Rng(state).shuffle(wizard["deck"])
             cid = wizard["deck"].pop()
+            if every is not None:
+                every.append(cid)
             self._note_held(state, "w", state["wcards"][cid])
             if self.wizard_card(state, cid).get("instant") and events is not None:
                 wizard["discard"].append(cid)
@@ -280,8 +285,9 @@ class WizardTurnMixin:
         elif eff == "wheel":
             events.extend(self._spin(state, d["amount"]))
         elif eff == "scry":
-            drawn = self._draw_wizard(state, d["amount"], events)
-            events.append(self._event("draw", f"The wizard draws {len(drawn)} cards."))
+            every: list[int] = []
+            drawn = self._draw_wizard(state, d["amount"], events, every)
+            events.append(self._event("draw", f"The wizard draws {len(every)} card{'s' if len(every) != 1 else ''}."))
             if drawn:
                 events.append(self._event("draw", "You draw " + ", ".join(self.wizard_card(state, c)["name"] for c in drawn)
                                   + ".", to=0))
@@ -330,7 +336,7 @@ class WizardTurnMixin:
         real one, so every tile of the set is the real one with the same chance (see ``placement``)."""
         tiles = self.placeable(state, trap)
         rng = Rng(state)
-        return placement.draw(tiles, placement.weights(self.view(state, 0), tiles), count,
+        return placement.draw(tiles, placement.weights(self.view(state, 0), tiles), 1 + count,
                               lambda: rng.next64() / 2 ** 64, taken=[real])
 
     def _place_card(self, state: dict, real: int) -> list[dict]:
@@ -342,6 +348,7 @@ class WizardTurnMixin:
         """The card's real token on ``real`` and a blank one on each of ``decoys``. The public learns only the
         set of tiles, listed in board order."""
         card = self.wizard_card(state, state["wizard"]["pending_card"])
+        self._note_habit(state, card, real)
         if card["kind"] == "trap":
             token = {"kind": "trap", "up": False, "card": card["key"], "level": 0}
         else:
@@ -362,6 +369,21 @@ class WizardTurnMixin:
         events.append(self._event("place", f"You place {card['name']} on {self.label(state, real)}; decoys on "
                                    f"{decoy_text}.", to=0))
         return events
+
+    def _note_habit(self, state: dict, card: dict, real: int) -> None:
+        """How often this wizard puts a monster card's real token on a key vault, of as often as it could: the
+        decoys' weights follow it (``placement.key_weight``). A card of k tokens with V vaults free can have its
+        real token on one in at most min(1, V / k) of its placings whoever places it alike (every tile of the set
+        as likely to be the real one), so that is what a card adds to the second count."""
+        if card["kind"] != "monster":
+            return
+        tiles = state["tiles"]
+        free = sum(1 for i in self.placeable(state, False) if tiles[i]["key"])
+        if not free:
+            return
+        habit = state["wizard"].setdefault("habit", [0, 0])
+        habit[0] += 1 if tiles[real]["key"] else 0
+        habit[1] = round(habit[1] + min(1.0, free / (1 + card["decoys"])), 4)
 
     def _finish_card(self, state: dict) -> None:
         wizard = state["wizard"]

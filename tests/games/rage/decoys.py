@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.games.rage import ENGINE
-from bot.games.rage.placement import weights
+from bot.games.rage.placement import chances, weights
 
 Tile = int
 Score = Callable[[dict, Tile], float]  # (the state before the placement, a listed tile) -> a number
@@ -69,7 +69,8 @@ def guesses(state: dict) -> dict[str, Score]:
     out["a face-down room"] = lambda st, i: 0 if st["tiles"][i]["up"] else 1
     out["a face-up room"] = lambda st, i: 1 if st["tiles"][i]["up"] else 0
     legal = [a["tile"] for a in ENGINE.legal_actions(state, 0)]
-    liked = dict(zip(legal, weights(ENGINE.view(state, 0), legal)))
+    view = ENGINE.view(state, 0)
+    liked = dict(zip(legal, chances(legal, weights(view, legal), state["pending"]["total"])))
     out["the wizard bot's favourite"] = lambda st, i: liked.get(i, 0.0)
     return out
 

@@ -57,22 +57,22 @@ def test_bot_placement_order_does_not_reveal_the_real_token():
 def test_placing_a_card_is_one_decision_and_public_text_names_the_tiles_in_board_order():
     st = ready()
     st["wizard"]["hand"] = []
-    cid = wizard_card(st, "orc")  # one level 6 monster and 2 decoys
+    cid = wizard_card(st, "orc")  # one level 6 monster and 1 decoy
     st["wizard"]["mana"] = 3
     events = ENGINE.apply(st, 0, {"type": "play", "card": cid})
-    assert "3 face-down tokens" in events[0]["text"] and "Orc" not in events[0]["text"]
+    assert "2 face-down tokens" in events[0]["text"] and "Orc" not in events[0]["text"]
     legal = ENGINE.legal_actions(st, 0)
     assert legal and all(set(a) == {"type", "tile"} and a["type"] == "place" for a in legal)
     hero_tiles = {st["heroes"][s]["pos"] for s in ENGINE.living(st)}
     assert not any(a["tile"] in hero_tiles or a["tile"] == st["tower"] for a in legal)
     b3 = idx(st, "B3")
     events = ENGINE.apply(st, 0, {"type": "place", "tile": b3})
-    assert st["pending"] is None and cid in st["wizard"]["discard"]  # one decision places all three
+    assert st["pending"] is None and cid in st["wizard"]["discard"]  # one decision places both
     public = [e["text"] for e in events if "to" not in e]
     tiles = sorted(i for i, t in enumerate(st["tiles"]) if t["tokens"])
-    assert len(tiles) == 3 and b3 in tiles
+    assert len(tiles) == 2 and b3 in tiles
     labels = [ENGINE.label(st, i) for i in tiles]
-    assert public[0] == f"The wizard places 3 face-down tokens on {labels[0]}, {labels[1]} and {labels[2]}."
+    assert public[0] == f"The wizard places 2 face-down tokens on {labels[0]} and {labels[1]}."
     view = ENGINE.view(st, None)
     assert all(view["tiles"][i]["hidden_tokens"] == 1 for i in tiles)
 

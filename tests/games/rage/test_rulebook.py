@@ -44,19 +44,18 @@ def test_the_wizard_places_every_blank_token_by_the_book():
     tile, then each decoy's; nobody sees a tile before the last one, and then only the set in board order."""
     table = RageTable.ready(options=RULEBOOK).wizard(empty_hand=True, mana=3)
     st = table.state
-    cid = table.wizard_holds("orc")  # Orc Brute: 2 decoys
+    cid = table.wizard_holds("orc")  # Orc Brute: 1 decoy
     ENGINE.apply(st, 0, {"type": "play", "card": cid})
-    b2, d4, e2 = (tile_index(st, x) for x in ("B2", "D4", "E2"))
+    b2, d4 = (tile_index(st, x) for x in ("B2", "D4"))
     first = ENGINE.apply(st, 0, {"type": "place", "tile": d4})
     assert all("to" in e for e in first) and st["pending"]["picks"] == [d4]
     assert ENGINE.view(st, None)["tiles"][d4]["hidden_tokens"] == 0  # nothing on the board yet
     assert "decoy" in ENGINE.describe_action(st, 0, {"type": "place", "tile": b2})
-    ENGINE.apply(st, 0, {"type": "place", "tile": e2})
     last = ENGINE.apply(st, 0, {"type": "place", "tile": b2})
     public = [e["text"] for e in last if "to" not in e]
-    assert public[0] == "The wizard places 3 face-down tokens on B2, E2 and D4."  # row by row
-    kinds = {i: [st["tokens"][str(t)]["kind"] for t in st["tiles"][i]["tokens"]] for i in (b2, d4, e2)}
-    assert kinds == {d4: ["monster"], b2: ["blank"], e2: ["blank"]}
+    assert public[0] == "The wizard places 2 face-down tokens on B2 and D4."  # row by row, not the order placed
+    kinds = {i: [st["tokens"][str(t)]["kind"] for t in st["tiles"][i]["tokens"]] for i in (b2, d4)}
+    assert kinds == {d4: ["monster"], b2: ["blank"]}
     assert st["pending"] is None and cid in st["wizard"]["discard"]
 
 
@@ -67,7 +66,16 @@ def test_tuned_decoys_are_drawn_in_one_decision():
     st = table.state
     ENGINE.apply(st, 0, {"type": "play", "card": table.wizard_holds("orc")})
     ENGINE.apply(st, 0, {"type": "place", "tile": tile_index(st, "D4")})
-    assert st["pending"] is None and sum(len(t["tokens"]) for t in st["tiles"]) == 3
+    assert st["pending"] is None and sum(len(t["tokens"]) for t in st["tiles"]) == 2
+
+
+def test_blank_tokens_count_towards_the_limit_by_the_book():
+    """"There can be a maximum number of tokens on a single tile equal to the total number of players in the
+    game (wizard + heroes)." Blank tokens count (tuned: they don't, test_token_limit_per_tile)."""
+    book = RageTable.ready(options=RULEBOOK)
+    for _ in range(3):
+        book.token("B2", "blank")
+    assert not ENGINE.can_place(book.state, tile_index(book.state, "B2"), False)
 
 
 def test_blank_tokens_may_share_a_tile_up_to_the_limit_by_the_book():
@@ -77,8 +85,8 @@ def test_blank_tokens_may_share_a_tile_up_to_the_limit_by_the_book():
     st = table.state
     d4 = tile_index(st, "D4")
     table.token("D4", "blank")
-    ENGINE.apply(st, 0, {"type": "play", "card": table.wizard_holds("skeletons")})  # 2 decoys
-    ENGINE.apply(st, 0, {"type": "place", "tile": d4})
+    table.token("D4", "blank")
+    ENGINE.apply(st, 0, {"type": "play", "card": table.wizard_holds("skeletons")})  # 1 decoy
     ENGINE.apply(st, 0, {"type": "place", "tile": d4})  # 3 tokens: the limit at 3 players
     assert {"type": "place", "tile": d4} not in ENGINE.legal_actions(st, 0)
 
