@@ -77,7 +77,9 @@ def _header_lines(d: ImageDraw.ImageDraw, view: RageView) -> list[tuple[str, Any
         out += [(line, font(DETAIL), MUTED) for line in wrap_text(d, goal_words(view), font(DETAIL), width, 2)]
     status = view.get("status", "")
     prefix = f"{round_words(view)}: "
-    status = status[len(prefix):] if status.startswith(prefix) else status
+    if status.startswith(prefix):
+        status = status[len(prefix):]
+        status = status[:1].upper() + status[1:]
     for line in wrap_text(d, status, font(STATUS, bold=True), width, 2):
         out.append((line, font(STATUS, bold=True), INK))
     recent = [t for t in view.get("recent") or [] if t != view.get("status")]

@@ -5,6 +5,9 @@ DIRS = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 DIR_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 GRID = {3: 5, 4: 6, 5: 7}
 AUTO_ROUNDS = {3: 16, 4: 16, 5: 15}
+# By the rulebook (1 tile a turn, no scouting) the bots' heroes win in round 15-26 (quartiles over 300 games without
+# a limit): the limit, an anti-stall rule of the digital game, only stops a stalled table.
+AUTO_ROUNDS_RULEBOOK = 30
 HERO_HP = 10
 TRAP_SAVE = 10
 TRAP_DAMAGE = 2

@@ -73,9 +73,10 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
             RULES_OPTION,
             Option("lone_hero", "Last-hero boost", False,
                    "When only one hero is alive, that hero rolls two d20 in combat and adds them (playtest suggestion)."),
-            Option("round_limit", "Round limit (0 = automatic: 16 rounds at 3-4 players, 15 at 5)", 0,
-                   "After this many rounds the world collapses and the wizard wins "
-                   "(0 = automatic: 16 / 16 / 15 rounds for 3 / 4 / 5 players).", minimum=0, maximum=60),
+            Option("round_limit", "Round limit (0 = automatic: 16 rounds at 3-4 players, 15 at 5; rulebook 30)", 0,
+                   "After this many rounds the world collapses and the wizard wins (0 = automatic: 16 / 16 / 15 "
+                   "rounds for 3 / 4 / 5 players; 30 with rules: rulebook, where it only stops a stalled table).",
+                   minimum=0, maximum=60),
         ),
     )
 

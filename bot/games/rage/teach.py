@@ -36,7 +36,7 @@ HOW_TO_PLAY = HowToPlay(
             "wizard wins if every hero falls (10 hit points each) or when the last round ends (the board says "
             "\"Round 3 of 16\"). There are no points: one side wins.",
     turn="A round is the wizard's turn, then the heroes' turn. The wizard draws a card and plays cards with the "
-         "mana of the **Mana Wheel**: monsters and traps go face down among blank decoys, spells hit heroes at "
+         "mana of the **Mana Wheel**: monsters and traps go face down, each with a blank decoy, spells hit heroes at "
          "once. Then every hero picks a move in secret (a step, a quick march of 2-3 tiles, a Sprint card or "
          "stay) after any free item actions (drink a potion, equip, give); the moves are shown together. "
          "Entering a room turns it over, springs its face-down tokens and, if no monster is there, gives you a "
@@ -71,7 +71,7 @@ GLOSSARY: dict[str, str] = {
     "token": "A monster, a trap or a blank decoy put face down on a room; it turns over when a hero enters.",
     "face-down": "Not shown yet: a room or a token only the wizard knows.",
     "decoy": "A blank face-down token that vanishes when a hero enters: it hides where the real monster or trap "
-             "is (the wizard's cards come with 1-3 decoys each).",
+             "is (each monster or trap card comes with one).",
     "blank": "A decoy token: it does nothing.",
     "trap": "A face-down token: every hero on the room rolls a d20 plus their trap save; below 10 they take 2 "
             "damage.",
@@ -188,10 +188,10 @@ def action_help(state: State, seat: int, legal: list[dict]) -> dict[str, str]:
         "discard": f"You hold more than {cards.HAND_LIMIT} cards: discard one.",
         "end_turn": "End your turn: the heroes then pick their moves.",
         "play": f"Play a card for its mana cost ({engine.mana_left(state)} mana left this turn): a monster or trap "
-                "goes face down with its decoys, a spell acts at once.",
+                "goes face down with its decoy, a spell acts at once.",
         "place": "Pick the tile for the card's real token (never a hero's tile)" + (
-            ", then one for each decoy; nobody sees a tile before the last" if engine.rulebook(state) else
-            "; its decoys are drawn the way the bot places real tokens, so nothing tells them apart") + ".",
+            ", then one for its decoy; nobody sees a tile before the last" if engine.rulebook(state) else
+            "; its decoy is drawn the way the bot places real tokens, so nothing tells them apart") + ".",
         "target": "Pick the tile your spell hits (only tiles with heroes are offered).",
         "move": "Step one tile; entering a face-down room turns it over, springs its tokens and loots it if no "
                 "monster is there." + preview,
@@ -380,7 +380,7 @@ def tutorial() -> Tutorial:
             TutorialStep(
                 section="Face-down tokens",
                 position=_tokens,
-                say="The wizard plays monsters and traps face down, each with blank decoys on other tiles, so "
+                say="The wizard plays monsters and traps face down, each with a blank decoy on another tile, so "
                     "nobody can tell which token is real. Entering a room turns its tokens over: a decoy vanishes, "
                     "a trap asks a trap save (a d20 plus your boots and shields, 10 or more or take 2 damage), a "
                     "monster fights you. Step onto B2 and see.",
@@ -420,7 +420,7 @@ def tutorial() -> Tutorial:
                 section="The wizard's turn",
                 say="The wizard's turn: draw a card (two when the Mana Wheel is full at 8), then play cards with "
                     "the wheel's mana, which comes back each turn. Monsters and traps go face down with their "
-                    "decoys; spells act at once: Frost Bolt freezes a tile's heroes for a move, Fireball asks a "
+                    "decoy; spells act at once: Frost Bolt freezes a tile's heroes for a move, Fireball asks a "
                     "trap save, Ambush drops a level-3 monster on a hero.",
                 expect=None),
             TutorialStep(

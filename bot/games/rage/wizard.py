@@ -255,7 +255,7 @@ class WizardTurnMixin:
             if self.rulebook(state):
                 state["pending"]["picks"] = []
                 mine = (f"You play {card['name']}: pick the tile for the {self._real_word(card)}, then one for "
-                        f"each of its {decoys}. Nobody sees a tile before the last one is placed.")
+                        f"its {decoys}. Nobody sees a tile before the last one is placed.")
             else:
                 mine = (f"You play {card['name']}: pick the tile for the {self._real_word(card)}; its {decoys} "
                         "land on tiles drawn the way the wizard bot places a real token, so nothing tells them "

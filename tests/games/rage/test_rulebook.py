@@ -164,3 +164,15 @@ def test_bots_play_rulebook_games_to_the_end(players):
         placed += action["type"] == "place"
         ENGINE.apply(state, seat, action)
     assert placed and state["winner"] in ("wizard", "heroes")
+
+
+def test_the_round_limit_only_stops_a_stalled_table_by_the_book():
+    """The rulebook has no round limit; the digital game keeps one against stalled tables (an adaptation): 30
+    rounds under the rulebook (its heroes win in rounds 15-26), 16 / 16 / 15 tuned; a number set by the host
+    wins either way."""
+    for players, tuned in ((3, 16), (4, 16), (5, 15)):
+        names = [f"P{i}" for i in range(players)]
+        assert ENGINE.setup(names, ENGINE.meta.resolve_options({}), 1)["round_limit"] == tuned
+        assert ENGINE.setup(names, ENGINE.meta.resolve_options(RULEBOOK), 1)["round_limit"] == 30
+    assert ENGINE.setup(["a", "b", "c"], ENGINE.meta.resolve_options({**RULEBOOK, "round_limit": 20}), 1)[
+        "round_limit"] == 20
