@@ -427,7 +427,8 @@ def howto_callouts(view: RageView) -> list[tuple[tuple[float, float], str]]:
     top = _header_height(view)
     cell = _cell(view)
     tiles = view["tiles"]
-    seat = (view.get("private") or {}).get("seat")
+    private: dict[str, Any] = dict(view.get("private") or {})
+    seat = private.get("seat")
     heroes = [h for h in view["heroes"] if h["alive"]]
     me = next((h for h in heroes if h["seat"] == seat), heroes[0] if heroes else None)
     out: list[tuple[tuple[float, float], str]] = [

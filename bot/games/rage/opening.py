@@ -4,11 +4,10 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from bot.engine import plays_rulebook
 from bot.rng import Rng
 
 from . import cards
-from bot.engine import plays_rulebook
-
 from .constants import AUTO_ROUNDS, AUTO_ROUNDS_RULEBOOK, DIR_NAMES, GRID, HERO_HP, START_MANA_BONUS, new_tile
 
 

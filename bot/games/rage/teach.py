@@ -9,7 +9,7 @@ from bot.teach import HowToPlay, Tutorial, TutorialStep
 
 from . import cards
 from .bot_player import win_prob
-from .constants import FREE_LIMIT, HERO_HP, TRAP_DAMAGE, TRAP_SAVE
+from .constants import FREE_LIMIT, HERO_HP
 
 State = dict[str, Any]
 
@@ -169,8 +169,9 @@ def _fight_preview(engine: Any, state: State, seat: int, tile: int) -> str:
 
 def action_help(state: State, seat: int, legal: list[dict]) -> dict[str, str]:
     """What each kind of move offered does, costs and can win (a fight's odds where one is in reach)."""
-    from . import ENGINE as engine
+    from . import ENGINE
 
+    engine: Any = ENGINE
     kinds = {str(a.get("type")) for a in legal}
     out: dict[str, str] = {}
     fights = [a for a in legal if a.get("type") == "move" and engine.face_up_monsters(state, a["to"])]
@@ -228,7 +229,7 @@ def _base(seed: int = 3) -> State:
     stand on your camp A1; it is the heroes' first turn."""
     from . import ENGINE
 
-    state = ENGINE.setup(["The wizard", "You", "Robin"], ENGINE.meta.resolve_options({}), seed)
+    state = ENGINE.setup(["Morgana", "Ash", "Robin"], ENGINE.meta.resolve_options({}), seed)
     ENGINE.apply(state, 0, {"type": "entrance", "dir": "W"})
     for tile in (2, 14, 20):  # C1, E3, A5
         ENGINE.apply(state, 0, {"type": "hide_key", "tile": tile})
@@ -295,6 +296,7 @@ def _fight() -> State:
     _give(state, 1, "short_sword")
     _give(state, 1, "short_sword")
     _token(state, 6, {"kind": "monster", "up": True, "card": "rats", "level": 1, "count": 2, "damage": 1})
+    state["rng"] = 1  # the game's dice from here let the learner win this fight
     return state
 
 
@@ -327,8 +329,8 @@ def tutorial() -> Tutorial:
     return Tutorial(
         seat=1,
         start=_start,
-        intro="You are hero 1 (the blue disc) in a 3-player game: the wizard is a bot, and so is Robin, the other "
-              "hero. Each step teaches one rule and asks for one move.",
+        intro="You are Ash, hero 1 (the blue disc \"1\"), in a 3-player game: Morgana the wizard is a bot, and so is "
+              "Robin, the other hero. Each step teaches one rule and asks for one move.",
         steps=(
             TutorialStep(
                 section="The goal",
@@ -397,7 +399,8 @@ def tutorial() -> Tutorial:
                     "Attack.",
                 expect=({"type": "move", "to": lab["B2"]},), hint="Move east to B2 and fight",
                 wrong="Step onto B2 to fight the rats: your +4 against their level 2.",
-                after="The fight is in the log: the rolls, the totals and who won."),
+                after="You won (the log shows both rolls and totals): the rats are gone and, as the room's first "
+                      "victory, you looted 2 cards."),
             TutorialStep(
                 section="Items and giving",
                 position=_items,

@@ -82,11 +82,14 @@ class TextsMixin:
             cid = state["wizard"]["pending_card"]
             name = self.wizard_card(state, cid)["name"] if cid is not None else "the card"
             picks = (state["pending"] or {}).get("picks")
+            decoys = state["pending"]["total"] - 1 if state["pending"] else 1
             if picks:
-                return f"Put decoy {len(picks)} of {state['pending']['total'] - 1} on {lab(action['tile'])}"
+                which = "the decoy" if decoys == 1 else f"decoy {len(picks)} of {decoys}"
+                return f"Put {which} on {lab(action['tile'])}"
+            word = "decoy" if decoys == 1 else "decoys"
             if picks is not None:
-                return f"Put {name} on {lab(action['tile'])} (then its decoys)"[:80]
-            return f"Put {name} on {lab(action['tile'])} (decoys are drawn)"[:80]
+                return f"Put {name} on {lab(action['tile'])} (then its {word})"[:80]
+            return f"Put {name} on {lab(action['tile'])} (its {word} drawn)"[:80]
         if typ == "target":
             return f"Target {lab(action['tile'])}"
         if typ == "move":

@@ -251,15 +251,14 @@ class WizardTurnMixin:
         if card["kind"] in ("monster", "trap"):
             total = 1 + card["decoys"]
             state["pending"] = {"kind": "place", "trap": card["kind"] == "trap", "total": total}
-            decoys = f"{card['decoys']} decoy{'s' if card['decoys'] != 1 else ''}"
+            decoys = "decoy" if card["decoys"] == 1 else f"{card['decoys']} decoys"
             if self.rulebook(state):
                 state["pending"]["picks"] = []
                 mine = (f"You play {card['name']}: pick the tile for the {self._real_word(card)}, then one for "
                         f"its {decoys}. Nobody sees a tile before the last one is placed.")
             else:
                 mine = (f"You play {card['name']}: pick the tile for the {self._real_word(card)}; its {decoys} "
-                        "land on tiles drawn the way the wizard bot places a real token, so nothing tells them "
-                        "apart.")
+                        "goes where the wizard bot would put a real token, so nothing tells them apart.")
             return [self._event("play", f"The wizard plays a card ({card['cost']} mana): {total} face-down "
                                     "tokens will appear."),
                     self._event("play", mine, to=0)]
@@ -303,8 +302,9 @@ class WizardTurnMixin:
         picks = pending["picks"]
         if len(picks) < pending["total"]:
             done = "the real token" if len(picks) == 1 else f"decoy {len(picks) - 1}"
-            return [self._event("place", f"You put {done} on {self.label(state, action['tile'])}; now decoy "
-                                         f"{len(picks)} of {pending['total'] - 1}.", to=0)]
+            then = "the decoy" if pending["total"] == 2 else f"decoy {len(picks)} of {pending['total'] - 1}"
+            return [self._event("place", f"You put {done} on {self.label(state, action['tile'])}; now {then}.",
+                                to=0)]
         events = self._place_tokens(state, picks[0], picks[1:])
         self._finish_card(state)
         return events
@@ -366,8 +366,8 @@ class WizardTurnMixin:
         events = [self._event("place", f"The wizard places {len(spots)} face-down token{'s' if len(spots) != 1 else ''}"
                                f" on {where}.")]
         decoy_text = ", ".join(self.label(state, i) for i in decoys) or "nowhere (no room)"
-        events.append(self._event("place", f"You place {card['name']} on {self.label(state, real)}; decoys on "
-                                   f"{decoy_text}.", to=0))
+        events.append(self._event("place", f"You place {card['name']} on {self.label(state, real)}; "
+                                   f"decoy{'s' if len(decoys) > 1 else ''} on {decoy_text}.", to=0))
         return events
 
     def _note_habit(self, state: dict, card: dict, real: int) -> None:
@@ -378,7 +378,7 @@ class WizardTurnMixin:
         if card["kind"] != "monster":
             return
         tiles = state["tiles"]
-        free = sum(1 for i in self.placeable(state, False) if tiles[i]["key"])
+        free = len([i for i in self.placeable(state, False) if tiles[i]["key"]])
         if not free:
             return
         habit = state["wizard"].setdefault("habit", [0, 0])
