@@ -107,16 +107,29 @@ def _draw_header(d: ImageDraw.ImageDraw, view: RageView) -> None:
         y += fnt.size + 8
 
 
-def token_mark(d: ImageDraw.ImageDraw, cx: float, cy: float, r: int, count: int, fnt: Any) -> float:
+def secret_marks(tokens: list[Any]) -> tuple[str, str]:
+    """The wizard's note of a tile's face-down tokens: each monster card's total level ("8 4"), then "T" a trap
+    and "D" a decoy ("2T", "6D" for several)."""
+    levels = sorted((tk.get("level", 0) * tk.get("count", 1) for tk in tokens if tk["kind"] == "monster"), reverse=True)
+    rest = []
+    for kind, letter in (("trap", "T"), ("blank", "D")):
+        n = sum(tk["kind"] == kind for tk in tokens)
+        if n:
+            rest.append(letter if n == 1 else f"{n}{letter}")
+    return " ".join(map(str, levels)), " ".join(rest)
+
+
+def token_mark(d: ImageDraw.ImageDraw, cx: float, cy: float, r: int, count: int, fnt: Any,
+               counted: bool = True) -> float:
     """Face-down tokens: a card back marked "?" (a second card behind it when there are several) and "x2" beside
-    it; returns where the mark ends on the right."""
+    it (unless not ``counted``); returns where the mark ends on the right."""
     if count > 1:
         d.rounded_rectangle((cx - r + 6, cy - r - 6, cx + r + 6, cy + r - 6), radius=6, fill=TOKEN_EDGE, outline=DARK,
                             width=2)
     d.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=6, fill=TOKEN, outline=DARK, width=2)
     d.text((cx, cy), "?", font=fnt, fill=DARK, anchor="mm")
     right = cx + r + (6 if count > 1 else 0)
-    if count > 1:
+    if count > 1 and counted:
         d.text((right + 4, cy), f"x{count}", font=fnt, fill=INK, anchor="lm")
         right += 4 + d.textlength(f"x{count}", font=fnt)
     return right
@@ -175,11 +188,19 @@ def _room(d: ImageDraw.ImageDraw, view: RageView, x: int, y: int, cell: int, t: 
     if hidden:  # face-down tokens: square cards marked "?", never a disc (discs are heroes), all alike in public
         r = max(16, cell // 7)
         cx, cy = x + 8 + r, y + cell - 8 - r
-        right = token_mark(d, cx, cy, r, hidden, count_f)
-        if ids:
-            marks = " ".join({"monster": str(tk.get("level", 0) * tk.get("count", 1)), "trap": "T",
-                              "blank": "-"}[tk["kind"]] for tk in ids)
-            d.text((right + 6, cy), marks, font=font(max(20, cell // 6), bold=True), fill=RED, anchor="lm")
+        if ids:  # the wizard's own board: what the cards are instead of how many ("8 T 6D")
+            right = token_mark(d, cx, cy, r, 1 if hidden == 1 else 2, count_f, counted=False)
+            mark_f = font(max(20, cell // 6), bold=True)
+            room = x + cell - right - 12
+            levels, rest = secret_marks(ids)
+            whole = " ".join(p for p in (levels, rest) if p)
+            if d.textlength(whole, font=mark_f) > room and levels:  # the monsters' levels above the cards
+                d.text((cx - r, cy - r - 8), fit_text(d, levels, mark_f, cell - 16), font=mark_f, fill=RED,
+                       anchor="ld")
+                whole = rest
+            d.text((right + 6, cy), fit_text(d, whole, mark_f, room), font=mark_f, fill=RED, anchor="lm")
+        else:
+            token_mark(d, cx, cy, r, hidden, count_f)
     if t["monsters"]:
         level = sum(m["level"] for m in t["monsters"])
         label = f"L{level}" if len(t["monsters"]) == 1 else f"{len(t['monsters'])}xL{level}"
@@ -249,15 +270,20 @@ def wizard_line(view: RageView) -> str:
     w = view["wizard"]
     left = f", {w['mana_left']} left now" if w.get("mana_left") is not None else ""
     return (f"Mana Wheel {w['mana']} of {w['mana_max']} (mana per turn{left}) - "
-            f"{w['hand_count']} card{'s' if w['hand_count'] != 1 else ''}")
+            f"{w['hand_count']} card{'s' if w['hand_count'] != 1 else ''} in hand")
 
 
 def _panel_height(view: RageView) -> int:
-    return 20 + 3 * (STATUS + 10) + len(view["heroes"]) * (HERO + 12 + 2 * (DETAIL + 6) + 12) + 10
+    """The height ``_draw_panel`` fills: the wizard's lines, then each hero's (a fallen one has no details)."""
+    d = new_canvas(4, 4)[1]
+    width = WIDTH - 2 * PAD - 2 * (HERO // 2) - 12
+    details = sum(len(wrap_text(d, hero_details(h), font(DETAIL), width, 2)) for h in view["heroes"] if h["alive"])
+    return 3 * STATUS + 28 + len(view["heroes"]) * (HERO + 24) + details * (DETAIL + 6) + 10
 
 
-def _draw_panel(d: ImageDraw.ImageDraw, view: RageView, y: int) -> None:
-    """The wizard's resources and one big line per hero (HP, keys, frozen, ready), details below."""
+def _draw_panel(d: ImageDraw.ImageDraw, view: RageView, y: int) -> int:
+    """The wizard's resources and one big line per hero (HP, keys, frozen, ready), details below; returns the
+    panel's bottom."""
     x = PAD
     width = WIDTH - 2 * PAD
     big = font(STATUS, bold=True)
@@ -288,6 +314,7 @@ def _draw_panel(d: ImageDraw.ImageDraw, view: RageView, y: int) -> None:
                 d.text((x + 2 * r + 12, y), line, font=df, fill=MUTED)
                 y += DETAIL + 6
         y += 12
+    return y + 10
 
 
 # --- the legend: every symbol the board shows, explained under it --------------------------------
@@ -310,11 +337,15 @@ def _legend_token(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
     token_mark(d, x + 14, y, 14, 2, font(LEGEND - 6, bold=True))
 
 
-def _legend_monster(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+def _legend_monster(d: ImageDraw.ImageDraw, x: float, y: float, label: str = "L6") -> None:
     f = font(LEGEND - 4, bold=True)
-    w = d.textlength("L6", font=f) + 10
+    w = d.textlength(label, font=f) + 10
     d.rounded_rectangle((x, y - 16, x + w, y + 16), radius=5, fill=RED)
-    d.text((x + 5, y), "L6", font=f, fill=INK, anchor="lm")
+    d.text((x + 5, y), label, font=f, fill=INK, anchor="lm")
+
+
+def _legend_gang(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    _legend_monster(d, x, y, "2xL6")
 
 
 def _legend_sense(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
@@ -372,7 +403,8 @@ def legend_entries(view: RageView) -> list[tuple[Any, str]]:
         "camp": (_legend_camp, "camp: where a hero starts"),
         "unknown": (_legend_unknown, "unexplored room"),
         "token": (_legend_token, "face-down tokens (x2 = two)"),
-        "monster": (_legend_monster, "monsters: total level"),
+        "monster": ((_legend_gang, "2 monsters, total level 6") if any(len(t["monsters"]) > 1 for t in tiles)
+                    else (_legend_monster, "monsters, total level 6")),
         "sense": (_legend_sense, f"key vaults {view.get('scout_range') or 2} steps away"),
         "key": (_legend_key, "a key to take"),
         "drop": (_legend_drop, "dropped items"),
@@ -394,7 +426,7 @@ def _draw_legend(d: ImageDraw.ImageDraw, view: RageView, y: int) -> None:
         x = PAD + (k % 2) * column
         cy = y + 8 + (k // 2) * LEGEND_ROW + LEGEND_ROW // 2
         symbol(d, x, cy)
-        d.text((x + 76, cy), fit_text(d, words, f, column - 82), font=f, fill=MUTED, anchor="lm")
+        d.text((x + 84, cy), fit_text(d, words, f, column - 90), font=f, fill=MUTED, anchor="lm")
 
 
 def _layout(view: RageView, extra_h: int = 0) -> tuple[Image.Image, ImageDraw.ImageDraw, int, int]:
@@ -503,8 +535,9 @@ def render_private(view: RageView) -> Image.Image | None:
     _draw_panel(d, view, panel_top)
     y = panel_top + _panel_height(view)
     norm = font(DETAIL)
-    for line in wrap_text(d, "Your secret board: beside each \"?\" card, red numbers = your monsters' levels, "
-                             "T = a trap, - = a decoy; a gold frame = your hidden key vault.", norm, WIDTH - 2 * PAD, 2):
+    for line in wrap_text(d, "Your secret board: beside each \"?\" card, a red number = your monster's level, "
+                             "T = a trap, D = a decoy (6D = six); a gold frame = your hidden key vault.", norm,
+                          WIDTH - 2 * PAD, 3):
         d.text((PAD, y), line, font=norm, fill=GOLD)
         y += line_h
     label = "Opening draw (keep 3)" if priv.get("opening") else f"Your hand ({priv.get('mana_left', 0)} mana left)"

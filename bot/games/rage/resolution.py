@@ -60,7 +60,8 @@ class ResolutionMixin:
             cid = wizard["hand"].pop(rng.below(len(wizard["hand"])))
             wizard["discard"].append(cid)
             lost.append(cid)
-        events = [self._event("draw", f"The wizard discards {k} card{'s' if k != 1 else ''} at random.")]
+        events = [self._event("draw", f"The wizard discards {k} card{'s' if k != 1 else ''} at random." if k else
+                              "The wizard has no card to discard.")]
         if lost:
             events.append(self._event("draw", "You lose " + ", ".join(self.wizard_card(state, c)["name"] for c in lost)
                               + ".", to=0))

@@ -190,16 +190,18 @@ def action_help(state: State, seat: int, legal: list[dict]) -> dict[str, str]:
         "end_turn": "End your turn: the heroes then pick their moves.",
         "play": f"Play a card for its mana cost ({engine.mana_left(state)} mana left this turn): a monster or trap "
                 "goes face down with its decoy, a spell acts at once.",
-        "place": "Pick the tile for the card's real token (never a hero's tile)" + (
-            ", then one for its decoy; nobody sees a tile before the last" if engine.rulebook(state) else
-            "; its decoy is drawn the way the bot places real tokens, so nothing tells them apart") + ".",
+        "place": ("Pick the tile for the decoy, a blank token that hides which tile holds the real one; nobody "
+                  "sees a tile before the last is placed." if (state["pending"] or {}).get("picks") else
+                  "Pick the tile for the card's real token (never a hero's tile)" + (
+                      ", then one for its decoy; nobody sees a tile before the last" if engine.rulebook(state) else
+                      "; its decoy is drawn the way the bot places real tokens, so nothing tells them apart") + "."),
         "target": "Pick the tile your spell hits (only tiles with heroes are offered).",
         "move": "Step one tile; entering a face-down room turns it over, springs its tokens and loots it if no "
                 "monster is there." + preview,
         "go": "Pick where to go this round; there is more than one way there, so you choose the way next.",
         "back": "Go back and pick another tile to go to.",
-        "march": "Quick march, free: 2 tiles when the first has no tokens, 3 over two revealed rooms with no "
-                 "tokens; monsters revealed on the way stop you.",
+        "march": "March (a quick march): 2 tiles for free when the first has no tokens, 3 over two revealed rooms "
+                 "with no tokens; monsters revealed on the way stop you.",
         "sprint": "Play your Sprint card: run 2 or 3 tiles through anything, even when frozen; a room with "
                   "monsters ends the run.",
         "stay": ("Stay and fight the monsters on your tile." + _fight_preview(engine, state, seat,
@@ -376,7 +378,7 @@ def tutorial() -> Tutorial:
                 section="Moving",
                 say="Both ways reach A3 through A2. The quick march is free; the Sprint spends your card. Keep the "
                     "card: march.",
-                expect=({"type": "march", "path": [lab["A2"], lab["A3"]]},), hint="March to A3 via A2",
+                expect=({"type": "march", "path": [lab["A2"], lab["A3"]]},), hint="March 2 tiles to A3 via A2",
                 wrong="March: the Sprint card is better kept for a longer run or to break a Frost Bolt.",
                 after="You marched two rooms in one round and searched both."),
             TutorialStep(

@@ -110,9 +110,9 @@ class TextsMixin:
         if typ in ("sprint", "march"):
             path = action["path"]
             via = ", ".join(lab(i) for i in path[:-1])
-            how = "uses your Sprint card" if typ == "sprint" else "quick march, free"
+            how = "spends your Sprint card" if typ == "sprint" else "free"
             verb = "Sprint" if typ == "sprint" else "March"
-            return f"{verb} to {lab(path[-1])} via {via} ({len(path)} tiles, {how})"[:80]
+            return f"{verb} {len(path)} tiles to {lab(path[-1])} via {via} ({how})"[:80]
         if typ == "use":
             return f"Use {self.loot_card(state, action['card'])['name']}"
         if typ == "banish":
@@ -138,7 +138,7 @@ class TextsMixin:
         """The heading an action is listed under in the move panel."""
         typ = action["type"]
         if typ == "place":
-            return "Place the card's real token"
+            return "Place the decoy" if (state["pending"] or {}).get("picks") else "Place the card's real token"
         return {"tower": "Tower", "entrance": "Door", "hide_key": "Hide a key", "keep": "Opening hand",
                 "remove": "Rage: crumble a tile", "discard": "Discard", "end_turn": "Turn", "play": "Play a card",
                 "target": "Target", "move": "Move", "stay": "Move", "go": "Move", "back": "Move", "sprint": "Move",
@@ -193,7 +193,7 @@ class TextsMixin:
                      f"{p['mana_left']} left this turn."]
             if p["opening"]:
                 lines.append("**Opening draw (keep 3):** " + ", ".join(c["name"] for c in p["opening"]))
-            lines.append("**Hand:** " + (", ".join(f"{c['name']} ({c['cost']})" for c in p["hand"]) or "empty"))
+            lines.append("**Hand:** " + (", ".join(f"{c['name']} ({c['cost']} mana)" for c in p["hand"]) or "empty"))
             labels = {t["i"]: t["label"] for t in view["tiles"]}
             if p.get("playing"):
                 picks = (p.get("pending") or {}).get("picks") or []

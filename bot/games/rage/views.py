@@ -138,7 +138,8 @@ class ViewsMixin:
 
     def _wcard_view(self, state: dict, cid: int) -> WizardCardView:
         card = self.wizard_card(state, cid)
-        return {"id": cid, "name": card["name"], "kind": card["kind"], "cost": card["cost"], "text": card["text"],
+        text = card["text"].format(damage=self.damage_of(state, card)) if card["kind"] == "monster" else card["text"]
+        return {"id": cid, "name": card["name"], "kind": card["kind"], "cost": card["cost"], "text": text,
                 "level": card.get("level")}
 
     def _token_private(self, state: dict, tid: int) -> TokenPrivate:

@@ -173,7 +173,8 @@ class WizardTurnMixin:
         acted = state.setdefault("acted", [])
         if card["key"] not in acted:
             acted.append(card["key"])
-        events = [self._event("spell", f"The wizard draws **{card['name']}**, which acts at once: {card['text']}")]
+        text = card["text"].removeprefix("Acts when drawn: ")
+        events = [self._event("spell", f"The wizard draws **{card['name']}**, which acts at once: {text}")]
         if card["effect"] == "wheel":
             events.extend(self._spin(state, card["amount"]))
         elif card["effect"] == "surge":

@@ -176,3 +176,26 @@ def test_the_round_limit_only_stops_a_stalled_table_by_the_book():
         assert ENGINE.setup(names, ENGINE.meta.resolve_options(RULEBOOK), 1)["round_limit"] == 30
     assert ENGINE.setup(["a", "b", "c"], ENGINE.meta.resolve_options({**RULEBOOK, "round_limit": 20}), 1)[
         "round_limit"] == 20
+
+
+@pytest.mark.parametrize("rules,words", [("tuned", "(2 damage)"), ("rulebook", "(1 damage)")])
+def test_the_wizards_card_says_the_damage_of_the_tables_rules(rules, words):
+    """"take 1 damage for each monster in the room": the wizard's hand says what an Orc Brute hits for under the
+    table's rules (it read "(2 damage; 1 by the rulebook)" at every table)."""
+    table = RageTable.ready(options={"rules": rules}).wizard(holds=["orc"])
+    hand = ENGINE.view(table.state, 0)["private"]["hand"]
+    assert [c["text"] for c in hand if c["name"] == "Orc Brute"] == [f"A level 6 monster {words} and 1 decoy."]
+
+
+def test_placing_the_decoy_by_the_book_is_headed_and_explained_as_the_decoy():
+    """By the rulebook the second pick is the blank token's: the panel's heading and its "?" say so (they read
+    "Place the card's real token")."""
+    table = RageTable.ready(options=RULEBOOK).wizard(empty_hand=True, mana=3)
+    st = table.state
+    ENGINE.apply(st, 0, {"type": "play", "card": table.wizard_holds("orc")})
+    legal = ENGINE.legal_actions(st, 0)
+    assert ENGINE.action_group(st, 0, legal[0]) == "Place the card's real token"
+    ENGINE.apply(st, 0, {"type": "place", "tile": tile_index(st, "D4")})
+    legal = ENGINE.legal_actions(st, 0)
+    assert ENGINE.action_group(st, 0, legal[0]) == "Place the decoy"
+    assert ENGINE.action_help(st, 0, legal)["place"].startswith("Pick the tile for the decoy")

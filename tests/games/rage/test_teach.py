@@ -51,3 +51,28 @@ def test_the_terms_a_newcomer_tripped_on_are_explained_or_gone():
     assert "cards +" not in events[0]["text"] and "the wizard draws" in events[0]["text"]
     option = ENGINE.meta.option("round_limit")
     assert "automatic" in option.label and "16 rounds at 3-4 players" in option.label
+
+
+def test_no_option_reads_quick_march():
+    """"Quick march" on the move buttons was jargon: a march says how far it goes and that it is free."""
+    from tests.teach_checks import bot_games
+
+    labels = {ENGINE.describe_action(st, seat, a) for st, seat, legal in bot_games(ENGINE, range(2)) for a in legal
+              if a["type"] in ("march", "sprint")}
+    assert labels and not [x for x in labels if "quick march" in x.lower()]
+    assert any(x.startswith("March 2 tiles to ") and x.endswith("(free)") for x in labels), sorted(labels)[:5]
+
+
+def test_the_wizards_events_read_plainly():
+    """A room that makes an empty-handed wizard discard said "The wizard discards 0 cards at random."; an instant
+    card read "which acts at once: Acts when drawn: ..."; the wizard's hand read "Giant Rats (1)"."""
+    from tests.games.rage.scenario import RageTable
+
+    table = RageTable.ready().wizard(empty_hand=True)
+    st = table.state
+    texts = [e["text"] for e in ENGINE._room_discard(st, 0)]
+    assert texts == ["The wizard has no card to discard."]
+    texts = [e["text"] for e in ENGINE._instant(st, table.wizard_holds("leytap"))]
+    assert "acts at once: spin the Mana Wheel" in texts[0] and "Acts when drawn" not in texts[0]
+    table.wizard_holds("rats")
+    assert "Giant Rats (1 mana)" in ENGINE.private_text(ENGINE.view(st, 0))
