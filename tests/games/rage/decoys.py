@@ -1,8 +1,8 @@
 """Wizard's Rage: can a player guess which of a card's face-down tokens is the real one? (issue 29, item 4)
 
 Placements are taken from seeded normal-bot games: at each moment the wizard is to place a monster or trap
-card, the wizard bot picks the real token's tile and the engine adds the decoys, as in play; the game then
-goes on from one of them. Each *simple guess* names one of the tiles the public list shows (the tile nearest
+card, the wizard bot picks the real token's tile and the engine adds the decoys (tuned), or the bot places the
+real token and then each decoy itself (rulebook), as in play; the game then goes on from one of them. Each *simple guess* names one of the tiles the public list shows (the tile nearest
 the tower, the keys, the heroes, the camps or the door, the farthest from each, the first or last in the
 list, the one the wizard bot itself likes best...); a tie counts as a guess among the tied tiles. *Chance* is
 one over the number of tiles listed. ``python -m tests.games.rage.decoys [placements [rules [draws]]]`` prints the table.
@@ -100,6 +100,16 @@ def _score_placement(tally: Tally, scores: dict[str, dict[int, float]], real: in
         tally.hits[name] = tally.hits.get(name, 0.0) + (real in top) / len(top)
 
 
+def _bot_places_every_token(state: dict, rng: random.Random) -> list[int]:
+    """The rulebook's placing: the wizard bot's picks for the card, the real token's first. Until the last pick the
+    engine only notes each one in ``pending["picks"]`` (``_do_place``), so a copy of that is all that changes."""
+    trial = dict(state, pending=dict(state["pending"], picks=[]))
+    picks = trial["pending"]["picks"]
+    while len(picks) < trial["pending"]["total"]:
+        picks.append(ENGINE.bot_action(trial, 0, rng)["tile"])
+    return list(picks)
+
+
 def placements(count: int, draws: int = 1, players: tuple[int, ...] = (3, 4, 5), options: dict | None = None,
                seed: int = 0) -> Tally:
     """``count`` placements scored, from seeded normal-bot games (cycling over ``players``): at each moment the
@@ -120,6 +130,10 @@ def placements(count: int, draws: int = 1, players: tuple[int, ...] = (3, 4, 5),
                 scores = {name: {i: score(state, i) for i in tiles} for name, score in guesses(state).items()}
                 card = ENGINE.wizard_card(state, state["wizard"]["pending_card"])
                 for _ in range(min(draws, count - tally.placements)):
+                    if "picks" in pending:  # the rulebook: the bot places the real token, then each decoy
+                        tiles = _bot_places_every_token(state, rng)
+                        _score_placement(tally, scores, tiles[0], tiles)
+                        continue
                     real = ENGINE.bot_action(state, 0, rng)["tile"]
                     decoys = ENGINE.decoy_tiles(state, real, card["decoys"], card["kind"] == "trap")
                     _score_placement(tally, scores, real, [real, *decoys])
