@@ -470,7 +470,7 @@ def howto_callouts(view: RageView) -> list[tuple[tuple[float, float], str]]:
         x, y = _xy(view, top, i)
         return x + dx * cell, y + dy * cell
     if me is not None:
-        out.append((at(me["pos"], 0.16, 0.3), f"A hero's disc ({me['name']}: seat {me['seat']}). The heroes are one "
+        out.append((at(me["pos"], 0.17, 0.66), f"A hero's disc ({me['name']}: seat {me['seat']}). The heroes are one "
                                               "team; each round every hero picks a move in secret."))
     camp = next((t["i"] for t in tiles if t["camp"] and not any(h["pos"] == t["i"] for h in heroes)), None)
     if camp is not None:
@@ -479,21 +479,25 @@ def howto_callouts(view: RageView) -> list[tuple[tuple[float, float], str]]:
     if unknown is not None:
         out.append((at(unknown, 0.5, 0.55), "An unexplored room (\"?\"): enter it to turn it over; if no monster is "
                                              "there you loot a card. Three of them hide the keys."))
-    token = next((t["i"] for t in tiles if t["hidden_tokens"]), None)
+    token = min((t["i"] for t in tiles if t["hidden_tokens"]), key=lambda i: (tiles[i]["hidden_tokens"] > 1,
+                                                                             bool(tiles[i].get("sense")), i), default=None)
     if token is not None:
-        out.append((at(token, 0.72, 0.4), "Face-down tokens (\"?\" cards, x2 = two): a monster, a trap or a "
+        out.append((at(token, 0.62, 0.78), "Face-down tokens (\"?\" cards, x2 = two): a monster, a trap or a "
                                             "decoy; they turn over when a hero enters."))
     if view["tower"] is not None:
         out.append((at(view["tower"], 0.84, 0.16), "The tower; its gold bar is the door. Bring the 3 keys to the tile "
                                                    "in front of it, then storm it to win."))
-    sensed = next((t["i"] for t in tiles if t.get("sense")), None)
+    sensed = min((t["i"] for t in tiles if t.get("sense")), key=lambda i: (tiles[i]["hidden_tokens"] > 0,
+                                                                         any(h["pos"] == i for h in heroes), i),
+                 default=None)
     if sensed is not None:
-        out.append((at(sensed, 0.72, 0.5), "Scouting: how many key vaults lie within 2 steps of this room."))
-    monsters = next((t["i"] for t in tiles if t["monsters"]), None)
+        out.append((at(sensed, 0.84, 0.5), "Scouting: how many key vaults lie within 2 steps of this room."))
+    monsters = min((t["i"] for t in tiles if t["monsters"]), key=lambda i: (tiles[i]["hidden_tokens"] > 0, i),
+                   default=None)
     if monsters is not None:
-        out.append((at(monsters, 0.3, 0.45), "Face-up monsters and their total level: entering means a fight."))
+        out.append((at(monsters, 0.2, 0.82), "Face-up monsters and their total level: entering means a fight."))
     panel = top + cell * view["size"] + _legend_height(view)
-    out.append(((WIDTH - PAD - 30, top + cell * view["size"] + 30), "The legend: every symbol on the board."))
+    out.append(((WIDTH - PAD - 30, top + cell * view["size"] + 4), "The legend: every symbol on the board."))
     out.append(((WIDTH - PAD - 30, panel + STATUS), "The wizard's Mana Wheel: the mana to spend each turn."))
     out.append(((WIDTH - PAD - 30, panel + 3 * (STATUS + 10) + 30),
                 "Each hero: hit points, keys, then their square, combat and trap-save bonuses and gear."))
