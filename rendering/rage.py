@@ -548,7 +548,7 @@ def render_private(view: RageView) -> Image.Image | None:
     d.text((PAD, y), label, font=font(STATUS, bold=True), fill=INK)
     y += line_h + 6
     for c in hand:
-        d.text((PAD + 10, y), fit_text(d, f"{c['name']} ({c['cost']}): {c['text']}", norm, WIDTH - 3 * PAD),
+        d.text((PAD + 10, y), fit_text(d, f"{c['name']} ({c['cost']} mana): {c['text']}", norm, WIDTH - 3 * PAD),
                font=norm, fill=INK)
         y += line_h
     return img
