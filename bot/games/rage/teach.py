@@ -413,15 +413,6 @@ def tutorial() -> Tutorial:
                 after="4 -> 8 hit points, and your move is still to pick. A hero wears 2 swords, 1 boots and 1 "
                       "shield; the Broadsword in your hand could replace a Short Sword."),
             TutorialStep(
-                section="Keys and the tower",
-                position=_door,
-                say="All 3 keys are found and you stand on B3, before the door, holding 2; Robin beside you holds "
-                    "the third. Heroes on that tile holding all 3 keys between them may enter; inside, they fight "
-                    "whatever guards the tower, and an empty tower falls at once. Enter the tower.",
-                expect=({"type": "move", "to": lab["C3"]},), hint="Enter the tower!",
-                wrong="Enter the tower: you and Robin hold the 3 keys on the door's tile.",
-                after="The heroes win!"),
-            TutorialStep(
                 section="The wizard's turn",
                 say="The wizard's turn: draw a card (two when the Mana Wheel is full at 8), then play cards with "
                     "the wheel's mana, which comes back each turn. Monsters and traps go face down with their "
@@ -432,7 +423,7 @@ def tutorial() -> Tutorial:
                 section="The rage",
                 say="Once the heroes have taken all 3 keys the wizard rages: every wizard turn starts with tiles "
                     "crumbling away, as many as there are players, never the tiles around the tower and never so "
-                    "that a hero is cut off from the door. Hurry to the tower.",
+                    "that a hero is cut off from the door: once the keys are found, hurry to the tower.",
                 expect=None),
             TutorialStep(
                 section="Falling and the end",
@@ -440,6 +431,15 @@ def tutorial() -> Tutorial:
                     "ends when the heroes storm the tower, when every hero has fallen, or when the last round ends "
                     "(the wizard wins).",
                 expect=None),
+            TutorialStep(
+                section="Keys and the tower",
+                position=_door,
+                say="All 3 keys are found and you stand on B3, before the door, holding 2; Robin beside you holds "
+                    "the third. Heroes on that tile holding all 3 keys between them may enter; inside, they fight "
+                    "whatever guards the tower, and an empty tower falls at once. Enter the tower.",
+                expect=({"type": "move", "to": lab["C3"]},), hint="Enter the tower!",
+                wrong="Enter the tower: you and Robin hold the 3 keys on the door's tile.",
+                after="The heroes win!"),
         ),
         outro="You're ready: open a real table with `/game new` (the rules option picks the tuned set or the printed "
               "rulebook).",
