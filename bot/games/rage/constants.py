@@ -14,7 +14,7 @@ TRAP_DAMAGE = 2
 FREE_LIMIT = 8  # free actions (potions, gifts, equipping) per hero per hero phase
 AMBUSH_LEVEL = 3
 SCOUT_RANGE = {3: 2, 4: 2, 5: 2}  # scouting: a revealed room senses how many key vaults lie this many steps away
-START_MANA_BONUS = {3: 2, 4: 3, 5: 4}  # the Mana Wheel starts at 5 / 6 / 7 for 3 / 4 / 5 players (balance report)
+START_MANA_BONUS = {3: 2, 4: 4, 5: 5}  # the Mana Wheel starts at 5 / 7 / 8 for 3 / 4 / 5 players (balance report)
 SPRINT_STEPS = 3  # a Sprint card runs up to this many tiles
 
 
