@@ -325,7 +325,7 @@ def _commit_others(engine, state: dict[str, Any], view: dict[str, Any], seat: in
 
 
 # Logistic weights for the heroes' chance of winning over ``features``, fit on 34,057 moments of 1,500
-# seeded bot games (3-5 players; half of them with the keys hidden at random; ``python -m bot.games.rage.fit``):
+# seeded bot games (3-5 players; half of them with the keys hidden at random; ``python -m tools.fit_rage``):
 # held-out log-loss 0.539, against 0.548 for the weights before the keys' way to the door and 0.693 for a coin.
 _WEIGHTS = (1.236, 0.835, 0.641, 0.27, -5.744, -1.46, -0.219, -0.247, 2.394, 2.109, 0.582, 0.551, -0.181, -0.863,
             -0.072, 1.03, -2.352, -0.355, -1.868, -0.997)
