@@ -804,6 +804,23 @@ def test_round_limit_ends_the_game():
     assert ENGINE.is_terminal(s) and s["final"]["reason"] == "rounds"
 
 
+def test_the_round_limit_ends_on_the_last_round_not_one_past_it():
+    """Issue 30: the final board said "round 26 of 25". The game ends after round 25, so it reads 25 of 25."""
+    from rendering.masterminds import describe, render_board
+    s = fresh(2, round_limit=8)
+    while not ENGINE.is_terminal(s):
+        seat = s["turn"]
+        play(s, seat, {"type": "draw_prep"})
+        play(s, seat, {"type": "end_plan"})
+        while s["phase"] == "discard":
+            play(s, seat, {"type": "discard", "card": s["hands"][seat][0]})
+    view = ENGINE.view(s, None)
+    assert s["round"] == view["round"] == 8 and view["round_limit"] == 8
+    assert "round 8 of 8" in describe(view) and "round 9" not in describe(view)
+    render_board(view)
+    check(s)
+
+
 def test_scoring_and_tiebreak():
     s = (MastermindsTable().gems(0, Red=1, Blue=0, Clear=2).gems(1, Red=0, Blue=1, Clear=1)
          .dice(4, 6)  # Red = 4, Blue = 6

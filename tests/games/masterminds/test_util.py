@@ -94,7 +94,7 @@ def check(state) -> None:
         assert state["bag"][c] >= 0 and all(g[c] >= 0 for g in state["gems"])
         assert state["bag"][c] + held == total, f"{c} gems not conserved"
     assert state["completed"] == sum(len(m) for m in state["mementos"])
-    assert state["round"] <= state["options"]["round_limit"] + 1
+    assert 1 <= state["round"] <= state["options"]["round_limit"]
     # Secrecy: nothing hidden in the public view.
     public = json.dumps(ENGINE.view(state, None))
     assert '"private"' not in public
