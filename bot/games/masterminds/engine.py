@@ -3,7 +3,7 @@
 This module is the face of the game: ``MastermindsEngine`` is put together from one mixin per
 concern, each in its own module, and the phases are a table of handlers (``PHASES``):
 
-  constants.py  numbers of the rules, the keys a view never shows
+  constants.py  numbers of the rules, the state keys a view may show (an allowlist) and those it never shows
   board.py      shared lookups on the table (names, team entries, heist steps, decks, gems, refills)
   opening.py    ``setup``: decks, gems, opening hands, the roll for the first player
   options.py    the legal actions of each phase
@@ -46,6 +46,7 @@ from .constants import (
     HAND_LIMIT,
     MAX_ACTIVATE,
     PERFECT_FACE,
+    PUBLIC_KEYS,
     RECENT,
     SECRET_KEYS,
     STEP_LETTERS,
@@ -59,7 +60,7 @@ from .texts import SUMMARY, TextsMixin
 from .upkeep import UpkeepMixin
 from .views import ViewsMixin
 
-__all__ = ["DICE_PER_PLAYER", "HAND_LIMIT", "MAX_ACTIVATE", "PERFECT_FACE", "PHASES", "Phase", "RECENT", "SECRET_KEYS",
+__all__ = ["DICE_PER_PLAYER", "HAND_LIMIT", "MAX_ACTIVATE", "PERFECT_FACE", "PHASES", "Phase", "PUBLIC_KEYS", "RECENT", "SECRET_KEYS",
            "MastermindsEngine", "STEP_LETTERS", "SUMMARY", "TEAM_LIMIT", "recruit_value", "seat_order"]
 
 class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, HeistMixin, UpkeepMixin,  # type: ignore[misc]
