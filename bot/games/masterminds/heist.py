@@ -193,14 +193,15 @@ class HeistMixin:
             self._step_failed(state, events)
 
     def _step_failed(self, state, events) -> None:
-        """FAILURE: a Cover Story saves everything; else the run's dice come off and a recruit suffers."""
+        """FAILURE: a Cover Story saves everything; else (tuned) the run's dice come off, and a recruit suffers."""
         attempt = state["attempt"]
         if attempt["cover"]:
             events.append({"type": "fail", "text": f"FAILURE, but {self._seat_name(state, attempt['seat'])}'s Cover Story means "
                            "no Failure card and no lost dice. The run is over."})
             self._end_run(state, events)
             return
-        self._bust(state, events)
+        if not self._rulebook(state):  # the rulebook: "Fail = Draw Failure card and End of Heist run"
+            self._bust(state, events)
         if len(attempt["recruits"]) == 1:
             self._suffer(state, attempt["recruits"][0], events)
         else:
@@ -213,7 +214,7 @@ class HeistMixin:
         return max(own, key=lambda value: (own[value], value)) if own else None
 
     def _bust(self, state, events) -> None:
-        """Press your luck: a FAILURE knocks off the dice you placed on this heist during this run."""
+        """Press your luck (tuned): a FAILURE knocks off the dice you placed on this heist during this run."""
         attempt = state["attempt"]
         heist = state["heists"][attempt["heist"]]
         placed = sorted(state["run"].get("placed", []), reverse=True)
@@ -273,10 +274,13 @@ class HeistMixin:
         state["heists"][slot] = None
         state["completed"] += 1
         if state["completed"] >= state["target"] and not state.get("final_round"):
-            # Everyone gets the same number of turns: the round is played out, then the game ends.
             state["final_round"] = True
-            events.append({"type": "end", "text": f"That is heist {state['completed']} of {state['target']}: "
-                           "the game ends when this round is over!"})
+            if self._rulebook(state):  # "3 Players = 4th completed Heist ends the game"
+                events.append({"type": "end", "text": f"That is heist {state['completed']} of {state['target']}: "
+                               f"the game ends once {name} has finished this heist's checklist!"})
+            else:  # tuned: everyone gets the same number of turns, so the round is played out
+                events.append({"type": "end", "text": f"That is heist {state['completed']} of {state['target']}: "
+                               "the game ends when this round is over!"})
         gear = [entry for entry in state["teams"][seat] if entry["gear"]]
         for entry in gear:
             state["prep_discard"].append(entry["gear"])
@@ -374,6 +378,10 @@ class HeistMixin:
         self._end_run(state, events)
 
     def _end_run(self, state, events) -> None:
+        """The run is over: upkeep, unless (rulebook) the heist just completed was the last one."""
+        if state.get("final_round") and self._rulebook(state):
+            state["end_reason"] = "heists"  # the engine finishes the game once this move is done
+            return
         self._upkeep(state, events)
 
     # ------------------------------------------------------------------ actions of a heist run

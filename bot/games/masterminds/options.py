@@ -27,13 +27,18 @@ class OptionsMixin:
             if heist is None:
                 continue
             step_index = self._next_step(heist)
-            if step_index == 3 and not any(die and die["seat"] == seat for die in heist["dice"][:3]):
-                continue  # inside job: only a player with a die on the heist may attempt its step D
+            if step_index == 3 and not self._inside(state, heist, seat):
+                continue  # inside job (tuned): only a player with a die on the heist may attempt its step D
             for skill in self._steps(heist)[step_index]["skills"]:
                 out.append({"type": "heist", "heist": slot, "skill": skill})
                 out.append({"type": "heist", "heist": slot, "skill": skill,
                             "recruits": self.suggested_crew(state, seat, slot, skill)})
         return out
+
+    def _inside(self, state, heist: dict[str, Any], seat: int) -> bool:
+        """Whether ``seat`` may attempt step D of ``heist``. Tuned: the inside job, only with a die of theirs
+        on steps A-C. Rulebook: anyone ("choose a Heist Step that you want your TEAM to attempt")."""
+        return self._rulebook(state) or any(die and die["seat"] == seat for die in heist["dice"][:3])
 
     def suggested_crew(self, state, seat: int, slot: int, skill: str) -> list[str]:
         """The one-click crew offered next to each step: the best chance to beat the step,

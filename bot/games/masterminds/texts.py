@@ -34,7 +34,7 @@ class TextsMixin:
         name = state["names"][state["turn"]]
         head = f"Round {state['round']}/{state['options']['round_limit']} · heists {state['completed']}/{state['target']} · "
         if state.get("final_round"):
-            head += "LAST ROUND · "
+            head += "LAST HEIST DONE: the game ends after this turn · " if self._rulebook(state) else "LAST ROUND · "
         what = {
             "turn": f"{name}: PREP (recruit, burn or draw) or go for a HEIST",
             "burned": f"{name}: hire the drawn Talent or put it in the pool",
@@ -191,7 +191,7 @@ class TextsMixin:
                 return "You have no untapped recruit to send on a heist step."
             slot = action.get("heist")
             heist = state["heists"][slot] if slot in (0, 1) else None
-            if heist and self._next_step(heist) == 3 and not any(die and die["seat"] == seat for die in heist["dice"][:3]):
+            if heist and self._next_step(heist) == 3 and not self._inside(state, heist, seat):
                 return "Inside job: you may only attempt step D of a heist where one of your dice already sits."
             if phase == "continue":
                 return "You may only continue to the next step of the same heist."

@@ -57,9 +57,9 @@ class MastermindsTable:
     @classmethod
     def at_a_heist(cls, players: int = 2, seed: int = 1, team: Iterable[str] = ("Rosa Vance",),
                    gear: dict[str, str] | None = None, a: str = "The Crown Jewels", b: str = "Casino Vault",
-                   dice: Iterable[tuple[int, int]] = ()) -> MastermindsTable:
+                   dice: Iterable[tuple[int, int]] = (), **options: Any) -> MastermindsTable:
         """Seat 0 to act with empty hands and exactly ``team``; heist ``a`` (A side) + ``b`` (B side) in slot 0."""
-        return cls(players, seed).empty_hands().team(0, *team, gear=gear).heist(0, a, b, dice=dice)
+        return cls(players, seed, **options).empty_hands().team(0, *team, gear=gear).heist(0, a, b, dice=dice)
 
     # ------------------------------------------------------------------ cards
     def _take_talent(self, talent: str) -> None:
