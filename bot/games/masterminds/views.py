@@ -85,6 +85,8 @@ class ViewsMixin:
             "test": self._test_view(state),
             "window": self._window_view(state),
             "burned": talent_public(state["pending"]["card"]) if state["phase"] == "burned" else None,
+            "hiring": talent_public(state["pending"]["card"]) if state["phase"] == "replace" else None,
+            "rules": "rulebook" if self._rulebook(state) else "tuned",
             "picking": self._picking_view(state),
             "recent": list(state.get("recent", [])),
             "last_roll": state.get("last_roll"),

@@ -254,7 +254,7 @@ def test_black_market_draws_and_gives_intel():
     card = set_hand(s, 0, ["Black Market"])[0]
     top_prep(s, "Getaway Car")
     play(s, 0, {"type": "draw_prep"})
-    play(s, 0, {"type": "action", "card": card, "gem": None})
+    play(s, 0, {"type": "action", "card": card, "gem": False})
     assert s["intel"][0] == 1 and len(s["hands"][0]) == 2
 
 

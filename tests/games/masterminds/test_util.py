@@ -67,11 +67,16 @@ def check(state) -> None:
     n = len(state["names"])
     talents = list(state["talent_deck"]) + state["talent_discard"] + state["pool"]
     talents += [e["card"] for team in state["teams"] for e in team]
-    if state["phase"] == "burned" or (state["phase"] == "over" and state.get("pending") and "card" in (state["pending"] or {})):
-        talents.append(state["pending"]["card"])
+    pending = state.get("pending") or {}
+    if state["phase"] == "burned" or (state["phase"] == "over" and "card" in pending and pending["card"] in TALENTS):
+        talents.append(pending["card"])
+    if state["phase"] == "replace" and pending["from"] == "burned":
+        talents.append(pending["card"])  # drawn from the Talent deck, not yet hired
     assert Counter(talents) == Counter(list(TALENTS)), "talent cards not conserved"
     prep = list(state["prep_deck"]) + state["prep_discard"] + [p for h in state["hands"] for p in h]
     prep += [e["gear"] for team in state["teams"] for e in team if e["gear"]]
+    if state["phase"] == "pay":
+        prep.append(pending["card"])  # an action card on the table, waiting for its gem
     assert Counter(prep) == Counter(list(PREP)), "prep cards not conserved"
     heists = list(state["heist_deck"]) + [m for ms in state["mementos"] for m in ms]
     heists += [x for h in state["heists"] if h for x in (h["a"], h["b"])]
