@@ -7,7 +7,7 @@ from typing import Any
 from bot.rng import Rng
 
 from .board import recruit_value, seat_order
-from .cards import FAILURES, HEISTS, PREP, TALENTS, prep_name
+from .cards import CONSEQUENCES, FAILURES, HEISTS, PREP, TALENTS, prep_name
 from .constants import PERFECT_FACE, STEP_LETTERS, TEAM_LIMIT
 
 
@@ -143,7 +143,7 @@ class HeistMixin:
         why = ("no other die of theirs on this heist, so any face is as good" if match is None
                else "matching their dice on this heist")
         text = (f"{self._seat_name(state, attempt['seat'])}'s total {total} already beats {attempt['skill']} {attempt['number']}: "
-                f"PERFECTION! The die shows {face} ({why}).")
+                f"PERFECTION, no roll needed! The die shows {face} ({why}).")
         state["last_roll"] = text
         events.append({"type": "tally", "text": text})
         self._place_die(state, face, events)
@@ -176,7 +176,12 @@ class HeistMixin:
         rolls[result] = rolls.get(result, 0) + 1
         if "Lucky re-roll" in roll_text:
             self._tally(state, "used", "ability:Lucky")
-        text = f"{name} rolls {roll_text} for {attempt['skill']} {attempt['number']}: total {total} + {die} = {final}: {result}{note}."
+        verdict = {"success": f"beats {attempt['number']}: SUCCESS",
+                   "push": f"equals {attempt['number']}: PUSH (no die placed)",
+                   "failure": f"doesn't beat {attempt['number']}: FAILURE"}[result]
+        if note:
+            verdict = f"{result.upper()}{note}"
+        text = f"{name} rolls {roll_text} for {attempt['skill']} {attempt['number']}: total {total} + {die} = {final} {verdict}."
         state["last_roll"] = text
         events.append({"type": "roll", "text": text})
         if result == "success":
@@ -218,6 +223,9 @@ class HeistMixin:
         attempt = state["attempt"]
         heist = state["heists"][attempt["heist"]]
         placed = sorted(state["run"].get("placed", []), reverse=True)
+        if placed:
+            events.append({"type": "bust", "text": f"Bust: the failure takes back the dice "
+                           f"{self._seat_name(state, attempt['seat'])} placed on {self._heist_name(heist)} this run."})
         for step_index in placed:
             die = heist["dice"][step_index]
             if die and die["seat"] == attempt["seat"] and self._next_step(heist) == step_index + 1:
@@ -310,10 +318,12 @@ class HeistMixin:
         failure = FAILURES[fid]
         attempt["failure"] = fid
         test = failure["test"]
-        events.append({"type": "failure", "text": f"FAILURE: {self._talent_name(tid)} flips {failure['name']} (triggers: {', '.join(failure['triggers'])}; "
-                       f"test {test['skill']} {test['number']}; {failure['consequence'].replace('_', ' ')})."})
+        who = self._talent_name(tid)
+        events.append({"type": "failure", "text": f"{who} draws the Failure card {failure['name']}: it only bites on a "
+                       f"{' or '.join(failure['triggers'])} step; then {who} must beat {test['skill']} {test['number']} "
+                       f"({test['skill']} + a die) or: {CONSEQUENCES[failure['consequence']]}"})
         if attempt["skill"] not in failure["triggers"]:
-            events.append({"type": "failure", "text": f"{attempt['skill']} isn't a trigger: {self._talent_name(tid)} is safe. The run is over."})
+            events.append({"type": "failure", "text": f"This was a {attempt['skill']} step: {who} is safe. The run is over."})
             self._end_run(state, events)
             return
         state["test"] = {"recruit": tid, "card": fid, "skill": test["skill"], "number": test["number"],
@@ -337,7 +347,8 @@ class HeistMixin:
         extra = " + Slippery 3" if bonus else ""
         extra += f" {'+' if test['mods'] >= 0 else '-'} {abs(test['mods'])}" if test["mods"] else ""
         text = (f"{self._talent_name(tid)} rolls {roll_text} for the {test['skill']} {test['number']} test: "
-                f"{test['skill']} {value}{extra} + {die} = {final}: {'safe' if ok else 'caught'}.")
+                f"{test['skill']} {value}{extra} + {die} = {final}: "
+                f"{'beats it, safe' if ok else 'does not beat it, caught'}.")
         state["last_roll"] = text
         events.append({"type": "test", "text": text})
         state["test"] = None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import RuleError
-from tests.games.masterminds.scenario import MastermindsTable
+from bot.games.masterminds.scenario import MastermindsTable
 from tests.games.masterminds.test_util import ENGINE, check, go, heist_state, play, texts, tid
 
 BOOK = {"rules": "rulebook"}
@@ -50,7 +50,7 @@ def test_rulebook_a_failure_draws_a_failure_card_and_ends_the_run_keeping_the_di
     """ "Fail = Draw Failure card and End of Heist run" (and Tally Up: "After the Failure card is resolved your
     Heist run is over."): nothing takes back the dice already placed."""
     s, said = failed_second_step(**BOOK)
-    assert "failure" in said and "Pulled Over" in said and "goes back" not in said
+    assert "FAILURE" in said and "Pulled Over" in said and "goes back" not in said
     assert s["heists"][0]["dice"][0] == {"seat": 0, "value": 6} and s["dice"][0] == 4
     assert s["turn"] == 1  # the run, and the turn, are over
     check(s)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bot.games.masterminds.cards import CLEAR, HEISTS, PREP, TALENTS
-from tests.games.masterminds.scenario import MastermindsTable
+from bot.games.masterminds.scenario import MastermindsTable
 from tests.games.masterminds.test_util import (
     ENGINE,
     check,
@@ -397,7 +397,7 @@ def test_equal_total_before_roll_must_roll():
     s = heist_state(team=("Ghost",))
     rig(s, [3])
     ev = attempt(s, [tid("Ghost")])
-    assert "P1 rolls 3 for Stealth 6: total 6 + 3 = 9: success." in texts(ev)
+    assert "P1 rolls 3 for Stealth 6: total 6 + 3 = 9 beats 6: SUCCESS." in texts(ev)
     assert s["heists"][0]["dice"][0] == {"seat": 0, "value": 3}
 
 
@@ -405,7 +405,7 @@ def test_push_ends_the_run():
     s = heist_state(team=("Rosa Vance", "Byte"))
     rig(s, [5])
     ev = attempt(s, [tid("Byte")])  # Stealth 1 + 5 = 6: push
-    assert "push" in texts(ev) and s["heists"][0]["dice"][0] is None and s["turn"] == 1
+    assert "PUSH" in texts(ev) and s["heists"][0]["dice"][0] is None and s["turn"] == 1
     assert all(not e["tapped"] for e in s["teams"][0])  # upkeep untapped them
 
 
@@ -414,7 +414,7 @@ def test_failure_not_triggered_is_safe():
     rig(s, [1])
     top_failure(s, "Pulled Over")  # triggers Driving, Charm: Stealth is safe
     ev = attempt(s, [tid("Byte")])
-    assert "isn't a trigger" in texts(ev) and len(s["teams"][0]) == 1 and s["turn"] == 1
+    assert "This was a Stealth step: Byte is safe" in texts(ev) and len(s["teams"][0]) == 1 and s["turn"] == 1
     check(s)
 
 
@@ -663,7 +663,7 @@ def test_interrupt_adrenaline_and_lucky_break():
     play(s, 1, {"type": "pass"})
     rig(s, [3])
     ev = play(s, 0, {"type": "interrupt", "card": s["hands"][0][0]})
-    assert "total 3 + 3 = 6: push" in texts(ev)
+    assert "total 3 + 3 = 6 equals 6: PUSH" in texts(ev)
     s = heist_state(team=("Byte",))
     set_hand(s, 0, ["Lucky Break"])
     attempt(s, [tid("Byte")], resolve=False)
@@ -681,7 +681,7 @@ def test_interrupt_tripped_alarm_denies_perfection():
     rig(s, [1, 1])
     top_failure(s, "Pulled Over")
     ev = play(s, 1, {"type": "interrupt", "card": s["hands"][1][0]})
-    assert "failure" in texts(ev) and "Tripped Alarm" in texts(ev)
+    assert "FAILURE" in texts(ev) and "Tripped Alarm" in texts(ev)
     s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"})
     set_hand(s, 1, ["Tripped Alarm"])
     attempt(s, [tid("Ghost")], resolve=False)
@@ -716,7 +716,7 @@ def test_window_before_failure_test():
     play(s, 0, {"type": "pass"})
     rig(s, [4])
     ev = play(s, 1, {"type": "interrupt", "card": s["hands"][1][0]})
-    assert "Stealth 0 + 2 + 4 = 6: safe" in texts(ev) and len(s["teams"][0]) == 1
+    assert "Stealth 0 + 2 + 4 = 6: beats it, safe" in texts(ev) and len(s["teams"][0]) == 1
     check(s)
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 from bot.games.masterminds import ENGINE
 from bot.games.masterminds.cards import FAILURES, HEISTS, PREP, TALENTS
-from tests.games.masterminds.scenario import MastermindsTable, fid, hid, pids, tid  # noqa: F401 (the tests import them from here)
+from bot.games.masterminds.scenario import MastermindsTable, fid, hid, pids, tid  # noqa: F401 (the tests import them from here)
 
 
 def fresh(n: int = 2, seed: int = 1, **options) -> dict:

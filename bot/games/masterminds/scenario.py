@@ -1,6 +1,7 @@
-"""Readable Masterminds set-ups for rules tests: say what the table looks like, not which state keys
-to poke. Cards are named as printed; every card a verb places is taken from wherever it lies (deck,
-discard, pool, another hand or team), so every card, die and gem is still conserved afterwards.
+"""Readable Masterminds set-ups: say what the table looks like, not which state keys to poke. The rules tests
+build their positions with it, and so does the tutorial (``teach.py``). Cards are named as printed; every card a
+verb places is taken from wherever it lies (deck, discard, pool, another hand or team), so every card, die and
+gem is still conserved afterwards.
 
     table = (MastermindsTable(players=3).empty_hands()
              .team(0, "Ghost", "Byte", gear={"Ghost": "Shadow Suit"})
@@ -13,9 +14,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from bot.games.masterminds import ENGINE
-from bot.games.masterminds.cards import CLEAR, FAILURES, HEISTS, PREP, TALENTS
 from bot.rng import Rng
+
+from .cards import CLEAR, FAILURES, HEISTS, PREP, TALENTS
+from .engine import MastermindsEngine
+
+ENGINE = MastermindsEngine()
 
 
 def tid(name: str) -> str:
