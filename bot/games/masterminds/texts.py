@@ -70,11 +70,11 @@ class TextsMixin:
         """"Recruit Byte: Hacking 4, Lucky", and how the team changes: it joins, or someone leaves (picked next)."""
         head = f"{verb} {self._talent_name(tid)}"
         if action.get("swap"):
-            return f"{head} in place of one of your team (pick who next)"[:80]
+            return fit(f"{head} in place of one of your team (pick who next)")
         brief = f"{head}: {talent_brief(tid)}"
         if len(state["teams"][seat]) >= TEAM_LIMIT:
-            return f"{brief} (team full: pick who leaves)"[:80]
-        return brief[:80]
+            return fit(f"{brief} (team full: pick who leaves)")
+        return fit(brief)
 
     def _describe_recruit(self, state, seat: int, action: dict[str, Any]) -> str:
         return self._hire_label(state, seat, "Recruit", action["card"], action)
@@ -83,11 +83,11 @@ class TextsMixin:
         return self._hire_label(state, seat, "Hire", state["pending"]["card"], action)
 
     def _describe_to_pool(self, state, seat: int, action: dict[str, Any]) -> str:
-        return f"Don't hire: put {self._talent_name(state['pending']['card'])} into the Talent Pool"[:80]
+        return fit(f"Don't hire: put {self._talent_name(state['pending']['card'])} into the Talent Pool")
 
     def _describe_replace(self, state, seat: int, action: dict[str, Any]) -> str:
         hired = self._talent_name(state["pending"]["card"])
-        return f"{hired} replaces {self._talent_name(action['recruit'])} (who leaves with any gear)"[:80]
+        return fit(f"{hired} replaces {self._talent_name(action['recruit'])} (who leaves with any gear)")
 
     def _describe_back(self, state, seat: int, action: dict[str, Any]) -> str:
         if state["phase"] == "replace":
@@ -97,8 +97,8 @@ class TextsMixin:
     def _describe_action_card(self, state, seat: int, action: dict[str, Any]) -> str:
         card = PREP[action["card"]]
         if action["gem"]:
-            return f"{card['name']} + spend a gem: {card['gem_text']}"[:80]
-        return f"{card['name']}: {card['text']}"[:80]
+            return fit(f"{card['name']} + spend a gem: {card['gem_text']}")
+        return fit(f"{card['name']}: {card['text']}")
 
     def _gem_worth(self, state, colour: str) -> str:
         """A gem colour's worth in words: Clear 2 points; a mastermind colour a die roll at the end."""
@@ -108,19 +108,20 @@ class TextsMixin:
         return f"{owner}'s colour: worth 1-6, rolled at the end"
 
     def _describe_pay(self, state, seat: int, action: dict[str, Any]) -> str:
-        return f"Spend a {action['colour']} gem ({self._gem_worth(state, action['colour'])})"[:80]
+        return fit(f"Spend a {action['colour']} gem ({self._gem_worth(state, action['colour'])})")
 
     def _describe_gear(self, state, seat: int, action: dict[str, Any]) -> str:
         card = PREP[action["card"]]
-        return f"Equip {card['name']} ({card['text'].rstrip('.')}) on {self._talent_name(action['recruit'])}"[:80]
+        return fit(f"Equip {card['name']} ({card['text'].rstrip('.')}) on {self._talent_name(action['recruit'])}")
 
     def _describe_trade(self, state, seat: int, action: dict[str, Any]) -> str:
         _, giver = self._entry(state, action["from"])
         _, receiver = self._entry(state, action["to"])
         source, dest = self._talent_name(action["from"]), self._talent_name(action["to"])
         if receiver and receiver["gear"]:
-            return f"Swap gear: {source}'s {prep_name(giver['gear'])} for {dest}'s {prep_name(receiver['gear'])}"[:80]
-        return f"Move {prep_name(giver['gear'])} from {source} to {dest}"[:80]
+            return fit(f"Swap gear between {source} ({prep_name(giver['gear'])}) and {dest} ({prep_name(receiver['gear'])})",
+                       f"Swap gear between {source} and {dest}")
+        return fit(f"Move {prep_name(giver['gear'])} from {source} to {dest}")
 
     def _describe_target(self, state, seat: int, action: dict[str, Any]) -> str:
         if "seat" in action:
@@ -129,9 +130,9 @@ class TextsMixin:
             heist = state["heists"][action["heist"]]
             step_index = self._next_step(heist) - 1
             die = heist["dice"][step_index]
-            return f"{self._heist_name(heist)}: remove {state['names'][die['seat']]}'s die on step {STEP_LETTERS[step_index]}"[:80]
+            return fit(f"{self._heist_name(heist)}: remove {state['names'][die['seat']]}'s die on step {STEP_LETTERS[step_index]}")
         owner, entry = self._entry(state, action["recruit"])
-        return f"{state['names'][owner]}'s {self._talent_name(entry['card'])}: discard {prep_name(entry['gear'])}"[:80]
+        return fit(f"{state['names'][owner]}'s {self._talent_name(entry['card'])}: discard {prep_name(entry['gear'])}")
 
     def _preview(self, state, seat: int, skill: str, tids: list[str], number: int) -> str:
         """What sending ``tids`` at a step of ``number`` gives: the total, and the die it needs."""
@@ -145,14 +146,17 @@ class TextsMixin:
         number = self._steps(heist)[step_index]["number"]
         step = f"step {STEP_LETTERS[step_index]} ({action['skill']} {number})"
         if "recruits" not in action:
-            return f"{self._heist_name(heist)} {step}: choose the crew…"[:80]
+            return fit(f"{self._heist_name(heist)} {step}: choose the crew…")
         who = " + ".join(self._talent_name(tid) for tid in action["recruits"])
         preview = self._preview(state, seat, action["skill"], action["recruits"], number)
-        for head in (f"{self._heist_name(heist)} {step}", step, f"step {STEP_LETTERS[step_index]}"):
-            line = f"{head}: send {who}, {preview}"
+        short = preview.split(" (")[0].replace("total ", "").replace("you need", "need")  # "4 + a die vs 7: need 4+"
+        name, letter = self._heist_name(heist), STEP_LETTERS[step_index]
+        for line in (f"{name} {step}: send {who}, {preview}", f"{name} {step}: send {who}, {short}",
+                     f"{name} {letter} ({action['skill']} {number}): send {who}, {short}",
+                     f"{name} {letter}: send {who}, {short}"):
             if len(line) <= 80:
                 return line
-        return line[:80]
+        return fit(f"{name} {letter}, {short.split(': ')[-1]}: send {who}")  # only the names are cut
 
     def _describe_crew(self, state, seat: int, action: dict[str, Any]) -> str:
         pending = state["pending"]
@@ -161,7 +165,7 @@ class TextsMixin:
         who = " + ".join(self._talent_name(tid) for tid in action["recruits"])
         preview = self._preview(state, seat, pending["skill"], action["recruits"], number)
         line = f"{who}: {preview}"
-        return line if len(line) <= 80 else f"{who}: {preview.split(' (')[0]}"[:80]
+        return line if len(line) <= 80 else fit(f"{who}: {preview.split(' (')[0]}")
 
     def _describe_pass(self, state, seat: int, action: dict[str, Any]) -> str:
         if state["phase"] == "window" and seat == state["turn"]:
@@ -170,20 +174,20 @@ class TextsMixin:
 
     def _describe_interrupt(self, state, seat: int, action: dict[str, Any]) -> str:
         card = PREP[action["card"]]
-        return f"Play {card['name']}: {card['text']}"[:80]
+        return fit(f"Play {card['name']}: {card['text']}")
 
     def _describe_suffer(self, state, seat: int, action: dict[str, Any]) -> str:
-        return f"{self._talent_name(action['recruit'])} takes the Failure card"[:80]
+        return fit(f"{self._talent_name(action['recruit'])} takes the Failure card")
 
     def _describe_give_gem(self, state, seat: int, action: dict[str, Any]) -> str:
-        return f"Return a {action['colour']} gem ({self._gem_worth(state, action['colour'])})"[:80]
+        return fit(f"Return a {action['colour']} gem ({self._gem_worth(state, action['colour'])})")
 
     def _describe_retire(self, state, seat: int, action: dict[str, Any]) -> str:
-        return f"Retire {self._talent_name(action['recruit'])} (they leave your team)"[:80]
+        return fit(f"Retire {self._talent_name(action['recruit'])} (they leave your team)")
 
     def _describe_discard(self, state, seat: int, action: dict[str, Any]) -> str:
         card = PREP[action["card"]]
-        return f"Discard {card['name']} ({card['kind']}: {card['text'].rstrip('.')})"[:80]
+        return fit(f"Discard {card['name']} ({card['kind']}: {card['text'].rstrip('.')})")
 
     def action_group(self, state, seat: int, action: dict[str, Any]) -> str:
         """The heading a move is listed under in the move panel."""
@@ -317,6 +321,16 @@ DESCRIBERS: dict[str, Callable[[Any, dict[str, Any], int, dict[str, Any]], str]]
     "retire": TextsMixin._describe_retire,
     "discard": TextsMixin._describe_discard,
 }
+
+
+def fit(text: str, shorter: str = "", limit: int = 80) -> str:
+    """``text`` if it fits a button (80 characters), else ``shorter`` if given and it fits, else ``text`` cut at a
+    word with "…" (never in the middle of a word)."""
+    if len(text) <= limit:
+        return text
+    if shorter and len(shorter) <= limit:
+        return shorter
+    return text[:limit - 1].rsplit(" ", 1)[0].rstrip(",:;(") + "…"
 
 
 def talent_brief(tid: str) -> str:
