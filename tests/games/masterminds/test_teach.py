@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from bot.games.masterminds import ENGINE
-from bot.games.masterminds.teach import action_help
 from bot.games.masterminds.scenario import MastermindsTable, tid
+from bot.games.masterminds.teach import action_help
 from tests.teach_checks import (
     check_action_help,
     check_how_to_play,
