@@ -65,3 +65,15 @@ def test_the_help_previews_the_die_a_step_needs():
     ENGINE.apply(s, 0, {"type": "heist", "heist": 0, "skill": "Stealth"})
     assert ENGINE.describe_action(s, 0, {"type": "crew", "recruits": [tid("Silas Crane")]}) == (
         "Silas Crane: total 3 + a die vs 6: you need 4+ (50%)")
+
+
+def test_the_labelled_picture_numbers_every_part_of_the_board():
+    from rendering.masterminds import HOWTO_KEY, _layout, render_board, render_howto
+    how = ENGINE.how_to_play()
+    state, viewer = how.example()
+    view = ENGINE.view(state, viewer)
+    board, marks = _layout(view)
+    assert {mark for mark, _ in HOWTO_KEY} <= set(marks)
+    assert all(0 < x < board.width and 0 < y < board.height for x, y in marks.values())
+    picture = render_howto(view)
+    assert picture.width == board.width == render_board(view).width and picture.height > board.height
