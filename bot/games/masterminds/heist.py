@@ -168,7 +168,7 @@ class HeistMixin:
         if result == "push" and "clutch" in abilities:
             self._tally(state, "used", "ability:Clutch")
             result = "success"
-            note = " (Clutch turns the push into a success)"
+            note = " (Clutch turns the PUSH into a success)"
         if attempt["no_perfect"] and die == 1:
             note = " (Tripped Alarm: a rolled 1 fails)"
         attempt["result"] = result
@@ -180,7 +180,7 @@ class HeistMixin:
                    "push": f"equals {attempt['number']}: PUSH (no die placed)",
                    "failure": f"doesn't beat {attempt['number']}: FAILURE"}[result]
         if note:
-            verdict = f"{result.upper()}{note}"
+            verdict = f"{'equals' if final == attempt['number'] else 'vs'} {attempt['number']}: {result.upper()}{note}"
         text = f"{name} rolls {roll_text} for {attempt['skill']} {attempt['number']}: total {total} + {die} = {final} {verdict}."
         state["last_roll"] = text
         events.append({"type": "roll", "text": text})
@@ -294,7 +294,7 @@ class HeistMixin:
             state["prep_discard"].append(entry["gear"])
             entry["gear"] = None
         if gear:
-            events.append({"type": "gear", "text": f"{name} burns all gear on the team."})
+            events.append({"type": "gear", "text": f"{name} discards all gear on the team (a completed heist burns it)."})
         team = state["teams"][seat]
         if len(team) > 1:
             state["phase"] = "retire"

@@ -84,7 +84,8 @@ class PrepMixin:
     def _draw_event(self, state, seat, drawn, events) -> None:
         count = len(drawn)
         events.append({"type": "draw", "text": f"{self._seat_name(state, seat)} draws {count} Prep card{'s' if count > 1 else ''}."})
-        events.append({"type": "draw", "to": seat, "text": "You draw " + ", ".join(prep_name(card) for card in drawn) + "."})
+        events.append({"type": "draw", "to": seat, "text": "You draw " + "; ".join(
+            f"{prep_name(card)} ({PREP[card]['kind']}: {PREP[card]['text'].rstrip('.')})" for card in drawn) + "."})
 
     def _immediate(self, state, seat: int, effect: str, events, ctx) -> None:
         if effect == "windfall":

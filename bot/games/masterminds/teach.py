@@ -180,8 +180,9 @@ def _window_line(state: State, seat: int, kind: str) -> str:
     attempt = state["attempt"]
     clutch = any(TALENTS[t]["ability"] == "clutch" for t in attempt["recruits"])
     line = chance_line(attempt["base"], attempt["number"], clutch, not attempt["no_perfect"])
-    roller = "your" if seat == attempt["seat"] else f"{state['names'][attempt['seat']]}'s"
-    return f"{roller} roll: {line}"
+    if seat == attempt["seat"]:
+        return f"your roll: {line}"
+    return f"{state['names'][attempt['seat']]}'s roll: {line.replace('you need', 'they need')}"
 
 
 def _gems_line(state: State, seat: int) -> str:

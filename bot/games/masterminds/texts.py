@@ -8,16 +8,17 @@ from .cards import ABILITIES, CLEAR, PREP, SKILLS, TALENTS, effective_stats, pre
 from .constants import HAND_LIMIT, MAX_ACTIVATE, STEP_LETTERS, TEAM_LIMIT
 
 SUMMARY = """\
-**Goal:** complete heists to collect gems. At the end every mastermind colour's gem value is rolled (1-6); Clear gems are worth 2. Most points wins.
+**Goal:** complete heists to collect gems. A Clear gem is worth 2 points; each mastermind colour's gems are worth one die roll (1-6) made at the end, whoever holds them. Most points wins.
 **Your turn: PREP or HEIST.**
-**PREP** — 1) *Recruit phase*, one of: recruit a Talent from the pool (team of up to 4, you may replace one); burn the pool and draw the top Talent (hire it or put it in the pool); or draw a Prep card. 2) *Plan phase*, twice: draw a Prep card, play ONE action card (💎 spend a gem for its bonus; "Instead" bonuses replace the normal effect), play up to TWO gear cards (one gear per recruit), or move/swap gear between your recruits. 3) Upkeep.
-**HEIST** — pick the next open step of a heist (A→D) and the skill (if two are shown), then activate 1-3 untapped recruits and add their skill (+gear, abilities, Intel). An **interrupt window** opens for everyone: each player plays one interrupt or passes (hidden, revealed together; no answer = pass). Then:
-• total already **greater** than the number → **PERFECTION**: place your die on any face (it is set to match most of your dice on that heist).
-• else roll a die: total+roll **greater** → **SUCCESS** (place the rolled die); **equal** → **PUSH** (run over); **less** → **FAILURE**: the dice you placed on that heist this run come off again (bust), and one activated recruit flips a Failure card. If the step's skill is a trigger, that recruit rolls skill+die and must beat the test or suffer the consequence. Run over.
-After a success: **hold** (end the run; your die stays) or **continue** to the next step of the same heist with recruits not yet used this turn. Anyone may continue a heist others started, but **step D is an inside job**: only a player with a die on that heist may attempt it. Whoever completes step D takes it.
+**PREP** — 1) *Recruit phase*, one of: recruit a Talent from the pool (team of up to 4; it may replace one of yours, and must when the team is full); burn (discard) the pool and draw the top Talent (hire it or put it in the pool); or draw a Prep card. 2) *Plan phase*, twice: draw a Prep card, play ONE action card (💎 spend a gem for its bonus; "Instead" bonuses replace the normal effect), play up to TWO gear cards (one gear per recruit), or move/swap gear between your recruits. 3) Upkeep.
+**HEIST** — pick the next open step of a heist (A→D) and the skill (if two are shown), then 1-3 untapped recruits: their skill total (+gear, abilities, Intel) **+ one die must BEAT the step's number**. An **interrupt window** opens for everyone first: each player plays one interrupt or passes (hidden, revealed together; no answer = pass). Then:
+• total already **greater** than the number → **PERFECTION**: no roll, your die goes on the step.
+• else roll: total+roll **greater** → **SUCCESS** (your die goes on the step); **equal** → **PUSH** (nothing placed, run over); **less** → **FAILURE**: one activated recruit flips a Failure card; if the step's skill is one of its two triggers, that recruit rolls skill+die and must beat the test or suffer the consequence. Run over.
+After a success: **hold** (end the run; your die stays) or **continue** to the next step of the same heist with recruits not yet used this turn. Anyone may continue a heist others started; whoever completes step D takes it.
 **Completing step D:** take the TAKE in gems from the bag; draw a Prep card if your team has fewer than 4; all dice go back (3 of *your* dice showing the same number there = bonus gem); keep the heist's name card; discard all your gear; retire one recruit.
 **Upkeep:** Fixer draws, recruits untap (injured ones stay tapped one more upkeep), pool and heists refill, discard to 6 cards.
-**End:** when players+1 heists are completed the round is played out, then the game ends; it ends at once when the bag is emptied; or after the round limit. Tiebreak: more Clear gems, then more heists completed.
+**End:** players+1 completed heists, the bag emptied (at once), or the round limit. Tiebreak: more Clear gems, then more heists completed.
+**Rules option:** *tuned* (default): step D is an inside job (only for a player with a die on that heist), a FAILURE also busts the dice you placed this run, and after the last heist the round is played out. *rulebook*: the printed rules: any team may try step D, a FAILURE only draws a Failure card, and the last heist ends the game once its checklist is done.
 """
 
 
