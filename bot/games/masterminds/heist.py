@@ -320,12 +320,13 @@ class HeistMixin:
         test = failure["test"]
         who = self._talent_name(tid)
         events.append({"type": "failure", "text": f"{who} draws the Failure card {failure['name']}: it only bites on a "
-                       f"{' or '.join(failure['triggers'])} step; then {who} must beat {test['skill']} {test['number']} "
-                       f"({test['skill']} + a die) or: {CONSEQUENCES[failure['consequence']]}"})
+                       f"{' or '.join(failure['triggers'])} step."})
         if attempt["skill"] not in failure["triggers"]:
             events.append({"type": "failure", "text": f"This was a {attempt['skill']} step: {who} is safe. The run is over."})
             self._end_run(state, events)
             return
+        events.append({"type": "failure", "text": f"This was a {attempt['skill']} step: {who} must beat {test['skill']} "
+                       f"{test['number']} ({test['skill']} + a die), or: {CONSEQUENCES[failure['consequence']]}"})
         state["test"] = {"recruit": tid, "card": fid, "skill": test["skill"], "number": test["number"],
                          "mods": 0, "two_dice": False, "played": []}
         self._open_window(state, "test", events)

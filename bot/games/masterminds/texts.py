@@ -39,7 +39,7 @@ class TextsMixin:
             head += "LAST HEIST DONE: the game ends after this turn · " if self._rulebook(state) else "LAST ROUND · "
         pending = state.get("pending") or {}
         what = {
-            "turn": f"{name}: PREP (recruit, burn or draw) or go for a HEIST",
+            "turn": f"{name}: PREP (build your crew) or HEIST",
             "burned": f"{name}: hire the drawn Talent or put it in the pool",
             "replace": f"{name}: who does {self._talent_name(pending['card'])} replace?" if phase == "replace" else "",
             "plan": f"{name}: plan action {3 - state['plan_left']} of 2",
