@@ -43,7 +43,7 @@ class TextsMixin:
             "burned": f"{name}: hire the drawn Talent or put it in the pool",
             "replace": f"{name}: who does {self._talent_name(pending['card'])} replace?" if phase == "replace" else "",
             "plan": f"{name}: plan action {3 - state['plan_left']} of 2",
-            "pay": f"{name}: which gem to spend",
+            "pay": f"{name}: which gem to spend on {prep_name(pending['card'])}" if phase == "pay" else "",
             "gear2": f"{name}: equip a second gear card or stop",
             "target": f"{name}: choose a target",
             "hire": f"{name}: recruit from the fresh Talent Pool",
