@@ -77,3 +77,12 @@ def test_the_labelled_picture_numbers_every_part_of_the_board():
     assert all(0 < x < board.width and 0 < y < board.height for x, y in marks.values())
     picture = render_howto(view)
     assert picture.width == board.width == render_board(view).width and picture.height > board.height
+
+
+def test_help_covers_every_kind_of_move_the_engine_has():
+    """Every action type of every phase has its own help line (not only those the seeded games happened to reach)."""
+    from bot.games.masterminds.engine import PHASES
+    kinds = {kind for phase in PHASES.values() for kind in phase.actions}
+    s = MastermindsTable.at_a_heist(team=("Silas Crane",)).state
+    lines = action_help(s, 0, [{"type": kind} for kind in sorted(kinds) if kind not in ("pass", "interrupt")])
+    assert set(lines) == kinds - {"pass", "interrupt"} and all(lines[kind] != kind for kind in lines)
