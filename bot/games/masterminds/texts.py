@@ -174,8 +174,18 @@ class TextsMixin:
         return "Pass (play no interrupt)"
 
     def _describe_interrupt(self, state, seat: int, action: dict[str, Any]) -> str:
+        """The card and what it does to this roll, naming whose roll it is (Adrenaline on a rival's roll helps
+        the rival)."""
         card = PREP[action["card"]]
-        return fit(f"Play {card['name']}: {card['text']}")
+        actor = state["turn"]
+        mine = seat == actor
+        whom = "your" if mine else f"{state['names'][actor]}'s"
+        roll = "roll" if (state.get("window") or {}).get("kind") != "test" else "Failure test"
+        effect = {"plus2": f"+2 to {whom} {roll}" + ("" if mine else " (it helps them)"),
+                  "minus2": f"-2 to {whom} {roll}",
+                  "noperfect": f"{state['names'][actor]} can't get PERFECTION: must roll, and a 1 FAILS",
+                  }.get(card["effect"], card["text"].rstrip("."))
+        return fit(f"Play {card['name']}: {effect}")
 
     def _describe_suffer(self, state, seat: int, action: dict[str, Any]) -> str:
         return fit(f"{self._talent_name(action['recruit'])} takes the Failure card")

@@ -673,6 +673,23 @@ def test_interrupt_adrenaline_and_lucky_break():
     assert "rolls 2, 6 (keeps 6)" in texts(ev) and s["heists"][0]["dice"][0]["value"] == 6
 
 
+def test_an_interrupt_label_says_whose_roll_it_changes():
+    """A newcomer read "Play Adrenaline: +2 to the total of the roll about to be made" on a rival's roll and could
+    not tell that it helps the rival: the label names whose roll, and that it helps them."""
+    s = heist_state(n=3, team=("Byte",))
+    set_hand(s, 0, ["Adrenaline"])
+    set_hand(s, 1, ["Adrenaline", "Jammed Radio", "Tripped Alarm"])
+    attempt(s, [tid("Byte")], resolve=False)
+    labels = {PREP[a["card"]]["name"]: ENGINE.describe_action(s, 1, a) for a in ENGINE.legal_actions(s, 1)
+              if a["type"] == "interrupt"}
+    assert labels["Adrenaline"].startswith("Play Adrenaline: +2 to P1's roll") and "helps them" in labels["Adrenaline"]
+    assert labels["Jammed Radio"].startswith("Play Jammed Radio: -2 to P1's roll")
+    assert "P1 can't get PERFECTION" in labels["Tripped Alarm"]
+    own = next(a for a in ENGINE.legal_actions(s, 0) if a["type"] == "interrupt")
+    assert ENGINE.describe_action(s, 0, own).startswith("Play Adrenaline: +2 to your roll")
+    assert all(len(label) <= 80 for label in labels.values())
+
+
 def test_interrupt_tripped_alarm_denies_perfection():
     s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"})
     set_hand(s, 1, ["Tripped Alarm"])
