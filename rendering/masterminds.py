@@ -397,23 +397,25 @@ def render_final(view: MastermindsView, scores: list[dict[str, Any]]) -> Image.I
     final: FinalView | dict[str, Any] = view.get("final") or {}
     values = final.get("values", {})
     rows = sorted(scores, key=lambda row: (row["rank"], row["seat"]))
-    height = 150 + len(rows) * 78 + PAD
+    top = 28  # the reason and how gems score take two lines
+    height = 150 + top + len(rows) * 78 + PAD
     img, d = new_canvas(W, height, BG)
     _text(d, (W / 2, 14), "THE HEIST IS OVER", 32, bold=True, fill=GOLD, anchor="ma")
     reason = {"heists": "the last heist was completed", "bag": "the gem bag is empty",
               "rounds": "the round limit was reached"}.get(final.get("reason") or "", "")
-    _text(d, (W / 2, 54), (f"Game ended because {reason}. " if reason else "")
-          + "A die is rolled for each colour's gems; Clear gems are worth 2.", 19, fill=MUTED, anchor="ma",
-          width=W - 2 * PAD)
+    if reason:
+        _text(d, (W / 2, 54), f"The game ended because {reason}.", 20, fill=MUTED, anchor="ma", width=W - 2 * PAD)
+    _text(d, (W / 2, 54 + top), "A die was rolled for each colour: its gems are worth the roll. Clear gems: 2.",
+          20, fill=MUTED, anchor="ma", width=W - 2 * PAD)
     x = PAD + 10
-    _text(d, (x, 90), "Gem values:", 20, bold=True)
+    _text(d, (x, 90 + top), "Gem values:", 20, bold=True)
     x += 150
     step = (W - PAD - x) // (len(view["colours"]) + 1)
     for colour in [*view["colours"], "Clear"]:
-        _gem(d, x, 92, 22, colour)
-        _text(d, (x + 28, 90), f"= {values.get(colour, '?')}", 20, bold=True)
+        _gem(d, x, 92 + top, 22, colour)
+        _text(d, (x + 28, 90 + top), f"= {values.get(colour, '?')}", 20, bold=True)
         x += step
-    y = 134
+    y = 134 + top
     for row in rows:
         player = view["players"][row["seat"]]
         d.rounded_rectangle([PAD, y, W - PAD, y + 68], radius=12, fill=PANEL, outline=GOLD if row["won"] else None, width=3)
