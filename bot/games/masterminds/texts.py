@@ -236,8 +236,8 @@ class TextsMixin:
             player = view["players"][seat]
             gems = ", ".join(f"{count} {colour}" for colour, count in player["gems"].items() if count) or "none"
             sure, rolled, expected = gem_points(player["gems"], CLEAR)
-            lines.append(f"**Your colour:** {player['colour']} · gems: {gems} · free dice: {player['dice_free']} · "
-                         f"Intel: {player['intel']}")
+            lines.append(f"**Your colour:** {player['colour']} (your dice on the heists) · gems: {gems} · free dice: "
+                         f"{player['dice_free']} · Intel: {player['intel']}")
             lines.append(f"**Your gems are worth** {sure} points now (Clear: 2 each)"
                          + (f" + {rolled} colour gem{'s' if rolled != 1 else ''} whose value (1-6 each) is rolled at the "
                             f"end: about {expected:g} in all." if rolled else "."))
