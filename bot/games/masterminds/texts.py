@@ -72,10 +72,10 @@ class TextsMixin:
         head = f"{verb} {self._talent_name(tid)}"
         if action.get("swap"):
             return fit(f"{head} in place of one of your team (pick who next)")
-        brief = f"{head}: {talent_brief(tid)}"
+        brief, plain = f"{head}: {talent_brief(tid)}", f"{head}: {talent_brief(tid, gloss=False)}"
         if len(state["teams"][seat]) >= TEAM_LIMIT:
-            return fit(f"{brief} (team full: pick who leaves)")
-        return fit(brief)
+            return fit(f"{brief} (team full: pick who leaves)", f"{plain} (team full: pick who leaves)")
+        return fit(brief, plain)
 
     def _describe_recruit(self, state, seat: int, action: dict[str, Any]) -> str:
         return self._hire_label(state, seat, "Recruit", action["card"], action)
@@ -344,10 +344,27 @@ def fit(text: str, shorter: str = "", limit: int = 80) -> str:
     return text[:limit - 1].rsplit(" ", 1)[0].rstrip(",:;(") + "…"
 
 
-def talent_brief(tid: str) -> str:
-    """A Talent in a few words for a button: its best skill(s) and its ability ("Hacking 4, Gearhead")."""
+# What each ability does, in the few words a button has room for (the "?" and the glossary say it whole).
+ABILITY_SHORT = {
+    "solo": "+2 alone", "leader": "+1 per other recruit", "clutch": "a PUSH succeeds", "perfectionist": "picks its die face",
+    "lucky": "re-rolls a 1", "slippery": "+3 on Failure tests", "fixer": "draws at upkeep",
+    "fence": "+1 gem on retiring", "scout": "joins with a card", "gearhead": "gear +1 more",
+    "allrounder": "2+ in every skill",
+}
+
+
+def talent_brief(tid: str, gloss: bool = True) -> str:
+    """A Talent in a few words for a button: its best skill(s) and its ability, with what it does
+    ("Hacking 4, Gearhead (gear +1 more)"; without ``gloss``: "Hacking 4, Gearhead")."""
     stats = effective_stats(tid)
     best = max(stats)
     skills = [f"{skill} {value}" for skill, value in zip(SKILLS, stats) if value == best]
-    ability = ABILITIES[TALENTS[tid]["ability"]]["name"]
-    return ("every skill " + str(best) if len(skills) == len(SKILLS) else ", ".join(skills)) + f", {ability}"
+    key = TALENTS[tid]["ability"]
+    ability = ABILITIES[key]["name"] + (f" ({ABILITY_SHORT[key]})" if gloss else "")
+    if len(skills) == len(SKILLS):
+        best_text = f"every skill {best}"
+    elif len(skills) >= 3:  # "2 in all but Charm" (the card on the board shows each value)
+        best_text = f"{best} in all but " + " and ".join(s for s, v in zip(SKILLS, stats) if v != best)
+    else:
+        best_text = ", ".join(skills)
+    return f"{best_text}, {ability}"

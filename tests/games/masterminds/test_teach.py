@@ -86,3 +86,24 @@ def test_help_covers_every_kind_of_move_the_engine_has():
     s = MastermindsTable.at_a_heist(team=("Silas Crane",)).state
     lines = action_help(s, 0, [{"type": kind} for kind in sorted(kinds) if kind not in ("pass", "interrupt")])
     assert set(lines) == kinds - {"pass", "interrupt"} and all(lines[kind] != kind for kind in lines)
+
+
+def test_a_recruit_button_says_what_the_ability_does():
+    """Issue 30: "Ringleader/Fence/Lone Wolf" on buttons meant nothing: the hiring label adds a few words on
+    what the ability does ("Lone Wolf (+2 alone)"), within 80 characters, for every Talent."""
+    from bot.games.masterminds.cards import ABILITIES, TALENTS
+    from bot.games.masterminds.texts import ABILITY_SHORT
+
+    assert set(ABILITY_SHORT) == set(ABILITIES)
+    for team in (("Byte",), ("Byte", "Ghost", "Sparrow", "Rosa Vance")):
+        s = MastermindsTable.at_a_heist(team=team).state
+        assert s["phase"] == "turn"
+        for talent in TALENTS:
+            if any(entry["card"] == talent for t in s["teams"] for entry in t):
+                continue
+            s["pool"] = [talent]
+            label = next(ENGINE.describe_action(s, 0, a) for a in ENGINE.legal_actions(s, 0) if a["type"] == "recruit")
+            ability = TALENTS[talent]["ability"]
+            assert len(label) <= 80, label
+            if len(team) < 4:  # room in the team: the whole gloss fits
+                assert f"{ABILITIES[ability]['name']} ({ABILITY_SHORT[ability]})" in label, label
