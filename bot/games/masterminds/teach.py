@@ -190,83 +190,67 @@ def _gems_line(state: State, seat: int) -> str:
     return f" Your gems: {sure} sure points + {rolled} colour gem(s) at 1-6 each (≈ {expected:g} in all)."
 
 
+# The "?" line of each kind of move whose text doesn't depend on the position.
+FIXED_HELP: dict[str, str] = {
+    "burn": ("PREP: burn (discard) the whole Talent Pool and draw the top Talent: hire it or put it in the new pool; "
+             "then two plan actions."),
+    "draw_prep": "PREP without recruiting: draw a Prep card (gear, action or interrupt); then two plan actions.",
+    "crew": ("The recruits who attempt the step you picked: each option shows their total and the die they need; "
+             "they are tapped (used) for the rest of this turn."),
+    "back": "Go back one choice: nothing has happened yet.",
+    "hire": ("Hire this Talent onto your team ('in place of' one of yours: pick who leaves next); a full team always "
+             "picks who leaves."),
+    "to_pool": "Don't hire the drawn Talent: it goes into the Talent Pool for anyone to recruit.",
+    "hire_skip": "Recruit nobody from the fresh pool.",
+    "replace": "The recruit who leaves your team for the new one (their gear is discarded too).",
+    "draw": "Plan action: draw a Prep card (an immediate card is played at once).",
+    "pay": ("The gem that goes back to the bag: a Clear gem is 2 sure points; a colour gem is worth a die roll at the "
+            "end (1-6, 3.5 on average)."),
+    "gear": ("Plan action: put a Gear card on a recruit without gear; its bonus counts for that recruit only (a second "
+             "Gear card may follow in the same action). Gear is discarded when you complete a heist."),
+    "gear_done": "Finish this plan action with one Gear card.",
+    "trade": "Plan action: move a gear card to another of your recruits (or swap their gear).",
+    "end_plan": "Skip your remaining plan actions: upkeep, and the next player's turn.",
+    "target": "Who or what your action card hits.",
+    "suffer": ("The recruit who draws the Failure card: if it bites on this step's skill they must beat its test with "
+               "skill + a die, or suffer its consequence."),
+    "give_gem": ("The gem the Failure card takes back to the bag: a Clear gem is 2 sure points, a colour gem a die "
+                 "roll at the end (1-6)."),
+    "retire": "You completed a heist: one of your recruits retires (leaves your team); a Fence pays a gem.",
+    "discard": f"Over the hand limit at your upkeep: discard down to {HAND_LIMIT} cards.",
+}
+FIXED_HELP["hire_pool"] = FIXED_HELP["hire"]
+
+
 def action_help(state: State, seat: int, legal: list[Action]) -> dict[str, str]:
     """One plain line per kind of move in ``legal``: what it does, costs and can win, with the chance of a roll."""
     kinds = {str(action["type"]) for action in legal}
     tuned = not ENGINE._rulebook(state)
     team = len(state["teams"][seat])
-    lines: dict[str, str] = {}
-    for kind in kinds:
-        if kind == "recruit":
-            lines[kind] = (f"PREP: hire a Talent from the pool (each shows its best skill and ability); a team holds "
-                           f"{TEAM_LIMIT}, and one hired into a full team (or 'in place of' someone) replaces a recruit "
-                           f"who leaves with their gear. Then two plan actions. Your team: {team}/{TEAM_LIMIT}.")
-        elif kind == "burn":
-            lines[kind] = ("PREP: burn (discard) the whole Talent Pool and draw the top Talent: hire it or put it in "
-                           "the new pool; then two plan actions.")
-        elif kind == "draw_prep":
-            lines[kind] = "PREP without recruiting: draw a Prep card (gear, action or interrupt); then two plan actions."
-        elif kind == "heist":
-            inside = " Step D: only on a heist where you already have a die (inside job)." if tuned else ""
-            fail = (" FAILURE draws a Failure card and takes back the dice you placed this run (bust)." if tuned
-                    else " FAILURE draws a Failure card and ends the run.")
-            lines[kind] = ("HEIST: the next open step of a heist; your crew's total in its skill + one die must beat "
-                           "its number (equal = PUSH, run over)." + fail + inside + _best_try(state, seat, legal))
-        elif kind == "crew":
-            lines[kind] = ("The recruits who attempt the step you picked: each option shows their total and the die "
-                           "they need; they are tapped (used) for the rest of this turn.")
-        elif kind == "back":
-            lines[kind] = "Go back one choice: nothing has happened yet."
-        elif kind in ("hire", "hire_pool"):
-            lines[kind] = ("Hire this Talent onto your team ('in place of' one of yours: pick who leaves next); a "
-                           "full team always picks who leaves.")
-        elif kind == "to_pool":
-            lines[kind] = "Don't hire the drawn Talent: it goes into the Talent Pool for anyone to recruit."
-        elif kind == "hire_skip":
-            lines[kind] = "Recruit nobody from the fresh pool."
-        elif kind == "replace":
-            lines[kind] = "The recruit who leaves your team for the new one (their gear is discarded too)."
-        elif kind == "draw":
-            lines[kind] = "Plan action: draw a Prep card (an immediate card is played at once)."
-        elif kind == "action":
-            lines[kind] = ("Plan action: play an action card; '+ spend a gem' returns one of your gems to the bag for "
+    lines: dict[str, str] = {kind: FIXED_HELP[kind] for kind in kinds if kind in FIXED_HELP}
+    if "recruit" in kinds:
+        lines["recruit"] = (f"PREP: hire a Talent from the pool (each shows its best skill and ability); a team holds "
+                            f"{TEAM_LIMIT}, and one hired into a full team (or 'in place of' someone) replaces a "
+                            f"recruit who leaves with their gear. Then two plan actions. Your team: {team}/{TEAM_LIMIT}.")
+    if "heist" in kinds:
+        inside = " Step D: only on a heist where you already have a die (inside job)." if tuned else ""
+        fail = (" FAILURE draws a Failure card and takes back the dice you placed this run (bust)." if tuned
+                else " FAILURE draws a Failure card and ends the run.")
+        lines["heist"] = ("HEIST: the next open step of a heist; your crew's total in its skill + one die must beat "
+                          "its number (equal = PUSH, run over)." + fail + inside + _best_try(state, seat, legal))
+    if "action" in kinds:
+        lines["action"] = ("Plan action: play an action card; '+ spend a gem' returns one of your gems to the bag for "
                            "its 💎 bonus ('Instead': the bonus replaces the plain effect)." + _gems_line(state, seat))
-        elif kind == "pay":
-            lines[kind] = ("The gem that goes back to the bag: a Clear gem is 2 sure points; a colour gem is worth a "
-                           "die roll at the end (1-6, 3.5 on average).")
-        elif kind == "gear":
-            lines[kind] = ("Plan action: put a Gear card on a recruit without gear; its bonus counts for that recruit "
-                           "only (a second Gear card may follow in the same action). Gear is discarded when you "
-                           "complete a heist.")
-        elif kind == "gear_done":
-            lines[kind] = "Finish this plan action with one Gear card."
-        elif kind == "trade":
-            lines[kind] = "Plan action: move a gear card to another of your recruits (or swap their gear)."
-        elif kind == "end_plan":
-            lines[kind] = "Skip your remaining plan actions: upkeep, and the next player's turn."
-        elif kind == "target":
-            lines[kind] = "Who or what your action card hits."
-        elif kind == "pass":
-            lines[kind] = ("Play no interrupt; the roll is made once everyone has answered (no answer in time = pass). "
-                           "Now: " + _window_line(state, seat, kind) + ".")
-        elif kind == "interrupt":
-            lines[kind] = ("Play this interrupt on the roll: it stays secret until everyone has answered, then all "
-                           "played cards are revealed and applied. Now: " + _window_line(state, seat, kind) + ".")
-        elif kind == "suffer":
-            lines[kind] = ("The recruit who draws the Failure card: if it bites on this step's skill they must beat "
-                           "its test with skill + a die, or suffer its consequence.")
-        elif kind == "give_gem":
-            lines[kind] = ("The gem the Failure card takes back to the bag: a Clear gem is 2 sure points, a colour gem "
-                           "a die roll at the end (1-6).")
-        elif kind == "hold":
-            lines[kind] = ("End your run: the dice you placed stay on the heist (anyone may build on them"
-                           + ("; only players with a die there may try step D)." if tuned else ")."))
-        elif kind == "retire":
-            lines[kind] = "You completed a heist: one of your recruits retires (leaves your team); a Fence pays a gem."
-        elif kind == "discard":
-            lines[kind] = f"Over the hand limit at your upkeep: discard down to {HAND_LIMIT} cards."
-        else:  # pragma: no cover - every kind the engine offers is listed above
-            lines[kind] = kind
+    if "pass" in kinds:
+        lines["pass"] = ("Play no interrupt; the roll is made once everyone has answered (no answer in time = pass). "
+                         "Now: " + _window_line(state, seat, "pass") + ".")
+    if "interrupt" in kinds:
+        lines["interrupt"] = ("Play this interrupt on the roll: it stays secret until everyone has answered, then all "
+                              "played cards are revealed and applied. Now: " + _window_line(state, seat, "interrupt")
+                              + ".")
+    if "hold" in kinds:
+        lines["hold"] = ("End your run: the dice you placed stay on the heist (anyone may build on them"
+                         + ("; only players with a die there may try step D)." if tuned else ")."))
     return lines
 
 
