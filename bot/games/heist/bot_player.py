@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot.engine import plays_rulebook
+
 from . import cards
 from .cards import OBSTACLE, RESOURCE
 from .viewtypes import CurrentTestView, HeistView
@@ -84,7 +86,7 @@ def success_chance(view: HeistView, seat: int, option: dict[str, Any], helpers: 
 
 def _secret(view: HeistView) -> dict[str, Any]:
     """The seat's own secret condition at this player count."""
-    return cards.secret_check(view["private"]["secret"]["id"], view["n"])
+    return cards.secret_check(view["private"]["secret"]["id"], view["n"], plays_rulebook(view["options"]))
 
 
 def jack_wants(skills: dict[str, int], goal: dict[str, Any]) -> list[str]:

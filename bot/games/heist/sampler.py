@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import cards
+from . import cards, rules
 from .cards import OBSTACLE, RESOURCE
 
 _IDENTITY_BY_NAME = {i["name"]: i["id"] for i in cards.IDENTITIES}
@@ -238,8 +238,9 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         return None
     hands, discard, deck = dealt
     secrets = _secrets(view, seat, rng)
-    k = cards.JOB_LENGTH[n]
-    leader = (view["start"] + view["round"] - 1) % n
+    rule_set = rules.of(view["options"])
+    k = rule_set.job_length[n]
+    leader = rule_set.leader(view["start"], view["round"], n)
     state: dict[str, Any] = {
         "names": list(view["names"]), "rng": rng.getrandbits(64), "options": dict(view["options"]), "n": n,
         "identities": identities, "box_identities": sorted(set(_IDENTITY_BY_NAME.values()) - set(identities)),

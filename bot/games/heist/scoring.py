@@ -5,7 +5,7 @@ from typing import Any, Callable
 
 from bot.engine import State, competition_ranks
 
-from . import cards
+from . import cards, rules
 from .board import obstacles_left, skill, skills
 from .cards import OBSTACLE, RESOURCE
 from .viewtypes import ScoreView
@@ -94,7 +94,7 @@ SECRET_CHECKS: dict[str, SecretCheck] = {
 
 def secret_met(state: State, seat: int) -> bool:
     """Whether ``seat``'s secret condition holds now (at the end: whether it scores)."""
-    check = cards.secret_check(state["secrets"][seat], state["n"])
+    check = cards.secret_check(state["secrets"][seat], state["n"], rules.of(state).printed)
     others = [other for other in range(state["n"]) if other != seat]
     handler = SECRET_CHECKS.get(check["kind"])
     if handler is None:  # pragma: no cover
@@ -113,7 +113,7 @@ def _score_row(state: State, seat: int) -> dict[str, Any]:
     met = secret_met(state, seat)
     secret = cards.SECRET[state["secrets"][seat]]
     secret_cheese = secret["cheese"] if met else 0
-    head = cards.HEAD_START[state["n"]] if seat == state["start"] else 0
+    head = rules.of(state).head_start[state["n"]] if seat == state["start"] else 0
     score = obstacle_cheese + assist_cheese + trick_cheese + bonus + secret_cheese + head
     detail = (f"obstacles {obstacle_cheese} ({len(obstacles)}), assists {assist_cheese}, tricks {trick_cheese}, "
               f"job bonus {bonus}, secret {secret['name']} {secret_cheese}")

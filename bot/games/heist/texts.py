@@ -5,24 +5,104 @@ from typing import Any, Callable
 
 from bot.engine import Action, State
 
-from . import cards
+from . import cards, rules
 from .board import ROUNDS, skill, to_act, total
 from .cards import OBSTACLE, RESOURCE, SKILL_NAME
+from .rules import RuleSet
 from .viewtypes import HeistView
 
-SUMMARY = """**HEIST**: 1-6 thieves, 5 rounds. Score the most **cheese**.
-**Setup**: each player gets an identity (skills Agility/Charm/Dexterity), a hidden secret and 5 resource cards (assists and tricks). Four jobs (A-D) each stack their top obstacles in order (3 obstacles at 1-2 players, 5 at 3, 6 at 4, all 7 at 5-6); the last one is the job's Mandatory finale. Only the top obstacle of each job can be faced.
+
+def _and(items: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _runs(counts: list[int]) -> str:
+    """Player counts as ranges: [1, 2] -> "1-2", [3] -> "3"."""
+    return f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else str(counts[0])
+
+
+def job_length_text(rule_set: RuleSet) -> str:
+    """How many obstacles each job stacks, by player count ("3 obstacles at 1-2 players, 5 at 3, ...")."""
+    full = len(cards.JOBS[0]["obstacles"])
+    groups: list[tuple[int, list[int]]] = []
+    for players in range(1, len(rule_set.job_length)):
+        length = rule_set.job_length[players]
+        if groups and groups[-1][0] == length:
+            groups[-1][1].append(players)
+        else:
+            groups.append((length, [players]))
+    if len(groups) == 1:
+        return f"{'all ' if groups[0][0] == full else ''}{groups[0][0]} obstacles at every player count"
+    parts = []
+    for index, (length, counts) in enumerate(groups):
+        amount = f"all {length}" if length == full else str(length)
+        parts.append(f"{amount} obstacles at {_runs(counts)} players" if index == 0 else f"{amount} at {_runs(counts)}")
+    return _and(parts)
+
+
+def head_start_text(rule_set: RuleSet) -> str:
+    """Which player counts give the start player a head start ("at 3, 5 and 6 players the start player ...")."""
+    by_amount: dict[int, list[int]] = {}
+    for players in range(1, len(rule_set.head_start)):
+        if rule_set.head_start[players]:
+            by_amount.setdefault(rule_set.head_start[players], []).append(players)
+    if not by_amount:
+        return "no head start"
+    return "; ".join(f"at {_and([str(n) for n in counts])} players the start player gets a {amount}-cheese head start"
+                     for amount, counts in by_amount.items())
+
+
+def round_order_text(rule_set: RuleSet) -> str:
+    """Who opens each round."""
+    if rule_set.start_moves_left:
+        return "each round is opened by the player left of the previous round's first player"
+    return "the start player opens every round"
+
+
+def printed_secrets_text(rule_set: RuleSet) -> str:
+    """The secrets a rule set reads as printed, e.g. "Master Thief, Silver Tongue and Safecracker let ties count"."""
+    tied = [cards.SECRET[key]["name"] for key, change in rule_set.secret_overrides.items() if change.get("ties")]
+    return f"{_and(tied)} let ties count at 2 players" if tied else "the secrets as in tuned"
+
+
+def summary() -> str:
+    """The rules summary for /game rules, made from the card data and the two rule sets' numbers."""
+    tuned, printed = rules.TUNED, rules.RULEBOOK
+    faces = ", ".join(cards.faces_label(colour) for colour in cards.COLOURS)
+    return f"""**HEIST**: 1-6 thieves pull jobs together, but only one gets the biggest take. **The most cheese wins**; \
+the game ends after round {ROUNDS} (or when every job is empty).
+**Setup**: each player gets an identity (skills Agility, Charm, Dexterity), a hidden secret goal and \
+{cards.HAND_SIZE} resource cards (assists and tricks). Four jobs (A-D) stack their obstacles in number order: \
+{job_length_text(tuned)}; the last one in play is the job's **finale**, which is Mandatory. \
+Only the top obstacle of each job can be faced.
 **Your turn**
-1. **Choose** the top obstacle of a job (an "or" obstacle: pick its skill now). Your pawn moves there. Your skill = identity + upgrade cards (several skills listed: add them).
-2. **Get help**: every other player secretly commits one assist card or nothing; all are revealed together. An assister away from the job discards one more card (chosen with the commit) to move there. Assist effects on the bag happen now.
-3. **Draw 2 tokens** from the bag; each lands on a random face (blue +4/+2, green +2/+1, yellow +1/-1, orange -1/-2, red -2/-4, purple +3/-3).
+1. **Choose** the top obstacle of a job (one that says "or": pick which skill you test). Your pawn moves there. \
+Your skill = identity + upgrade cards (several skills listed: add them).
+2. **Get help**: every other player secretly commits one assist card or nothing; all are revealed together. \
+A helper whose pawn is at another job also discards one card to walk over. Assist effects on the bag happen now.
+3. **Draw {cards.DRAW_TOKENS} tokens** from the bag; each lands on a random face ({faces}).
 4. **Tricks**: only you play tricks from your hand (flip, redraw, ignore a token, +2...). Then **Resolve**.
-5. total = skill + assists + tokens + tricks. **Success** if total >= target: the obstacle goes to your score pile, its success effect applies, assists with cheese go to their owners' score piles and assists with an upgrade go on their owners' identities. **Failure**: the failure effect applies, the obstacle goes to the box unless Mandatory, assists are discarded, played tricks with cheese go to your score pile, and you may put one trick (played or from your hand) on your identity for its +1 skill upgrade.
-6. Refill your hand to 5.
-**Round end**: the heat track's tokens for this round go into the bag and all drawn tokens return to it; the next round starts with the player left of this round's first player. After round 5 (or when every job is empty) the game ends.
-**Scoring**: cheese on obstacles, assists and tricks in your score pile; +1 per obstacle from a completed job (its 7th obstacle overcome); your secret's cheese if met (bag secrets use the final bag). Tie: most obstacles, then shared. At 3 and 6 players the start player gets a 1-cheese head start. Secret thresholds depend on the player count (your secret shows this game's numbers).
-**Solo**: no assists; reach 6 cheese to pull off the heist (rating: 0 Caught red-handed, 3 Small-time crook, 6 Professional, 9 Mastermind).
+5. total = skill + assists + tokens + tricks. **Success** if total >= target: the obstacle and its cheese go to \
+your score pile, its success effect applies, assists with cheese go to their owners' score piles and assists with \
+an upgrade go on their owners' identities. **Failure**: the failure effect applies, the obstacle goes back to the \
+box unless it is **Mandatory** (then it stays for the next thief), assists are discarded, played tricks with \
+cheese go to your score pile, and you may put one trick (played or from your hand) on your identity for +1 skill.
+6. Refill your hand to {cards.HAND_SIZE}.
+**Round end**: the heat track's tokens for this round go into the bag and all drawn tokens return to it; \
+{round_order_text(tuned)}.
+**Scoring**: cheese on the obstacles, assists and tricks in your score pile; +1 per obstacle in your pile from a \
+completed job (its finale overcome); your secret's cheese if met (bag secrets use the final bag). Tie: most \
+obstacles, then shared. {head_start_text(tuned).capitalize()}. Secret thresholds depend on the player count \
+(your secret shows this game's numbers).
+**Solo**: no assists; reach {cards.SOLO_TARGET} cheese to pull off the heist \
+(rating: {", ".join(f"{floor} {name}" for floor, name in cards.SOLO_RATINGS)}).
+**Rules: rulebook** plays the printed rules instead: {job_length_text(printed)}, {round_order_text(printed)}, \
+{head_start_text(printed)}, and {printed_secrets_text(printed)}.
 """
+
+
+SUMMARY = summary()
 
 
 def status_line(state: State) -> str:

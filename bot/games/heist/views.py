@@ -5,7 +5,7 @@ from typing import Any
 
 from bot.engine import State
 
-from . import cards
+from . import cards, rules
 from .board import ROUNDS, current_option, mandatory, skills, to_act, total
 from .cards import OBSTACLE, RESOURCE
 from .scoring import scores, secret_met
@@ -59,7 +59,7 @@ def _assist_view(assist: dict[str, Any]) -> AssistView:
 def _jobs_view(state: State) -> list[JobView]:
     active_job = state["test"]["job"] if state["test"] else None
     return [{"letter": job["letter"], "name": job["name"], "left": len(state["jobs"][job["letter"]]),
-             "length": cards.JOB_LENGTH[state["n"]],
+             "length": rules.of(state).job_length[state["n"]],
              "stack": list(state["jobs"][job["letter"]]),
              "top": obstacle_view(state, state["jobs"][job["letter"]][0]) if state["jobs"][job["letter"]] else None,
              "completed": job["letter"] in state["completed"], "active": job["letter"] == active_job}
@@ -119,7 +119,7 @@ def _private_view(state: State, viewer: int) -> HeistPrivate:
     private: HeistPrivate = {
         "seat": viewer,
         "hand": [card_view(card, True) for card in sorted(state["hands"][viewer])],
-        "secret": {"id": secret["id"], "name": secret["name"], "text": cards.secret_text(secret["id"], state["n"]),
+        "secret": {"id": secret["id"], "name": secret["name"], "text": cards.secret_text(secret["id"], state["n"], rules.of(state).printed),
                    "cheese": secret["cheese"], "met_now": secret_met(state, viewer)},
     }
     if test and not test["revealed"] and str(viewer) in test["commits"]:
@@ -131,7 +131,7 @@ def _private_view(state: State, viewer: int) -> HeistPrivate:
 def _secret_result(state: State, row: dict[str, Any]) -> SecretResultView:
     """A secret revealed at the end, and whether it was met."""
     secret = cards.SECRET[row["secret"]]
-    return {"seat": row["seat"], "name": secret["name"], "text": cards.secret_text(row["secret"], state["n"]),
+    return {"seat": row["seat"], "name": secret["name"], "text": cards.secret_text(row["secret"], state["n"], rules.of(state).printed),
             "cheese": secret["cheese"], "met": row["secret_met"]}
 
 

@@ -1,7 +1,7 @@
 """HEIST "fair and fun": forced prompts, start-player rotation, solo target, balance tally."""
 from __future__ import annotations
 
-from bot.games.heist import ENGINE, cards
+from bot.games.heist import ENGINE, cards, rules
 from bot.games.heist.scoring import final_rows
 from tests.games.heist.scenario import HeistTable
 from tests.games.heist.test_rules import choose, new, texts
@@ -101,11 +101,11 @@ def test_head_start_for_the_start_player_where_measured() -> None:
     for n in (3, 5, 6):
         st = HeistTable(n, seed=4).game_over().state
         rows = {r["seat"]: r for r in final_rows(st)}
-        assert cards.HEAD_START[n] == 1
+        assert rules.TUNED.head_start[n] == 1
         assert "head start 1" in rows[st["start"]]["detail"]
         assert all("head start" not in rows[s]["detail"] for s in range(n) if s != st["start"])
     for n in (2, 4):
-        assert cards.HEAD_START[n] == 0
+        assert rules.TUNED.head_start[n] == 0
 
 
 def test_solo_has_a_target_score_and_a_rating() -> None:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.engine import RuleError
-from bot.games.heist import ENGINE, cards
+from bot.games.heist import ENGINE, cards, rules
 from bot.games.heist.bot_player import token_sum_distribution
 from bot.games.heist.scoring import final_rows
 from bot.games.heist.supply import apply_effect
@@ -112,7 +112,7 @@ def test_setup(n: int) -> None:
     assert all(len(h) == 5 for h in st["hands"])
     assert len(st["deck"]) == 78 - 5 * n
     assert len(set(st["identities"])) == n and len(set(st["secrets"])) == n
-    k = cards.JOB_LENGTH[n]  # shorter jobs with fewer players; the last one is the finale
+    k = rules.TUNED.job_length[n]  # shorter jobs with fewer players; the last one is the finale
     assert st["jobs"]["A"] == [f"A{i}" for i in range(1, k + 1)]
     assert st["finales"]["A"] == f"A{k}" and ENGINE.mandatory(st, f"A{k}")
     assert sorted(st["unused"]) == sorted(f"{j}{i}" for j in "ABCD" for i in range(k + 1, 8))
@@ -716,9 +716,9 @@ def test_secret_checked_after_last_heat_tokens() -> None:
     assert next(r for r in st["final"] if r["seat"] == 0)["secret_met"] is met
 
 
-def test_scores_and_tiebreaks(monkeypatch) -> None:
-    monkeypatch.setattr(cards, "HEAD_START", [0] * 7)  # tested on its own
+def test_scores_and_tiebreaks() -> None:
     table = finished(3).secret(0, "big_score").secret(1, "saboteur").secret(2, "specialist")
+    table.state["options"]["rules"] = "rulebook"  # no head start (tested on its own); nothing else differs here
     st = table.scored(0, "A1", "A2").scored(1, "B1").scored(2, "A3").state
     # 2 cheese each; 2, 1 and 1 obstacles
     rows = {r["seat"]: r for r in final_rows(st)}
