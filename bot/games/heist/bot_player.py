@@ -177,6 +177,8 @@ def _choose(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) ->
 
 
 def _assist(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    if "picking" in view["private"]:  # the card is picked: pay with the card it likes least
+        return _pay(legal)
     test = _current_test(view)
     active = view["active"]
     option = OBSTACLE[test["obstacle"]["id"]]["test"][test["option"]]
@@ -186,7 +188,9 @@ def _assist(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) ->
     best, best_value = {"type": "no_assist"}, 0.0
     hand = _hand(view)
     goal = _secret(view)
-    my_skills = view["players"][view["private"]["seat"]]["skills"]
+    seat = view["private"]["seat"]
+    my_skills = view["players"][seat]["skills"]
+    away = view["players"][seat]["location"] != test["job"]
     for action in legal:
         if action["type"] != "assist":
             continue
@@ -203,13 +207,26 @@ def _assist(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) ->
             if card["upgrade"] and goal["kind"] == "top_skill" and card["upgrade"] == goal["skill"]:
                 value += 1.5
             value += _bag_value(view, card, goal)
-        if "pay" in action:
+        if away:  # the card to pay with comes next: the one it likes least among the rest
             if len(hand) < 3:
                 continue
-            value -= 0.6 * _keep_value(action["pay"]) + 0.5
+            value -= 0.6 * _keep_value(_cheapest_pay(hand, card_id)) + 0.5
         if value > best_value:
             best, best_value = action, value
     return best
+
+
+def _cheapest_pay(hand: list[str], card_id: str) -> str:
+    """The card of ``hand`` (other than ``card_id``) the bot minds discarding least (the first of equals by id)."""
+    rest = sorted(hand)
+    rest.remove(card_id)
+    return min(rest, key=_keep_value)
+
+
+def _pay(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The payment for an assist picked while away: the card the bot minds losing least."""
+    pays = [action for action in legal if action["type"] == "pay"]
+    return min(pays, key=lambda action: _keep_value(action["card"])) if pays else {"type": "no_assist"}
 
 
 def _bag_value(view: HeistView, card: dict[str, Any], goal: dict[str, Any]) -> float:

@@ -207,6 +207,36 @@ def card_text(card_id: str) -> str:
     return "; ".join(bits)
 
 
+def _short_effect(effect: dict[str, Any]) -> str:
+    """A printed effect in a few words for a button, e.g. "a red token out of the bag"."""
+    do, n = effect["do"], effect.get("n", 1)
+    colour = effect.get("colour", "")
+    tokens = f"{('an' if colour[:1] in 'aeiou' else 'a') if n == 1 else n} {colour} token{'s' if n > 1 else ''}"
+    if do == "add":
+        return f"{tokens} into the bag"
+    if do == "remove":
+        return f"{tokens} out of the bag"
+    if do == "active_draw":
+        return f"they draw {'a card' if n == 1 else f'{n} cards'}"
+    return effect_text(effect)
+
+
+def assist_short(card_id: str) -> str:
+    """What an assist does and pays, in a few words for a button: "+2; 1 cheese to you if it works"."""
+    card = RESOURCE[card_id]
+    bits = [f"{card['modifier']:+d}"] if card["modifier"] else []
+    bits += [_short_effect(effect) for effect in card["effects"]]
+    if card["special"] == "double_cross":
+        bits.append(f"{card['cheese']} cheese to you only if it fails")
+    elif card["special"] == "backup":
+        bits.append("back to your hand if it fails")
+    elif card["cheese"]:
+        bits.append(f"{card['cheese']} cheese to you if it works")
+    if card["upgrade"]:
+        bits.append(f"+1 {SKILL_NAME[card['upgrade']]} to you if it works")
+    return "; ".join(bits) or "no effect"
+
+
 def card_name(card_id: str) -> str:
     """A resource card's printed name."""
     return str(RESOURCE[card_id]["name"])

@@ -41,7 +41,7 @@ from typing import Any, Callable, NamedTuple, cast
 from bot.engine import RULES_OPTION, Action, Engine, Event, GameMeta, Option, RuleError, State
 
 from . import board, scoring, texts, views
-from .assists import assist_actions, commit, pass_is_public, reveal
+from .assists import assist_actions, commit, pass_is_public, pay_choices, reveal
 from .board import ROUNDS
 from .choosing import choose, choose_actions
 from .opening import new_state
@@ -61,7 +61,7 @@ class Phase(NamedTuple):
 
 PHASES: dict[str, Phase] = {
     "choose": Phase(choose_actions, {"choose": choose}),
-    "assist": Phase(assist_actions, {"assist": commit, "no_assist": commit}),
+    "assist": Phase(assist_actions, {"assist": commit, "pay": commit, "no_assist": commit}),
     "tricks": Phase(trick_actions, {"trick": play_trick, "resolve": lambda state, seat, action: resolve(state)}),
     "upgrade": Phase(upgrade_actions, {"upgrade": upgrade, "no_upgrade": upgrade}),
 }
@@ -115,6 +115,22 @@ class HeistEngine(Engine):
             return []
         phase = PHASES.get(state["phase"])
         return phase.legal(state, seat) if phase else []
+
+    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
+        """The contract's ``apply``; it also takes an assist with its payment in one action (see below)."""
+        if _one_step_assist(action):
+            return self._apply_one_step_assist(state, seat, action)
+        return super().apply(state, seat, action)
+
+    def _apply_one_step_assist(self, state: State, seat: int, action: Action) -> list[Event]:
+        """An assist with its payment in one action, as the logs of games played before they were two steps hold
+        it: a replay applies it as the card, then the payment. Both are checked before anything changes."""
+        pick = {"type": "assist", "card": action["card"]}
+        if (not self.is_terminal(state) and seat in self.to_act(state) and pick in self.legal_actions(state, seat)
+                and state["locations"][seat] != state["test"]["job"]
+                and action["pay"] in pay_choices(state["hands"][seat], action["card"])):
+            return super().apply(state, seat, pick) + super().apply(state, seat, {"type": "pay", "card": action["pay"]})
+        return super().apply(state, seat, action)  # refused, with the contract's reason
 
     def _apply(self, state: State, seat: int, action: Action) -> list[Event]:
         action = self._exact_legal(state, seat, action)
@@ -196,7 +212,7 @@ class HeistEngine(Engine):
         """A helper who runs out of time commits nothing; an active player resolves (or the bot plays)."""
         phase = state["phase"]
         if phase == "assist":
-            return {"type": "no_assist"}
+            return {"type": "no_assist"}  # also after picking a card, before paying for it
         if phase == "tricks":
             return {"type": "resolve"}
         return self.bot_action(state, seat, rng)
@@ -209,6 +225,12 @@ class HeistEngine(Engine):
         if len(legal) == 1:
             return legal[0]
         return bot_choose(self.view(state, seat), legal, rng)
+
+
+def _one_step_assist(action: Any) -> bool:
+    """Whether ``action`` is an assist with its payment in one, the shape of games logged before the two steps."""
+    return (isinstance(action, dict) and action.get("type") == "assist" and set(action) == {"type", "card", "pay"}
+            and isinstance(action["card"], str) and isinstance(action["pay"], str))
 
 
 def _canonical(action: Any) -> str | None:

@@ -262,6 +262,8 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
     }
     if test is not None:
         _commit_others(engine, state, test_view, rng)
+        if "picking" in view["private"]:  # this seat picked an assist and is still to pay for it
+            test["picking"] = {str(seat): view["private"]["picking"]}
     return state
 
 

@@ -102,6 +102,118 @@ def secret_met(state: State, seat: int) -> bool:
     return handler(state, seat, check, others)
 
 
+def final_bag(state: State) -> dict[str, int]:
+    """The bag as it will be at the end if no card or obstacle changes it any more: this round's drawn tokens back
+    in it, and the heat track's tokens still to come (the bag secrets are checked on the final bag)."""
+    bag = dict(state["bag"])
+    test = state["test"]
+    for token in state["spent"] + (test["tokens"] if test else []):
+        bag[token["colour"]] += 1
+    for space in state["heat"]:
+        if not space["done"]:
+            bag[space["colour"]] += space["count"]
+    return bag
+
+
+def _count(have: int, need: int, what: str) -> str:
+    return f"{have}/{need} {what}"
+
+
+def _progress_top_skill(state: State, seat: int, check: dict[str, Any], others: list[int]) -> str:
+    name = cards.SKILL_NAME[check["skill"]]
+    mine = skill(state, seat, check["skill"])
+    if not others:
+        return _count(mine, check["solo"], name)
+    best = max(skill(state, other, check["skill"]) for other in others)
+    return f"your {name} {mine}, the best of the others {best}"
+
+
+def _progress_all_skills(state: State, seat: int, check: dict[str, Any], others: list[int]) -> str:
+    values = sorted(skills(state, seat).values())
+    two = check.get("two", check["n"])
+    parts = [_count(sum(v >= check["n"] for v in values), 3, f"skills at {check['n']}+")]
+    if two > check["n"]:
+        parts.append(_count(min(2, sum(v >= two for v in values)), 2, f"at {two}+"))
+    return ", ".join(parts)
+
+
+def _progress_distinct_jobs(state: State, seat: int, check: dict[str, Any], others: list[int]) -> str:
+    obstacles = _obstacles(state, seat)
+    jobs = len({OBSTACLE[obstacle]["job"] for obstacle in obstacles})
+    return f"{_count(len(obstacles), check['total'], 'obstacles')}, {_count(jobs, check['n'], 'jobs')}"
+
+
+def _progress_same_job(state: State, seat: int, check: dict[str, Any], others: list[int]) -> str:
+    obstacles = _obstacles(state, seat)
+    counts: dict[str, int] = {}
+    for obstacle in obstacles:
+        counts[OBSTACLE[obstacle]["job"]] = counts.get(OBSTACLE[obstacle]["job"], 0) + 1
+    best = max(counts.values(), default=0)
+    text = _count(best, check["n"], "obstacles from one job")
+    if check.get("most"):
+        text += f" ({len(obstacles) - best} from the others)"
+    return text
+
+
+def _progress_most_obstacles(state: State, seat: int, check: dict[str, Any], others: list[int]) -> str:
+    mine = len(_obstacles(state, seat))
+    if not others:
+        return _count(mine, check["solo"], "obstacles")
+    return f"your obstacles {mine}, the most of the others {max(len(_obstacles(state, o)) for o in others)}"
+
+
+def _progress_failed_share(state: State, seat: int, check: dict[str, Any], others: list[int]) -> str:
+    share = round(100 * state["failed"] / state["tests"]) if state["tests"] else 0
+    return f"{state['failed']} of {state['tests']} tests failed ({share}%/{check['n']}%)"
+
+
+def _progress_bag_diff(state: State, seat: int, check: dict[str, Any], others: list[int]) -> str:
+    bag = final_bag(state)
+    diff = sum(bag[colour] for colour in check["plus"]) - sum(bag[colour] for colour in check["minus"])
+    return f"{diff}/{check['n']} in the final bag as it stands"
+
+
+def _progress_count(key: str, what: str) -> Callable[[State, int, dict[str, Any], list[int]], str]:
+    """A secret that counts cards: how many of ``what`` against its threshold."""
+    counts: dict[str, Callable[[State, int], int]] = {
+        "upgrades": lambda state, seat: len(state["upgrades"][seat]),
+        "assists_kept": lambda state, seat: sum(
+            1 for card in state["piles"][seat] + state["upgrades"][seat]
+            if card in cards.ASSISTS and RESOURCE[card]["special"] != "double_cross"),
+        "tricks_kept": lambda state, seat: sum(1 for card in state["piles"][seat] if card in cards.TRICKS),
+        "jobs_completed": lambda state, seat: len(state["completed"]),
+    }
+    return lambda state, seat, check, others: _count(counts[key](state, seat), check["n"], what)
+
+
+SECRET_PROGRESS: dict[str, Callable[[State, int, dict[str, Any], list[int]], str]] = {
+    "top_skill": _progress_top_skill, "all_skills": _progress_all_skills,
+    "upgrades": _progress_count("upgrades", "upgrade cards"), "distinct_jobs": _progress_distinct_jobs,
+    "same_job": _progress_same_job, "most_obstacles": _progress_most_obstacles,
+    "assists_kept": _progress_count("assists_kept", "assists kept"),
+    "tricks_kept": _progress_count("tricks_kept", "tricks banked"), "failed_share": _progress_failed_share,
+    "jobs_completed": _progress_count("jobs_completed", "jobs completed"), "bag_diff": _progress_bag_diff,
+}
+
+
+def secret_met_now(state: State, seat: int) -> bool:
+    """Whether ``seat``'s secret would be met if the game ended as it stands (a bag secret: on the final bag as it
+    stands, with the drawn tokens and the heat still to come)."""
+    check = cards.secret_check(state["secrets"][seat], state["n"], rules.of(state).printed)
+    if check["kind"] != "bag_diff":
+        return secret_met(state, seat)
+    bag = final_bag(state)
+    return sum(bag[c] for c in check["plus"]) - sum(bag[c] for c in check["minus"]) >= check["n"]
+
+
+def secret_progress(state: State, seat: int) -> str:
+    """How far ``seat`` is towards its secret, as counts ("3/5 upgrade cards"; a bag secret counts the final bag as
+    it stands)."""
+    check = cards.secret_check(state["secrets"][seat], state["n"], rules.of(state).printed)
+    others = [other for other in range(state["n"]) if other != seat]
+    return SECRET_PROGRESS[check["kind"]](state, seat, check, others)
+
+
 def _score_row(state: State, seat: int) -> dict[str, Any]:
     """One seat's score and how it is made up."""
     pile = state["piles"][seat]
@@ -150,7 +262,7 @@ def _mechanics(state: State, trace: list[dict[str, Any]], available: set[str], u
     kinds = {step["action"].get("type") for step in trace}
     if state["n"] > 1:
         available.add("mechanic: pay a card to move and assist")
-        if any("pay" in step["action"] for step in trace):
+        if any(step["action"].get("type") == "pay" or "pay" in step["action"] for step in trace):
             used.add("mechanic: pay a card to move and assist")
     if kinds & {"upgrade", "no_upgrade"}:
         available.add("mechanic: failure upgrade")

@@ -133,18 +133,22 @@ def status_line(state: State) -> str:
 
 
 def private_text(view: HeistView) -> str:
-    """Markdown for a seat's DM: its secret, identity and skills, location and hand."""
+    """Markdown for a seat's DM: its secret and how far along it is, identity and skills, location and hand."""
     private = view["private"]
     secret = private["secret"]
     me = view["players"][private["seat"]]
-    lines = [f"**Your secret: {secret['name']}** ({secret['cheese']} cheese): {secret['text']}"
-             f" _(met right now: {'yes' if secret['met_now'] else 'no'})_",
+    met = "met if the game ended now" if secret["met_now"] else "not met yet"
+    lines = [f"**Your secret goal: {secret['name']}** ({secret['cheese']} cheese at the end if met): {secret['text']}"
+             f" _Progress: {secret['progress']} ({met})._",
              f"**You are the {me['identity']}**: " + ", ".join(
                  f"{SKILL_NAME[name]} {value}" for name, value in me["skills"].items()) +
-             f"; location: {('job ' + me['location']) if me['location'] else 'the hideout'}.",
+             f"; your pawn is {('at job ' + me['location']) if me['location'] else 'in the hideout (no job yet)'}.",
              f"**Your hand ({len(private['hand'])}):**"]
     for card in private["hand"]:
         lines.append(f"- **{card['name']}** ({card['kind']}): {card['text']}")
+    if "picking" in private:
+        lines.append(f"You picked {cards.card_name(private['picking'])} to assist with: now choose a card to "
+                     f"discard to walk to the job.")
     if "commit" in private:
         lines.append(f"Committed to this test: {private['commit']}.")
     return "\n".join(lines)
@@ -154,49 +158,68 @@ def _describe_choose(state: State, seat: int, action: Action) -> str:
     obstacle = OBSTACLE[state["jobs"][action["job"]][0]]
     option = obstacle["test"][action["option"]]
     skill_sum = sum(skill(state, seat, name) for name in option["skills"])
-    return (f"{obstacle['id']} {obstacle['name']}: {cards.test_label(option)} (you {skill_sum}, "
-            f"{obstacle['cheese']} cheese)")
+    named = "+".join(SKILL_NAME[name] for name in option["skills"])
+    if len(obstacle["test"]) > 1:
+        others = " or ".join("+".join(SKILL_NAME[name] for name in other["skills"])
+                             for index, other in enumerate(obstacle["test"]) if index != action["option"])
+        how = f" by {named} (or {others})"
+    else:
+        how = f" ({named})"
+    return (f"{obstacle['id']} {obstacle['name']}{how}: need {option['target']}, you have {skill_sum} · "
+            f"{obstacle['cheese']} cheese")
 
 
 def _describe_assist(state: State, seat: int, action: Action) -> str:
-    card = RESOURCE[action["card"]]
-    text = f"Assist: {card['name']}"
-    if card["modifier"]:
-        text += f" ({card['modifier']:+d})"
-    if "pay" in action:
-        text += f", discard {cards.card_name(action['pay'])} to move"
+    text = f"{cards.card_name(action['card'])}: {cards.assist_short(action['card'])}"
+    away = " (+ pay a card to walk)"
+    if state["locations"][seat] != state["test"]["job"] and len(text + away) <= 80:
+        text += away  # (the help line and the next step say it when it doesn't fit)
     return text
+
+
+def _describe_pay(state: State, seat: int, action: Action) -> str:
+    picked = state["test"]["picking"][str(seat)]
+    return (f"Discard {cards.card_name(action['card'])} to walk to job {state['test']['job']} "
+            f"and assist with {cards.card_name(picked)}")
+
+
+def _describe_no_assist(state: State, seat: int, action: Action) -> str:
+    test = state["test"]
+    if test and str(seat) in test.get("picking", {}):
+        return "No assist after all (keep your cards)"
+    return "No assist"
 
 
 def _describe_trick(state: State, seat: int, action: Action) -> str:
     card = RESOURCE[action["card"]]
     if "token" in action:
         token = state["test"]["tokens"][action["token"]]
-        verb = {"flip": "flip", "redraw": "redraw", "ignore": "ignore"}[card["effect"]["do"]]
-        return f"{card['name']}: {verb} {cards.token_label(token)} (token {action['token'] + 1})"
+        verb = {"flip": "flip", "redraw": "put back and redraw", "ignore": "ignore"}[card["effect"]["do"]]
+        return f"{card['name']}: {verb} token {action['token'] + 1} ({cards.token_label(token)})"
     return f"{card['name']}: {cards.TRICK_EFFECT_TEXT[card['effect']['do']].format(n=card['effect'].get('n', 1))}"
 
 
 def _describe_resolve(state: State, seat: int, action: Action) -> str:
     numbers = total(state)
-    return (f"Resolve: {numbers['total']} against {numbers['target']} "
-            f"({'success' if numbers['success'] else 'failure'})")
+    return (f"Resolve now: total {numbers['total']}, need {numbers['target']}: "
+            f"{'a success' if numbers['success'] else 'a failure'}")
 
 
 def _describe_upgrade(state: State, seat: int, action: Action) -> str:
     card = RESOURCE[action["card"]]
-    where = "played" if action["card"] in state["test"]["leftover"] else "from hand"
-    return f"Upgrade: {card['name']} ({where}) for +1 {SKILL_NAME[card['upgrade']]}"
+    where = "the one you played" if action["card"] in state["test"]["leftover"] else "from your hand"
+    return f"Put {card['name']} ({where}) on your identity: +1 {SKILL_NAME[card['upgrade']]} for good"
 
 
 DESCRIBE: dict[str, Callable[[State, int, Action], str]] = {
     "choose": _describe_choose,
     "assist": _describe_assist,
-    "no_assist": lambda state, seat, action: "No assist",
+    "pay": _describe_pay,
+    "no_assist": _describe_no_assist,
     "trick": _describe_trick,
     "resolve": _describe_resolve,
     "upgrade": _describe_upgrade,
-    "no_upgrade": lambda state, seat, action: "No upgrade",
+    "no_upgrade": lambda state, seat, action: "No upgrade (keep your tricks)",
 }
 
 
@@ -208,7 +231,7 @@ def describe_action(state: State, seat: int, action: Action) -> str:
     return text if len(text) <= 80 else text[:79] + "…"
 
 
-GROUPS = {"choose": "Obstacles", "assist": "Assist", "no_assist": "Assist", "trick": "Tricks",
+GROUPS = {"choose": "Obstacles", "assist": "Assist", "pay": "Pay to walk over", "no_assist": "Assist", "trick": "Tricks",
           "resolve": "Resolve", "upgrade": "Upgrade", "no_upgrade": "Upgrade"}
 
 
@@ -218,7 +241,7 @@ def action_group(action: Action) -> str:
 
 
 # The phase each kind of move belongs to, and why it is refused in any other phase.
-PHASE_OF = {"choose": "choose", "assist": "assist", "no_assist": "assist", "trick": "tricks",
+PHASE_OF = {"choose": "choose", "assist": "assist", "pay": "assist", "no_assist": "assist", "trick": "tricks",
             "resolve": "tricks", "upgrade": "upgrade", "no_upgrade": "upgrade"}
 WRONG_PHASE = {"choose": "You can only choose an obstacle at the start of your turn.",
                "assist": "Assists are committed only while the active player waits for help.",
@@ -241,14 +264,22 @@ def _refuse_assist(state: State, seat: int, action: dict[str, Any], hand: list[s
         return "That card isn't in your hand."
     if not cards.is_assist(card):
         return "Only an assist card can be committed to help; tricks are for the active player."
-    here = state["locations"][seat] == state["test"]["job"]
-    if not here and "pay" not in action:
-        return "Your pawn isn't at this job: choose a card to discard to move there."
-    if here and "pay" in action:
+    if state["locations"][seat] == state["test"]["job"] and "pay" in action:
         return "You are already at this job: no card needs to be discarded."
-    if action.get("pay") not in hand or action.get("pay") == card:
-        return "You must pay with another card from your hand."
+    if str(seat) in state["test"].get("picking", {}):
+        return "You have picked your assist card: now choose the card to discard, or no assist."
+    if len(hand) < 2:
+        return "Your pawn is at another job and you have no other card to discard to walk there."
     return "That assist can't be committed."
+
+
+def _refuse_pay(state: State, seat: int, action: dict[str, Any], hand: list[str]) -> str:
+    picked = state["test"].get("picking", {}).get(str(seat))
+    if picked is None:
+        return "Pick the assist card first; then the card to discard to walk to the job."
+    if action.get("card") == picked:
+        return "Pay with another card from your hand, not the assist you picked."
+    return "That card isn't in your hand."
 
 
 def _refuse_trick(state: State, seat: int, action: dict[str, Any], hand: list[str]) -> str:
@@ -263,6 +294,7 @@ def _refuse_trick(state: State, seat: int, action: dict[str, Any], hand: list[st
 REFUSALS: dict[str, Callable[[State, int, dict[str, Any], list[str]], str]] = {
     "choose": _refuse_choose,
     "assist": _refuse_assist,
+    "pay": _refuse_pay,
     "trick": _refuse_trick,
     "upgrade": lambda state, seat, action, hand: ("Only a trick with a failure upgrade, played this test or from your "
                                                   "hand, can upgrade you."),

@@ -6,10 +6,11 @@ from typing import Any
 from bot.engine import State
 
 from . import cards, rules
+from .assists import commit_text, picking
 from .board import ROUNDS, current_option, mandatory, skills, to_act, total
 from .cards import OBSTACLE, RESOURCE
-from .scoring import scores, secret_met
-from .texts import describe_action, status_line
+from .scoring import scores, secret_met_now, secret_progress
+from .texts import status_line
 from .viewtypes import (
     AssistView,
     CardView,
@@ -76,6 +77,7 @@ def _player_view(state: State, seat: int) -> PlayerView:
         "pile": [card if card in OBSTACLE else cards.card_name(card) for card in pile],
         "pile_obstacles": [card for card in pile if card in OBSTACLE],
         "cheese": sum(OBSTACLE[card]["cheese"] if card in OBSTACLE else RESOURCE[card]["cheese"] for card in pile),
+        "head_start": rules.of(state).head_start[state["n"]] if seat == state["start"] else 0,
     }
 
 
@@ -120,11 +122,14 @@ def _private_view(state: State, viewer: int) -> HeistPrivate:
         "seat": viewer,
         "hand": [card_view(card, True) for card in sorted(state["hands"][viewer])],
         "secret": {"id": secret["id"], "name": secret["name"], "text": cards.secret_text(secret["id"], state["n"], rules.of(state).printed),
-                   "cheese": secret["cheese"], "met_now": secret_met(state, viewer)},
+                   "cheese": secret["cheese"], "met_now": secret_met_now(state, viewer),
+                   "progress": secret_progress(state, viewer)},
     }
     if test and not test["revealed"] and str(viewer) in test["commits"]:
         promise = test["commits"][str(viewer)]
-        private["commit"] = describe_action(state, viewer, promise) if promise else "nothing"
+        private["commit"] = commit_text(promise, test["job"]) if promise else "nothing"
+    if test and picking(state, viewer) is not None:
+        private["picking"] = str(picking(state, viewer))
     return private
 
 
@@ -146,6 +151,7 @@ def view(state: State, viewer: int | None) -> HeistView:
         "heat": [{"round": index + 1, "colour": space["colour"], "count": space["count"], "done": space["done"]}
                  for index, space in enumerate(state["heat"])],
         "bag": dict(state["bag"]), "bag_total": sum(state["bag"].values()), "supply": dict(state["supply"]),
+        "faces": {colour: list(cards.TOKENS[colour]["faces"]) for colour in cards.COLOURS},
         "spent": [cards.token_label(token) for token in state["spent"]],
         "deck": len(state["deck"]), "discard": len(state["discard"]),
         "discard_top": cards.card_name(state["discard"][-1]) if state["discard"] else None,

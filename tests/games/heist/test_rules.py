@@ -181,7 +181,7 @@ def test_assist_commit_is_simultaneous_and_hidden() -> None:
     public = ENGINE.view(st, None)
     assert public["test"]["committed"] == [third]
     assert "Muscle" not in json.dumps(public)
-    assert ENGINE.view(st, third)["private"]["commit"].startswith("Assist: Muscle")
+    assert ENGINE.view(st, third)["private"]["commit"].startswith("Muscle (+3)")
     assert sorted(ENGINE.to_act(st)) == sorted([first, second])
     assert_rejects(ENGINE, st, third, {"type": "no_assist"})  # already committed
     ENGINE.apply(st, first, {"type": "no_assist"})
@@ -196,19 +196,26 @@ def test_assist_commit_is_simultaneous_and_hidden() -> None:
 
 
 def test_assist_needs_location_or_a_discard() -> None:
+    """"You may only commit an assist card if your player pawn is at the location of the active job marker. You may
+    discard one card to move your pawn to the active player's location.": away, the assist card is picked first,
+    then the card to discard."""
     table = HeistTable(2, seed=4)
     st = table.state
     other = 1 - table.active
     lookout, tumble, brute = table.holds(other, "Lookout", "Tumble", "Brute Force").hand(other)
     table.faces("C")
     legal = ENGINE.legal_actions(st, other)
-    assert {"type": "assist", "card": lookout} not in legal
-    assert {"type": "assist", "card": lookout, "pay": tumble} in legal
-    msg = assert_rejects(ENGINE, st, other, {"type": "assist", "card": lookout})
-    assert "discard" in msg
+    assert legal == [{"type": "assist", "card": lookout}, {"type": "no_assist"}]
+    msg = assert_rejects(ENGINE, st, other, {"type": "pay", "card": tumble})
+    assert "assist card first" in msg
     msg = assert_rejects(ENGINE, st, other, {"type": "assist", "card": tumble, "pay": brute})
     assert "assist card" in msg
-    ENGINE.apply(st, other, {"type": "assist", "card": lookout, "pay": tumble})
+    ENGINE.apply(st, other, {"type": "assist", "card": lookout})
+    assert ENGINE.legal_actions(st, other) == [{"type": "pay", "card": card} for card in sorted([brute, tumble])] + [
+        {"type": "no_assist"}]
+    msg = assert_rejects(ENGINE, st, other, {"type": "pay", "card": lookout})
+    assert "another card" in msg
+    ENGINE.apply(st, other, {"type": "pay", "card": tumble})
     assert st["locations"][other] == "C"
     assert tumble in st["discard"] and st["hands"][other] == [brute]
     assert [a["card"] for a in st["test"]["assists"]] == [lookout]
@@ -435,7 +442,7 @@ def test_failure_upgrade_from_a_played_trick() -> None:
     ENGINE.apply(st, active, {"type": "resolve"})
     legal = ENGINE.legal_actions(st, active)
     assert {"type": "upgrade", "card": soh} in legal and {"type": "upgrade", "card": tumble} in legal
-    assert "(played)" in ENGINE.describe_action(st, active, {"type": "upgrade", "card": soh})
+    assert "the one you played" in ENGINE.describe_action(st, active, {"type": "upgrade", "card": soh})
     ENGINE.apply(st, active, {"type": "upgrade", "card": soh})
     assert st["upgrades"][active] == [soh] and tumble in st["hands"][active]
 
@@ -558,7 +565,8 @@ def test_only_active_player_refills() -> None:
     other = 1 - active
     look, tum, brute = table.holds(other, "Lookout", "Tumble", "Brute Force").hand(other)
     table.faces("A")
-    ENGINE.apply(st, other, {"type": "assist", "card": look, "pay": tum})
+    ENGINE.apply(st, other, {"type": "assist", "card": look})
+    ENGINE.apply(st, other, {"type": "pay", "card": tum})
     ENGINE.apply(st, active, {"type": "resolve"})
     while st["phase"] == "upgrade":
         ENGINE.apply(st, active, {"type": "no_upgrade"})

@@ -1,0 +1,121 @@
+"""What a newcomer hit in a recorded HEIST game (issue 30), one test per finding: each failed before its fix."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from PIL import ImageDraw
+
+from bot.games.heist import ENGINE, cards
+from rendering import heist as heist_renderer
+from rendering.common import TILES
+from tests.games.heist.scenario import HeistTable
+
+
+def labels(state: dict, seat: int) -> list[str]:
+    return [ENGINE.describe_action(state, seat, action) for action in ENGINE.legal_actions(state, seat)]
+
+
+def test_an_assist_is_two_steps_the_card_then_what_you_pay() -> None:
+    """16 combinations of card and payment were offered at once (4 assists x 4 cards to pay with): now the card
+    first (4 options and "No assist"), then the card to pay with."""
+    table = HeistTable(3, seed=5)
+    helper = table.others()[0]
+    table.holds(helper, "Lookout", "Muscle", "Wingman", "Old Friend", "Tumble").at("C", helper).faces("A")
+    legal = ENGINE.legal_actions(table.state, helper)
+    assert len(legal) == 5 and not any("pay" in action for action in legal), legal
+    muscle = next(a for a in legal if a.get("card") in table.hand(helper) and cards.card_name(a["card"]) == "Muscle")
+    events = ENGINE.apply(table.state, helper, muscle)
+    assert all(event.get("to") == helper for event in events), "picking the card tells the table nothing"
+    assert helper in ENGINE.to_act(table.state) and str(helper) not in table.state["test"]["commits"]
+    pay = ENGINE.legal_actions(table.state, helper)
+    assert [a["type"] for a in pay] == ["pay"] * 4 + ["no_assist"]
+    assert all("Muscle" != cards.card_name(a["card"]) for a in pay if a["type"] == "pay")
+    words = labels(table.state, helper)
+    assert all("job A" in w and "discard" in w.lower() for w in words[:-1]), words
+    ENGINE.apply(table.state, helper, pay[0])
+    assert table.state["test"]["commits"][str(helper)] == {"type": "assist", "card": muscle["card"],
+                                                           "pay": pay[0]["card"]}
+
+
+def test_a_logged_one_step_assist_still_replays() -> None:
+    """Games logged before the split carry {"type": "assist", "card", "pay"}: a replay applies it as both steps."""
+    table = HeistTable(3, seed=5)
+    helper = table.others()[0]
+    look, tumble = table.holds(helper, "Lookout", "Tumble").at("C", helper).faces("A").hand(helper)
+    ENGINE.apply(table.state, helper, {"type": "assist", "card": look, "pay": tumble})
+    assert table.state["test"]["commits"][str(helper)] == {"type": "assist", "card": look, "pay": tumble}
+
+
+def test_an_or_obstacle_says_its_two_options_are_one_obstacle_by_either_skill() -> None:
+    """ "D4 Disable the Cameras" was offered twice (Dexterity 7 and Agility 8), unexplained."""
+    table = HeistTable(2, seed=3).job("D", "D4")
+    words = [w for w in labels(table.state, table.active) if w.startswith("D4")]
+    assert len(words) == 2
+    assert "Dexterity" in words[0] and "Agility" in words[0] and "Dexterity" in words[1] and "Agility" in words[1]
+    assert words[0] != words[1]
+    help_line = ENGINE.action_help(table.state, table.active, ENGINE.legal_actions(table.state, table.active))
+    assert "either" in help_line["choose"].lower()
+
+
+def test_secret_progress_is_a_count() -> None:
+    """Secret progress read "not met yet"; it is a count now ("3/5")."""
+    table = HeistTable(4, seed=2).secret(0, "well_trained").upgraded(0, "Tumble", "Sweet Talk", "Sleight of Hand")
+    view = ENGINE.view(table.state, 0)
+    progress = view["private"]["secret"]["progress"]
+    assert "3/5" in progress
+    assert "3/5" in ENGINE.private_text(view)
+
+
+@pytest.mark.parametrize("secret,arrange,count", [
+    ("collector", lambda t: t.scored(0, "A1", "B1"), "2/4 obstacles, 2/3 jobs"),
+    ("specialist", lambda t: t.scored(0, "A1", "A2", "B1"), "2/3"),
+    ("team_player", lambda t: t.scored(0, "Lookout"), "1/6"),
+    ("sore_loser", lambda t: t.scored(0, "Brute Force"), "1/2"),
+    ("big_score", lambda t: t, "0/1"),
+])
+def test_each_kind_of_secret_counts(secret, arrange, count) -> None:
+    table = HeistTable(4, seed=2).secret(0, secret)
+    arrange(table)
+    assert count in ENGINE.view(table.state, 0)["private"]["secret"]["progress"]
+
+
+def drawn_words(monkeypatch, draw_picture) -> str:
+    """Every string a picture draws (tiles drawn in place, so none is skipped as cached)."""
+    seen: list[str] = []
+    real = ImageDraw.ImageDraw.text
+
+    def spy(self, xy, text, *args, **kwargs):
+        seen.append(str(text))
+        return real(self, xy, text, *args, **kwargs)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    monkeypatch.setattr(TILES, "enabled", False)
+    draw_picture()
+    return " | ".join(seen)
+
+
+def _mid_game(players: int = 3, seed: int = 5, moves: int = 12) -> dict:
+    state = ENGINE.setup(["Alice", "Bruno", "Chiara", "Dev"][:players], ENGINE.meta.resolve_options({}), seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        seat = ENGINE.to_act(state)[0]
+        ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
+    return state
+
+
+def test_the_board_explains_its_symbols(monkeypatch) -> None:
+    """ "Heat (round: tokens)", "(0 obs)", "MANDATORY" and token colours without their values were unexplained."""
+    table = HeistTable.of(_mid_game()).job("C", "C3", "C4", "C5")  # C3 is Mandatory
+    words = drawn_words(monkeypatch, lambda: heist_renderer.render_board(ENGINE.view(table.state, None)))
+    assert "Heat (round: tokens)" not in words and "obs)" not in words and "MANDATORY" not in words
+    for colour in cards.COLOURS:  # the bag's legend: every colour with its two faces
+        front, back = cards.TOKENS[colour]["faces"]
+        assert f"{front:+d}/{back:+d}" in words, colour
+    assert "Mandatory" in words and "stays" in words  # what Mandatory means, where it is shown
+    assert "after each round" in words  # the heat track says when its tokens go in
+
+
+def test_the_private_picture_counts_the_secret(monkeypatch) -> None:
+    table = HeistTable(4, seed=2).secret(0, "well_trained").upgraded(0, "Tumble", "Sweet Talk", "Sleight of Hand")
+    words = drawn_words(monkeypatch, lambda: heist_renderer.render_private(ENGINE.view(table.state, 0)))
+    assert "not met yet" not in words and "3/5" in words
