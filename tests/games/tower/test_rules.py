@@ -68,7 +68,7 @@ def test_setup_rejects_bad_player_count():
 
 
 def test_options_and_meta():
-    assert ENGINE.meta.resolve_options({}) == {"special_set": "A", "master_thief": False}
+    assert ENGINE.meta.resolve_options({}) == {"rules": "tuned", "special_set": "A", "master_thief": False}
     assert ENGINE.meta.resolve_options({"special_set": "b"})["special_set"] == "B"
     with pytest.raises(RuleError):
         ENGINE.meta.resolve_options({"special_set": "C"})
