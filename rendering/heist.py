@@ -285,17 +285,61 @@ def _footer(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     return y + 36
 
 
-def render_board(view: HeistView) -> Image.Image:
-    """The public board: heat track and bag, the test being faced (or the last one), jobs, thieves."""
+def _board(view: HeistView) -> tuple[Image.Image, dict[str, tuple[int, int]]]:
+    """The public board and where its parts are (name -> (x, y) of each part's top left corner)."""
     height = 200 + 190 + 2 * 274 + 212 + 46 + 74 * len(view["players"]) + 12 + 60
     image, draw = new_canvas(W, height, BG)
+    places: dict[str, tuple[int, int]] = {}
     y = _header(draw, view, PAD)
+    places["heat"], places["bag"] = (PAD, y), (478, y)
     y = _heat_and_bag(draw, view, y)
+    places["test"] = (PAD, y)
     y = _test_panel(draw, view, y)
+    places["jobs"] = (PAD, y)
     y = _jobs(draw, view, y)
+    places["players"] = (PAD, y)
     y = _players(draw, view, y)
+    places["footer"] = (PAD, y)
     y = _footer(draw, view, y)
-    return image.crop((0, 0, W, min(height, y + PAD)))
+    return image.crop((0, 0, W, min(height, y + PAD))), places
+
+
+def render_board(view: HeistView) -> Image.Image:
+    """The public board: heat track and bag, the test being faced (or the last one), jobs, thieves."""
+    return _board(view)[0]
+
+
+def render_howto(view: HeistView) -> Image.Image:
+    """The board with numbered callouts on its parts and, below it, what each part is (the how-to-play picture)."""
+    from bot.games.heist.teach import BOARD_PARTS
+
+    board, places = _board(view)
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    legend = [(number, wrap_text(probe, text, font(30), W - 2 * PAD - 80, max_lines=3))
+              for number, (_, text) in enumerate(BOARD_PARTS, 1)]
+    margin = 64  # the callouts stand left of the board, beside the part they name (the bag's: in its corner)
+    height = board.height + 70 + sum(14 + 38 * len(lines) for _, lines in legend) + PAD
+    image, draw = new_canvas(W + margin, height, BG)
+    image.paste(board, (margin, 0))
+    for number, (part, _) in enumerate(BOARD_PARTS, 1):
+        x, y = places[part]
+        _callout(draw, margin + W - PAD - 58 if part == "bag" else 8, y + 4, number)
+    y = board.height + 10
+    draw.text((PAD, y), "How to read the board", font=font(36, bold=True), fill=GOLD)
+    y += 56
+    for number, lines in legend:
+        _callout(draw, PAD, y, number)
+        for line in lines:
+            draw.text((PAD + 70, y + 2), line, font=font(30), fill=INK)
+            y += 38
+        y += 14
+    return image
+
+
+def _callout(draw: ImageDraw.ImageDraw, x: int, y: int, number: int) -> None:
+    """A numbered gold disc (its top left at x, y)."""
+    draw.ellipse((x, y, x + 48, y + 48), fill=GOLD, outline=DARK, width=3)
+    draw.text((x + 24, y + 24), str(number), font=font(30, bold=True), fill=DARK, anchor="mm")
 
 
 def render_private(view: HeistView) -> Image.Image | None:
@@ -354,6 +398,8 @@ def render_final(view: HeistView, scores: list[ScoreView]) -> Image.Image:
     height = 150 + row_h * len(rows) + PAD
     image, draw = new_canvas(W, height, BG)
     draw.text((PAD, PAD), "HEIST: the take", font=font(40, bold=True), fill=GOLD)
+    title_w = draw.textlength("HEIST: the take", font=font(40, bold=True))
+    draw.text((PAD + title_w + 20, PAD + 12), "(most cheese wins)", font=font(28, bold=True), fill=MUTED)
     done = ", ".join(view["completed"]) or "none"
     draw.text((W - PAD, PAD + 4), f"Jobs completed: {done}", font=font(32, bold=True), fill=INK, anchor="ra")
     bag = "  ".join(f"{c} {n}" for c, n in view["bag"].items())
@@ -368,12 +414,13 @@ def render_final(view: HeistView, scores: list[ScoreView]) -> Image.Image:
                   fit_text(draw, f"{player['name']} ({player['identity']})", font(34, bold=True), 820),
                   font=font(34, bold=True), fill=INK)
         draw.text((W - PAD - 16, y + 6), f"{row['score']}", font=font(48, bold=True), fill=GOLD, anchor="ra")
+        draw.text((W - PAD - 16, y + 64), "cheese", font=font(24, bold=True), fill=MUTED, anchor="ra")
         secret = secrets.get(row["seat"])
         line = row["detail"]
         if secret:
             line = (f"Secret {secret['name']}: {'met' if secret['met'] else 'missed'} · "
                     + line.replace(", secret ", ", "))
-        for j, text in enumerate(wrap_text(draw, line, font(26), W - 2 * PAD - 110, max_lines=2)):
+        for j, text in enumerate(wrap_text(draw, line, font(26), W - 2 * PAD - 220, max_lines=2)):
             draw.text((PAD + 90, y + 62 + j * 34), text, font=font(26), fill=MUTED)
         y += row_h
     return image

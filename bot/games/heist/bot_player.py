@@ -12,7 +12,7 @@ from . import cards
 from .cards import OBSTACLE, RESOURCE
 from .viewtypes import CurrentTestView, HeistView
 
-SAME_JOB_NUDGE = 3.0  # Specialist: value per obstacle of that job already in the score pile
+SAME_JOB_NUDGE = 3.0  # Specialist: value per obstacle of that job already in the score pile (doubled when it needs 3+)
 BAG_NUDGE = 1.5  # a bag secret: value per token an obstacle's effect moves towards it
 
 
@@ -163,8 +163,9 @@ def _choose(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) ->
         value += BAG_NUDGE * _bag_shift(obstacle["success"], goal)
         if secret == "distinct_jobs" and obstacle["job"] not in have_jobs:
             value += 1.5
-        if secret == "same_job":
-            value += SAME_JOB_NUDGE * sum(1 for o in mine if OBSTACLE[o]["job"] == obstacle["job"])
+        if secret == "same_job":  # 3 from one job (4-5 players) is far off in five turns: stay on it harder
+            nudge = SAME_JOB_NUDGE * (2 if goal["n"] >= 3 else 1)
+            value += nudge * sum(1 for o in mine if OBSTACLE[o]["job"] == obstacle["job"])
         mine_here = sum(1 for o in mine if OBSTACLE[o]["job"] == obstacle["job"])
         if job["left"] == 1:  # the finale: completing the job pays +1 per obstacle of it held
             value += mine_here + 1 + (3.0 if secret == "jobs_completed" else 0.0)

@@ -207,8 +207,9 @@ def end_round(state: State, events: list[Event], last: bool) -> None:
     state["leader"] = rules.of(state).leader(state["start"], state["round"], state["n"])
     state["active"] = state["leader"]
     state["phase"] = "choose"
+    moved = " (each round starts one seat further left)" if rules.of(state).start_moves_left else ""
     events.append({"type": "turn", "text": f"Round {state['round']}: {state['names'][state['active']]} "
-                   f"chooses an obstacle."})
+                   f"chooses an obstacle{moved}."})
 
 
 def _end_game(state: State, events: list[Event]) -> None:

@@ -227,7 +227,7 @@ def _score_row(state: State, seat: int) -> dict[str, Any]:
     secret_cheese = secret["cheese"] if met else 0
     head = rules.of(state).head_start[state["n"]] if seat == state["start"] else 0
     score = obstacle_cheese + assist_cheese + trick_cheese + bonus + secret_cheese + head
-    detail = (f"obstacles {obstacle_cheese} ({len(obstacles)}), assists {assist_cheese}, tricks {trick_cheese}, "
+    detail = (f"obstacles {obstacle_cheese} ({len(obstacles)} beaten), assists {assist_cheese}, tricks {trick_cheese}, "
               f"job bonus {bonus}, secret {secret['name']} {secret_cheese}")
     if head:
         detail += f", start player's head start {head}"

@@ -47,6 +47,20 @@ HOW_TO_PLAY = HowToPlay(
 )
 
 
+# The labelled picture's parts (``rendering.heist.render_howto`` numbers them on the board, in this order).
+BOARD_PARTS: tuple[tuple[str, str], ...] = (
+    ("heat", "Heat track: the tokens that go into the bag after each round (R1-R5); the gold box is this round."),
+    ("bag", "Bag: how many tokens of each colour it holds; under each, the two faces a token can land on."),
+    ("test", "The test being faced: the tokens drawn (their face), the assists and tricks, and the total against "
+             "the number needed (or the last test and how it ended)."),
+    ("jobs", "The four jobs: the top obstacle (its skill test and number, its cheese, ✓ on a success, ✗ on a "
+             "failure, Mandatory ones stay when failed) and the pawns at the job."),
+    ("players", "The thieves: skills (AGI Agility, CHA Charm, DEX Dexterity, green + from upgrades), the job "
+                "their pawn is at, cards in hand, cheese and obstacles won. The gold frame is whose turn it is."),
+    ("footer", "The deck, the discard pile and the failed obstacles sent back to the box."),
+)
+
+
 def _example() -> tuple[State, int | None]:
     """A test in progress in a seeded 3-player game: tokens drawn, an assist revealed (the labelled picture)."""
     from . import ENGINE
@@ -190,6 +204,8 @@ def _help_pay(state: State, seat: int, legal: list[Action]) -> str:
 
 
 def _help_no_assist(state: State, seat: int, legal: list[Action]) -> str:
+    if str(seat) in state["test"].get("picking", {}):
+        return "Don't assist after all: you keep every card, the one you picked too."
     return "Give nothing to this test and keep your cards; the others only see that you have chosen."
 
 
@@ -364,6 +380,7 @@ def _script() -> dict[str, Any]:
             "progress": secret_progress(upgraded, YOU)}
 
 
+@lru_cache(maxsize=1)
 def tutorial() -> Tutorial:
     """Your first turn, your first assist, a failed test, and how the game ends (about 7 minutes)."""
     script = _script()

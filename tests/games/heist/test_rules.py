@@ -703,9 +703,9 @@ def test_bag_secrets_use_final_bag() -> None:
     assert ENGINE.secret_met(st, 0)
     table.bag(red=3, blue=1)
     assert not ENGINE.secret_met(st, 0)
-    table.secret(0, "guardian_angel").bag(red=3, blue=2, green=2)
+    table.secret(0, "guardian_angel").bag(red=3, blue=2, green=3)  # at least 2 more blue and green than red
     assert ENGINE.secret_met(st, 0)
-    table.bag(red=3, blue=2, green=1)
+    table.bag(red=3, blue=2, green=2)
     assert not ENGINE.secret_met(st, 0)
     table.secret(0, "gambler").bag(red=2, purple=3)
     assert ENGINE.secret_met(st, 0)
