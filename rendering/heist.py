@@ -241,7 +241,8 @@ def _player_row(draw: ImageDraw.ImageDraw, player: PlayerView, active: bool, col
     draw.ellipse((cols[0], yy + 12, cols[0] + 24, yy + 36), fill=seat_colour(player["seat"]))
     draw.text((cols[0] + 34, yy + 6), fit_text(draw, player["name"], font(32, bold=True), cols[1] - cols[0] - 50),
               font=font(32, bold=True), fill=GOLD if active else INK)
-    identity = player["identity"] + (f" · start player +{player['head_start']}" if player["head_start"] else "")
+    identity = player["identity"] + (f" · start player +{player['head_start']}" if player["head_start"] else
+                                     " · start player, wins ties" if player["wins_ties"] else "")
     draw.text((cols[0] + 34, yy + 42), fit_text(draw, identity, font(24), cols[1] - cols[0] - 40),
               font=font(24), fill=MUTED)
     for i, skill in enumerate(("agility", "charm", "dexterity")):

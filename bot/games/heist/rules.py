@@ -5,6 +5,8 @@ They differ only where the tuned set changed a printed rule for balance (data: `
 
   job_length        obstacles per job in play, by player count (index 0 unused): the rulebook stacks all 7
   head_start        cheese for the start player at the end, by player count: the rulebook gives none
+  start_wins_ties   by player count, whether the start player wins a tie on cheese (before the printed tie-break,
+                    most obstacles): the rulebook has no such rule
   start_moves_left  whether the first player of a round moves one seat left each round: the rulebook's start player
                     opens every round
   secret_overrides  a secret's condition as printed (the rulebook's example Master Thief lets ties count)
@@ -30,6 +32,7 @@ class RuleSet:
     name: str
     job_length: tuple[int, ...]
     head_start: tuple[int, ...]
+    start_wins_ties: tuple[bool, ...]
     start_moves_left: bool
     secret_overrides: dict[str, dict[str, Any]]
 
@@ -45,7 +48,8 @@ class RuleSet:
 
 def _load(name: str) -> RuleSet:
     data = RULE_SETS[name]
-    return RuleSet(name, tuple(data["job_length"]), tuple(data["head_start"]), bool(data["start_moves_left"]),
+    return RuleSet(name, tuple(data["job_length"]), tuple(data["head_start"]),
+                   tuple(bool(flag) for flag in data["start_wins_ties"]), bool(data["start_moves_left"]),
                    dict(data["secret_overrides"]))
 
 

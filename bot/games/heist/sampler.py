@@ -279,8 +279,10 @@ def evaluate(engine, state: dict[str, Any], seat: int) -> float:
         row = _score_row(state, s)
         secret = cards.SECRET[state["secrets"][s]]["cheese"]
         banked = row["score"] - (secret if row["secret_met"] else 0)
-        # ties go to more obstacles: a tenth of a point each keeps that order
-        points.append(banked + (0.7 if row["secret_met"] else 0.2) * secret + 0.1 * row["obstacles"])
+        # ties go to more obstacles: a tenth of a point each keeps that order (where the start player wins ties on
+        # cheese, half a point puts it first among equals)
+        tie = 0.5 if s == state["start"] and rules.of(state).start_wins_ties[state["n"]] else 0.0
+        points.append(banked + (0.7 if row["secret_met"] else 0.2) * secret + tie + 0.1 * row["obstacles"])
     if state["n"] == 1:
         return lead_value(points + [float(cards.SOLO_TARGET)], seat, 2.0)
     return lead_value(points, seat, 2.0)

@@ -231,6 +231,8 @@ def _score_row(state: State, seat: int) -> dict[str, Any]:
               f"job bonus {bonus}, secret {secret['name']} {secret_cheese}")
     if head:
         detail += f", start player's head start {head}"
+    if seat == state["start"] and rules.of(state).start_wins_ties[state["n"]]:
+        detail += ", start player: wins ties on cheese"
     if state["n"] == 1:
         detail += f"; target {cards.SOLO_TARGET}, rating: {cards.solo_rating(score)}"
     return {"seat": seat, "score": score, "obstacles": len(obstacles), "secret_met": met,
@@ -240,7 +242,9 @@ def _score_row(state: State, seat: int) -> dict[str, Any]:
 def final_rows(state: State) -> list[dict[str, Any]]:
     """Every seat's final score, secret, rank and whether it won (solo: against the target)."""
     rows = [_score_row(state, seat) for seat in range(state["n"])]
-    for row, rank in zip(rows, competition_ranks([(-row["score"], -row["obstacles"]) for row in rows])):
+    start_wins = rules.of(state).start_wins_ties[state["n"]]
+    keys = [(-row["score"], -(start_wins and row["seat"] == state["start"]), -row["obstacles"]) for row in rows]
+    for row, rank in zip(rows, competition_ranks(keys)):
         row["rank"] = rank
         row["won"] = rank == 1
     if state["n"] == 1:  # solo: beat the target score

@@ -21,7 +21,7 @@ from .board import ROUNDS, skill, total
 from .bot_player import p_at_least, token_sum_distribution
 from .cards import OBSTACLE, RESOURCE, SKILL_NAME
 from .scoring import secret_progress
-from .texts import head_start_text, job_length_text, round_order_text
+from .texts import head_start_text, job_length_text, round_order_text, start_ties_text
 
 # --------------------------------------------------------------------------- how to play
 HOW_TO_PLAY = HowToPlay(
@@ -29,10 +29,10 @@ HOW_TO_PLAY = HowToPlay(
           "(A-D) are stacks of obstacles; beat an obstacle and its **cheese** goes to your score pile."),
     winning=(f"**The most cheese wins** when the game ends after round {ROUNDS} (or when every job is empty). "
              "Cheese comes from the obstacles you beat, the cards you bank, +1 per obstacle you hold from a "
-             "completed job, and your **secret goal** (shown only to you, with your progress as a count). "
+             "completed job (its last obstacle beaten), and your **secret goal** (shown only to you, with your progress as a count). "
              "Tie: most obstacles, then shared. Solo: reach "
              f"{cards.SOLO_TARGET} cheese."),
-    turn=("On your turn: **choose** the top obstacle of a job (an obstacle with two skills: pick one). Everyone "
+    turn=("On your turn: **choose** the top obstacle of a job (one naming two skills with \"or\": pick which). Everyone "
           "else may secretly **assist** with a card (from another job they also discard a card to walk over). "
           f"{cards.DRAW_TOKENS} **tokens** come out of the bag, then you may play **tricks**, then **resolve**: "
           "your skill + assists + tokens + tricks must reach the obstacle's number. A failed test lets you "
@@ -122,7 +122,8 @@ GLOSSARY: dict[str, str] = {
     "hideout": "Where every pawn starts: at no job.",
     "discard": "A card put on the discard pile, out of your hand.",
     "deck": "The face-down resource deck of assists and tricks you draw from (back up to 5 at the end of your turn).",
-    "start player": "Whoever takes the first turn; " + head_start_text(rules.TUNED) + " (rules: tuned).",
+    "start player": "Whoever takes the first turn; " + head_start_text(rules.TUNED) + ", and "
+                    + start_ties_text(rules.TUNED) + " (rules: tuned).",
     "head start": "The start player's extra cheese at the end where the player count gives one.",
     "round": f"Everyone's turn once; the game has {ROUNDS}.",
     "rating": "Solo only: how your score reads (Caught red-handed, Small-time crook, Professional, Mastermind).",
@@ -132,7 +133,8 @@ GLOSSARY: dict[str, str] = {
     "thief": "A player.",
     "rules: tuned / rulebook": "The table option: tuned (default) plays our measured balance changes; rulebook the "
                                "printed rules: " + job_length_text(rules.RULEBOOK) + ", "
-                               + round_order_text(rules.RULEBOOK) + ", " + head_start_text(rules.RULEBOOK) + ".",
+                               + round_order_text(rules.RULEBOOK) + ", " + head_start_text(rules.RULEBOOK) + ", "
+                               + start_ties_text(rules.RULEBOOK) + ".",
     "shuffled": "When the deck runs out, the discard pile is shuffled into a new deck.",
     "overcomes": "Beats an obstacle (a success).",
     "discards, discarding": "Puts a card on the discard pile.",
@@ -486,8 +488,8 @@ def tutorial() -> Tutorial:
             "At the end each thief scores the cheese in their score pile, +1 per obstacle they hold from a "
             "**completed job** (its finale, the last obstacle, beaten), and their **secret goal**'s cheese if it "
             f"is met. Your DM shows your secret with your progress as a count (Well Trained: {script['progress']} "
-            f"now). The most cheese wins; a tie goes to the most obstacles, then is shared; "
-            f"{head_start_text(tuned)}.",
+            f"now). The most cheese wins; a tie goes to the most obstacles, then is shared "
+            f"({start_ties_text(tuned)}); {head_start_text(tuned)}.",
             expect=None),
         TutorialStep(
             "Solo",

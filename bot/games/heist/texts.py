@@ -53,6 +53,14 @@ def head_start_text(rule_set: RuleSet) -> str:
                      for amount, counts in by_amount.items())
 
 
+def start_ties_text(rule_set: RuleSet) -> str:
+    """Where the start player wins a tie on cheese ("at 3 players the start player wins ties on cheese")."""
+    counts = [str(n) for n in range(1, len(rule_set.start_wins_ties)) if rule_set.start_wins_ties[n]]
+    if not counts:
+        return "no tie-break for the start player"
+    return f"at {_and(counts)} players the start player wins ties on cheese"
+
+
 def round_order_text(rule_set: RuleSet) -> str:
     """Who opens each round."""
     if rule_set.start_moves_left:
@@ -92,13 +100,14 @@ cheese go to your score pile, and you may put one trick (played or from your han
 **Round end**: the heat track's tokens for this round go into the bag and all drawn tokens return to it; \
 {round_order_text(tuned)}.
 **Scoring**: cheese on the obstacles, assists and tricks in your score pile; +1 per obstacle in your pile from a \
-completed job (its finale overcome); your secret's cheese if met (bag secrets use the final bag). Tie: most \
-obstacles, then shared. {head_start_text(tuned).capitalize()}. Secret thresholds depend on the player count \
+completed job (its finale overcome); your secret's cheese if met (bag secrets use the final bag). A tie on cheese \
+goes to the most obstacles, then is shared ({start_ties_text(tuned)}). {head_start_text(tuned).capitalize()}. \
+Secret thresholds depend on the player count \
 (your secret shows this game's numbers).
 **Solo**: no assists; reach {cards.SOLO_TARGET} cheese to pull off the heist \
 (rating: {", ".join(f"{floor} {name}" for floor, name in cards.SOLO_RATINGS)}).
 **Rules: rulebook** plays the printed rules instead: {job_length_text(printed)}, {round_order_text(printed)}, \
-{head_start_text(printed)}, and {printed_secrets_text(printed)}.
+{head_start_text(printed)}, {start_ties_text(printed)}, and {printed_secrets_text(printed)}.
 """
 
 

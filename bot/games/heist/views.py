@@ -78,6 +78,7 @@ def _player_view(state: State, seat: int) -> PlayerView:
         "pile_obstacles": [card for card in pile if card in OBSTACLE],
         "cheese": sum(OBSTACLE[card]["cheese"] if card in OBSTACLE else RESOURCE[card]["cheese"] for card in pile),
         "head_start": rules.of(state).head_start[state["n"]] if seat == state["start"] else 0,
+        "wins_ties": seat == state["start"] and rules.of(state).start_wins_ties[state["n"]],
     }
 
 

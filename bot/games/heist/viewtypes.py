@@ -61,6 +61,7 @@ class PlayerView(TypedDict):
     pile_obstacles: list[str]
     cheese: int
     head_start: int  # the start player's cheese at the end where the rules set gives one (else 0)
+    wins_ties: bool  # the start player, where the rules set lets it win a tie on cheese
 
 
 class CardView(TypedDict):

@@ -21,9 +21,13 @@ def _sentence_with(text: str, words: str) -> str:
 
 def test_the_head_start_sentence_names_every_player_count_that_has_one() -> None:
     counts = {n for n in range(1, 7) if rules.TUNED.head_start[n]}
-    assert counts == {3, 5, 6}  # the measured counts (docs/rules/heist.md, "Tuned and rulebook rules")
+    assert counts == {5, 6}  # the measured counts (docs/rules/heist.md, "Tuned and rulebook rules")
     said = {int(n) for n in re.findall(r"\d+", _sentence_with(ENGINE.meta.summary, "head start"))} - {1}
     assert said == counts, said
+    ties = {n for n in range(1, 7) if rules.TUNED.start_wins_ties[n]}
+    assert ties == {3}
+    said = {int(n) for n in re.findall(r"\d+", _sentence_with(ENGINE.meta.summary, "wins ties"))}
+    assert said == ties, said
 
 
 def test_no_text_says_a_job_ends_with_its_7th_obstacle() -> None:
@@ -37,7 +41,9 @@ def test_no_text_says_a_job_ends_with_its_7th_obstacle() -> None:
 def test_job_lengths_and_head_start_in_words() -> None:
     assert rules.TUNED.job_length[1:] == (3, 3, 5, 6, 7, 7)
     assert texts.job_length_text(rules.TUNED) == "3 obstacles at 1-2 players, 5 at 3, 6 at 4 and all 7 at 5-6"
-    assert texts.head_start_text(rules.TUNED) == "at 3, 5 and 6 players the start player gets a 1-cheese head start"
+    assert texts.head_start_text(rules.TUNED) == "at 5 and 6 players the start player gets a 1-cheese head start"
+    assert texts.start_ties_text(rules.TUNED) == "at 3 players the start player wins ties on cheese"
+    assert texts.start_ties_text(rules.RULEBOOK) == "no tie-break for the start player"
     assert texts.job_length_text(rules.RULEBOOK) == "all 7 obstacles at every player count"
     assert texts.head_start_text(rules.RULEBOOK) == "no head start"
 
@@ -45,5 +51,5 @@ def test_job_lengths_and_head_start_in_words() -> None:
 @pytest.mark.parametrize("rule_set", rules.SETS, ids=lambda r: r.name)
 def test_the_rules_doc_says_what_each_set_does(rule_set: rules.RuleSet) -> None:
     for phrase in (texts.job_length_text(rule_set), texts.head_start_text(rule_set),
-                   texts.round_order_text(rule_set)):
+                   texts.start_ties_text(rule_set), texts.round_order_text(rule_set)):
         assert phrase in DOC, phrase
