@@ -396,7 +396,8 @@ def tutorial() -> Tutorial:
             "Goal and the end of the game",
             f"You are a thief; Bruno and Chiara are bots. **The most cheese wins** when the game ends after round "
             f"{ROUNDS}. Each turn a thief faces one obstacle of a job; beating it puts its cheese in their score "
-            "pile. The others can help with cards, and earn from helping. It is round 2 and you open it.",
+            "pile. The others can help with cards, and earn from helping. Round 1 is over (Chiara, Bruno and you "
+            "each beat one obstacle); round 2 starts with you.",
             expect=None),
         TutorialStep(
             "Setup and the board",
@@ -480,7 +481,7 @@ def tutorial() -> Tutorial:
         TutorialStep(
             "The end of a round",
             "When everyone has had a turn, the round ends: the heat track's tokens for that round go into the bag "
-            "(orange, orange, red, purple, then blue: the bag gets riskier) and every token drawn that round goes "
+            "(orange, orange, red, purple, then blue: mostly riskier) and every token drawn that round goes "
             f"back in. Then the next round: {round_order_text(tuned)}. After round {ROUNDS} the game ends.",
             expect=None),
         TutorialStep(
