@@ -40,14 +40,19 @@ def _distinct_jobs(state: State, seat: int, check: dict[str, Any], others: list[
                 and len(obstacles) >= check["total"])
 
 
-def _same_job(state: State, seat: int, check: dict[str, Any], others: list[int]) -> bool:
+def _best_job(state: State, seat: int) -> tuple[int, int]:
+    """How many of ``seat``'s obstacles come from the job it holds most of, and how many it holds in all."""
     obstacles = _obstacles(state, seat)
     counts: dict[str, int] = {}
     for obstacle in obstacles:
         counts[OBSTACLE[obstacle]["job"]] = counts.get(OBSTACLE[obstacle]["job"], 0) + 1
-    best = max(counts.values(), default=0)
+    return max(counts.values(), default=0), len(obstacles)
+
+
+def _same_job(state: State, seat: int, check: dict[str, Any], others: list[int]) -> bool:
+    best, held = _best_job(state, seat)
     # "most": that job also holds more of your obstacles than all the others together
-    return bool(best >= check["n"] and (not check.get("most") or 2 * best > len(obstacles)))
+    return bool(best >= check["n"] and (not check.get("most") or 2 * best > held))
 
 
 def _most_obstacles(state: State, seat: int, check: dict[str, Any], others: list[int]) -> bool:
@@ -58,14 +63,23 @@ def _most_obstacles(state: State, seat: int, check: dict[str, Any], others: list
     return all(mine >= count if check["ties"] else mine > count for count in theirs)
 
 
+def _kept_assists(state: State, seat: int) -> int:
+    """Team Player's count: ``seat``'s assists in its score pile or on its identity (a Double Cross doesn't count)."""
+    return sum(1 for card in state["piles"][seat] + state["upgrades"][seat]
+               if card in cards.ASSISTS and RESOURCE[card]["special"] != "double_cross")
+
+
+def _banked_tricks(state: State, seat: int) -> int:
+    """Sore Loser's count: the tricks in ``seat``'s score pile."""
+    return sum(1 for card in state["piles"][seat] if card in cards.TRICKS)
+
+
 def _assists_kept(state: State, seat: int, check: dict[str, Any], others: list[int]) -> bool:
-    kept = [card for card in state["piles"][seat] + state["upgrades"][seat]
-            if card in cards.ASSISTS and RESOURCE[card]["special"] != "double_cross"]
-    return bool(len(kept) >= check["n"])
+    return bool(_kept_assists(state, seat) >= check["n"])
 
 
 def _tricks_kept(state: State, seat: int, check: dict[str, Any], others: list[int]) -> bool:
-    return bool(sum(1 for card in state["piles"][seat] if card in cards.TRICKS) >= check["n"])
+    return bool(_banked_tricks(state, seat) >= check["n"])
 
 
 def _failed_share(state: State, seat: int, check: dict[str, Any], others: list[int]) -> bool:
@@ -144,14 +158,10 @@ def _progress_distinct_jobs(state: State, seat: int, check: dict[str, Any], othe
 
 
 def _progress_same_job(state: State, seat: int, check: dict[str, Any], others: list[int]) -> str:
-    obstacles = _obstacles(state, seat)
-    counts: dict[str, int] = {}
-    for obstacle in obstacles:
-        counts[OBSTACLE[obstacle]["job"]] = counts.get(OBSTACLE[obstacle]["job"], 0) + 1
-    best = max(counts.values(), default=0)
+    best, held = _best_job(state, seat)
     text = _count(best, check["n"], "obstacles from one job")
     if check.get("most"):
-        text += f" ({len(obstacles) - best} from the others)"
+        text += f" ({held - best} from the others)"
     return text
 
 
@@ -177,10 +187,8 @@ def _progress_count(key: str, what: str) -> Callable[[State, int, dict[str, Any]
     """A secret that counts cards: how many of ``what`` against its threshold."""
     counts: dict[str, Callable[[State, int], int]] = {
         "upgrades": lambda state, seat: len(state["upgrades"][seat]),
-        "assists_kept": lambda state, seat: sum(
-            1 for card in state["piles"][seat] + state["upgrades"][seat]
-            if card in cards.ASSISTS and RESOURCE[card]["special"] != "double_cross"),
-        "tricks_kept": lambda state, seat: sum(1 for card in state["piles"][seat] if card in cards.TRICKS),
+        "assists_kept": _kept_assists,
+        "tricks_kept": _banked_tricks,
         "jobs_completed": lambda state, seat: len(state["completed"]),
     }
     return lambda state, seat, check, others: _count(counts[key](state, seat), check["n"], what)
