@@ -9,6 +9,7 @@ the end (the heat, the scores, your secret, solo). Every right move is computed 
 from __future__ import annotations
 
 import copy
+import random
 from functools import lru_cache
 from typing import Any
 
@@ -29,7 +30,8 @@ HOW_TO_PLAY = HowToPlay(
           "(A-D) are stacks of obstacles; beat an obstacle and its **cheese** goes to your score pile."),
     winning=(f"**The most cheese wins** when the game ends after round {ROUNDS} (or when every job is empty). "
              "Cheese comes from the obstacles you beat, the cards you bank, +1 per obstacle you hold from a "
-             "completed job (its last obstacle beaten), and your **secret goal** (shown only to you, with your progress as a count). "
+             "completed job (its last obstacle beaten), and your **secret goal** (shown only to you, with your "
+             "progress as a count). "
              "Tie: most obstacles, then shared. Solo: reach "
              f"{cards.SOLO_TARGET} cheese."),
     turn=("On your turn: **choose** the top obstacle of a job (one naming two skills with \"or\": pick which). Everyone "
@@ -66,7 +68,7 @@ def _example() -> tuple[State, int | None]:
     from . import ENGINE
 
     state = ENGINE.setup(["Alice", "Bruno", "Chiara"], ENGINE.meta.resolve_options({}), 5)
-    rng = __import__("random").Random(5)
+    rng = random.Random(5)
     while not (state["phase"] == "tricks" and state["round"] == 2):
         seat = ENGINE.to_act(state)[0]
         ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
