@@ -5,6 +5,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
+from urllib.parse import urlsplit
 
 DEFAULT_DB = "heistcord.sqlite3"
 
@@ -56,9 +57,14 @@ def parse_database_url(text: str) -> str | None:
     text = text.strip()
     if not text:
         return None
+    example = "postgresql://heistcord:password@localhost:5432/heistcord"
     if text.split("://", 1)[0] not in ("postgresql", "postgres") or "://" not in text:
-        raise ConfigError("HEISTCORD_DATABASE_URL must be a PostgreSQL URL such as"
-                          " postgresql://heistcord:password@localhost:5432/heistcord (or empty for SQLite).")
+        raise ConfigError(f"HEISTCORD_DATABASE_URL must be a PostgreSQL URL such as {example} (or empty for SQLite).")
+    try:
+        urlsplit(text).port
+    except ValueError:  # (the message would quote the URL, password and all)
+        raise ConfigError(f"HEISTCORD_DATABASE_URL: the port after the host must be a number, as in {example}."
+                          " (A password with ':', '@' or '/' in it must be percent-encoded.)") from None
     return text
 
 

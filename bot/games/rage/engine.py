@@ -122,6 +122,10 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
             events.extend(self._start_hero_phase(state))
         return events
 
+    def rating_sides(self, players: int) -> list[list[int]]:
+        """The wizard (seat 0) against the heroes as one side."""
+        return [[0], list(range(1, players))]
+
     def scores(self, state: dict) -> list[dict]:
         """A team game: the winning side's seats score 1 and rank first, the other side 0."""
         winner = state["winner"]
