@@ -42,7 +42,7 @@ def job_length_text(rule_set: RuleSet) -> str:
 
 
 def head_start_text(rule_set: RuleSet) -> str:
-    """Which player counts give the start player a head start ("at 3, 5 and 6 players the start player ...")."""
+    """Which player counts give the start player a head start ("at 5 and 6 players the start player ...")."""
     by_amount: dict[int, list[int]] = {}
     for players in range(1, len(rule_set.head_start)):
         if rule_set.head_start[players]:
