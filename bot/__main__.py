@@ -29,7 +29,7 @@ def fail(message: str, status: int = 1) -> int:
 async def check_storage(config: Config) -> None:
     """Open the database once and bring its schema up to date, before logging in to Discord: StorageError (one
     line) if it can't be, within about 10 s; DatabaseInUseError if another bot uses the SQLite file."""
-    from bot.storage_pg import make_storage
+    from bot.backend import make_storage
 
     storage = make_storage(config.db_path, config.database_url)
     await storage.open()
@@ -67,8 +67,13 @@ def main(argv: list[str] | None = None) -> int:
     ``heistcord ratings rebuild``."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:2] == ["db", "copy"]:  # heistcord db copy --from <sqlite file> --to <postgresql url>
-        from bot.dbcopy import main as db_copy
-
+        try:
+            from bot.dbcopy import main as db_copy
+        except ModuleNotFoundError as exc:
+            if exc.name != "asyncpg":
+                raise
+            return fail("heistcord db copy writes to PostgreSQL, whose support isn't installed: install it with"
+                        " pip install 'heistcord[postgres]'.")
         return db_copy(argv[2:])
     if argv[:1] == ["ratings"]:  # heistcord ratings rebuild
         from bot.rebuild import main as ratings_main
@@ -85,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         return fail(str(exc), 2)
     if not config.token:
         return fail("no bot token. Copy .env.example to .env and set DISCORD_TOKEN"
-                    " (see README: 'Create the Discord application').", 2)
+                    " (see docs/admin.md: 'Create the Discord application').", 2)
     if not TOKEN_SHAPE.fullmatch(config.token):
         return fail(f"DISCORD_TOKEN is not a bot token (a bot token has three parts separated by dots). Copy it from"
                     f" {WHERE_TOKEN}: the client secret on the OAuth2 page is not it.", 2)

@@ -12,11 +12,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import rendering
 from bot import loops
+from bot.backend import make_storage
 from bot.config import Config
 from bot.permissions import ManagerRoles, manages_server
+from bot.search import pool as search_pool
 from bot.storage import GameRow, StorageError, answering
-from bot.storage_pg import make_storage
 from bot.tables import Outcome, TableService
 from cogs.boards import TableUI
 from cogs.refusals import Refusals
@@ -274,7 +276,10 @@ class HeistBot(commands.AutoShardedBot):
 
 def create_bot(config: Config, **kwargs: Any) -> HeistBot:
     """The bot, with its database file claimed for this process (raises
-    bot.storage.DatabaseInUseError when another process already runs on it)."""
+    bot.storage.DatabaseInUseError when another process already runs on it). The drawing and search workers take
+    their settings from ``config``."""
+    rendering.configure(config.render_workers, config.render_timeout)
+    search_pool.configure(config.search_workers)
     bot = HeistBot(config, **kwargs)
     bot.storage.claim()
     return bot

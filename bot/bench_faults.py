@@ -88,7 +88,7 @@ def stuck(service: TableService, games: list, now: float) -> int:
 # --- the process that gets killed -------------------------------------------------------------
 def storage_at(target: str) -> Storage:
     """The storage of a SQLite file, or of a PostgreSQL URL."""
-    from bot.storage_pg import make_storage
+    from bot.backend import make_storage
 
     return make_storage(target, target if target.startswith(("postgresql://", "postgres://")) else None)
 

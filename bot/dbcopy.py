@@ -28,9 +28,10 @@ from typing import Any
 
 import asyncpg
 
+from bot.dburl import redact
 from bot.games import get_engine, registry
 from bot.storage import DatabaseInUseError, GameRow, Storage, StorageError
-from bot.storage_pg import migrate_in, redact
+from bot.storage_pg import migrate_in
 
 # Every table and its columns, in an order that satisfies the foreign keys.
 TABLES: dict[str, tuple[str, ...]] = {
@@ -70,6 +71,7 @@ class CopyReport:
     replayed: int = 0  # started games whose log reproduced their stored state
     compacted: int = 0  # games whose state was dropped (retention): their log replayed to its end and results
     unstarted: int = 0  # tables never started (lobbies, or closed before starting): no state to replay
+    earlier: int = 0  # games opened under an earlier rules revision: copied and compared, not replayed
 
     def summary(self, source: str, target: str) -> str:
         """The report's text for the person who ran the copy."""
@@ -80,14 +82,16 @@ class CopyReport:
                 f" by value; all {self.replayed} started games replay from their seed and action log to exactly their"
                 f" stored state, and the {self.compacted} games whose states were dropped {RETENTION_DAYS} days after"
                 f" they ended replay to the end of their logs (the finished ones to exactly their recorded results)"
-                f" ({self.unstarted} tables never started, with nothing to replay).")
+                f" ({self.unstarted} tables never started, with nothing to replay"
+                + (f"; {self.earlier} games played under an earlier version of their rules, which this version"
+                   " can't replay, compared row by row only" if self.earlier else "") + ").")
 
 
 def replay_matches(game: GameRow, entries: list[tuple[int, str]],
                    results: list[tuple[int, float, int, int]] | None = None) -> str | None:
     """None if the game's log replays to its stored state (or, when the retention dropped that state, to the end
     of the game and to its recorded ``results``: ``(seat, score, rank, won)``), else what differs."""
-    from bot.tables import engine_options
+    from bot.tables import engine_options, replays_here
 
     if game.game_key not in registry():
         return f"game #{game.id}: unknown game '{game.game_key}'"
@@ -95,6 +99,8 @@ def replay_matches(game: GameRow, entries: list[tuple[int, str]],
         return None if not entries else f"game #{game.id}: moves logged but never started"
     if len(entries) != game.version:
         return f"game #{game.id}: {len(entries)} moves logged, version {game.version}"
+    if not replays_here(game):  # opened under an earlier rules revision: its rows are compared, not replayed
+        return None
     engine = get_engine(game.game_key)
     try:
         state = engine.setup([s["name"] for s in game.seats], engine_options(game), game.seed)
@@ -114,6 +120,13 @@ def replay_matches(game: GameRow, entries: list[tuple[int, str]],
         if results and replayed != sorted(results):
             return f"game #{game.id}: its log replays to other results than those recorded"
     return None
+
+
+def replays_here_lazily(game: GameRow) -> bool:
+    """``bot.tables.replays_here``, imported when asked (as ``replay_matches`` does)."""
+    from bot.tables import replays_here
+
+    return replays_here(game)
 
 
 def _value(column: str, value: Any) -> Any:
@@ -187,6 +200,8 @@ async def _copy(source: Storage, conn: asyncpg.Connection) -> CopyReport:
                 problems.append(problem)
             elif not game.started:
                 report.unstarted += 1
+            elif not replays_here_lazily(game):
+                report.earlier += 1
             elif game.state is None:
                 report.compacted += 1
             else:

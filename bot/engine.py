@@ -150,6 +150,11 @@ class GameMeta:
     blurb: str  # one line for the game list
     summary: str  # a concise rules summary for /game rules (under 3500 characters)
     options: tuple[Option, ...] = ()
+    # The rules revision: raise it whenever a change makes a game stored before it replay from its seed and log to
+    # a different state (a rule, the shape of a legal action, the state's layout). The platform stores each game's
+    # revision when it opens and replays (``/game replay``, ``/game log``, ``db copy``'s check) only games of the
+    # engine's current one; a stored game of an earlier revision still carries on from its stored state.
+    revision: int = 1
 
     def check_players(self, count: int) -> None:
         """Every engine's setup starts here: the seat count must fit the game."""

@@ -26,14 +26,13 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import time
 from typing import Any, Awaitable, Callable, Iterable, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from bot import rating_store
+from bot.dburl import redact, scrub
 from bot.storage import (
     _RESULT_INSERT,
     MIGRATIONS,
@@ -261,35 +260,6 @@ async def migrate_in(conn: asyncpg.Connection) -> int:
         await conn.execute(PG_MIGRATIONS[target])
         await conn.execute("UPDATE schema_version SET version = $1", target + 1)
     return len(PG_MIGRATIONS)
-
-
-def is_postgres_url(url: str | None) -> bool:
-    """Whether ``url`` names a PostgreSQL database (postgresql:// or postgres://)."""
-    return url is not None and url.split(":", 1)[0] in ("postgresql", "postgres")
-
-
-_SECRET_PARAM = re.compile(r"(?i)((?:^|&)(?:password|sslpassword)=)[^&]*")
-
-
-def redact(url: str) -> str:
-    """The URL without its password (in its user part or its query string), for logs and messages."""
-    try:
-        parts = urlsplit(url)
-        password = parts.password
-    except ValueError:  # not even a URL's shape: show none of it
-        return "(the URL in HEISTCORD_DATABASE_URL)"
-    netloc = parts.netloc if password is None else parts.netloc.replace(f":{password}@", ":***@")
-    return urlunsplit(parts._replace(netloc=netloc, query=_SECRET_PARAM.sub(r"\1***", parts.query)))
-
-
-def scrub(text: str, url: str) -> str:
-    """``text`` (an error's message) with every password of ``url`` hidden."""
-    secrets = [m.group(0).split("=", 1)[1] for m in _SECRET_PARAM.finditer(urlsplit(url).query)]
-    with contextlib.suppress(ValueError):
-        secrets.append(urlsplit(url).password or "")
-    for secret in filter(None, secrets):
-        text = text.replace(secret, "***")
-    return text
 
 
 def _game(row: asyncpg.Record | None) -> GameRow | None:
@@ -870,10 +840,3 @@ class PgStorage(Storage):
         return bool(await self._read(
             "fetchval", "SELECT EXISTS (SELECT 1 FROM results WHERE user_id = $1 AND game_key = $2)"
             " OR EXISTS (SELECT 1 FROM tutorial_runs WHERE user_id = $1 AND game_key = $2)", user_id, game_key))
-
-
-def make_storage(db_path: str, database_url: str | None = None, **kwargs: Any) -> Storage:
-    """The backend the settings choose: PostgreSQL when ``database_url`` is set, else SQLite."""
-    if database_url:
-        return PgStorage(database_url, **kwargs)
-    return Storage(db_path, **kwargs)

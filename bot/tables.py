@@ -101,6 +101,27 @@ def engine_options(game: GameRow) -> dict[str, Any]:
     return {k: v for k, v in game.options.items() if not k.startswith("_")}
 
 
+REVISION = "_revision"  # the platform option that keeps the rules revision a game was opened under
+
+
+def game_revision(game: GameRow) -> int:
+    """The rules revision (``GameMeta.revision``) the game was opened under; 1 for a game stored before they
+    were kept."""
+    return int(game.options.get(REVISION, 1))
+
+
+def replays_here(game: GameRow) -> bool:
+    """Whether this code can rebuild the game from its seed and log: it was opened under the engine's revision."""
+    return game.game_key in registry() and game_revision(game) == get_engine(game.game_key).meta.revision
+
+
+def require_replayable(game: GameRow) -> None:
+    """TableError, in a sentence, for a game this code can't rebuild move by move (an earlier revision)."""
+    if not replays_here(game):
+        raise TableError(f"Game #{game.id} was played under an earlier version of the game's rules (the bot was"
+                         " updated since), so I can't rebuild it move by move. Its results are kept.")
+
+
 def parse_on_leave(value: Any) -> str:
     """The table's choice when a player leaves: ``bot`` (a bot takes the seat) or ``end``."""
     text = str(value).strip().lower()
@@ -394,6 +415,7 @@ class TableService:
         except RuleError as exc:
             raise TableError(str(exc)) from None
         options.update({"_" + key: value for key, value in platform.items()})
+        options[REVISION] = engine.meta.revision
         try:
             game_id = await self.storage.create_game(
                 guild_id, channel_id, game_key, host_id, options, self.seed_source(),
@@ -565,7 +587,7 @@ class TableService:
     async def _state_at(self, game: GameRow, version: int) -> dict[str, Any] | None:
         """The game's state at ``version``: from recent history, else replayed from the log."""
         state = self._history.get((game.id, version))
-        if state is not None:
+        if state is not None or not replays_here(game):  # (a panel from before an update: stale)
             return state
         engine = self.engine(game)
         entries = await self.storage.actions_until(game.id, version)
@@ -949,6 +971,7 @@ class TableService:
             raise TableError(f"There is no game #{game_id}.")
         if not game.started:
             raise TableError(f"Game #{game_id} never started.")
+        require_replayable(game)
         return game, self.engine(game), await self.storage.actions(game.id)
 
     async def replay(self, game_id: int, move: int | None = None) -> tuple[GameRow, dict[str, Any], int]:
@@ -982,6 +1005,7 @@ class TableService:
         game = await self.storage.get_game(game_id)
         if game is None or not game.started:
             return []
+        require_replayable(game)
         engine = self.engine(game)
         entries = await self.storage.actions(game.id)
 

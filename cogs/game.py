@@ -16,7 +16,7 @@ from bot.engine import RULES_OPTION
 from bot.games import get_engine, registry
 from bot.paths import rules_doc
 from bot.storage import StorageError
-from bot.tables import TableError, seat_of
+from bot.tables import TableError, require_replayable, seat_of
 from cogs import customid
 from cogs.deadline import in_time, reply
 from cogs.embeds import new_view, rules_set, rules_sets
@@ -380,6 +380,7 @@ class GameCog(commands.Cog):
             raise TableError("Replays are for finished games (a running game's secrets would show).")
         if not row.started:
             raise TableError(f"Game #{id} never started.")
+        require_replayable(row)
         moves = row.version  # the log's length, without reading it
         if move is not None and not 0 <= move <= moves:
             raise TableError(f"Game #{id} has moves 0 to {moves}.")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import io
 import itertools
 import json
@@ -54,9 +55,11 @@ def heistcord_bot(args: argparse.Namespace):
 
         bot.app.TIMER_MAX_SLEEP = args.timer_poll
     seeds = itertools.count(args.seed)
-    return create_bot(Config(token="fake-token", db_path=args.db or "unused.db", dev_guild_id=args.guild or None,
-                             log_level=args.log_level, database_url=args.database_url,
-                             shard_count=args.shard_count, shard_ids=args.shard_ids),
+    settings = Config.from_env(env_file=None)  # the workers' settings (HEISTCORD_RENDER_WORKERS, ...) from the run
+    return create_bot(dataclasses.replace(settings, token="fake-token", db_path=args.db or "unused.db",
+                                          dev_guild_id=args.guild or None, log_level=args.log_level,
+                                          database_url=args.database_url, shard_count=args.shard_count,
+                                          shard_ids=args.shard_ids),
                       seed_source=lambda: next(seeds))
 
 

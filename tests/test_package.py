@@ -115,3 +115,17 @@ def test_the_installed_heistcord_without_a_token_says_what_to_set(installed, tmp
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0], result.stderr
     assert result.stdout == ""
+
+
+def test_postgresql_is_an_extra_the_plain_install_runs_without_and_names_when_asked_for(installed, tmp_path):
+    python = installed / "bin" / "python"
+    missing = subprocess.run([str(python), "-I", "-c", "import asyncpg"], cwd=tmp_path, env=clean_env(),
+                             capture_output=True, text=True, timeout=60)
+    assert missing.returncode != 0 and "asyncpg" in missing.stderr  # the plain wheel brings no PostgreSQL driver
+    env = clean_env() | {"DISCORD_TOKEN": "MTA.shaped.token", "HEISTCORD_DATABASE_URL": "postgresql://u:pw@h/db"}
+    for args in ([], ["db", "copy", "--from", "x.sqlite3", "--to", "postgresql://u:pw@h/db"]):
+        result = subprocess.run([str(installed / "bin" / "heistcord"), *args], cwd=tmp_path, env=env,
+                                capture_output=True, text=True, timeout=120)
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        assert result.returncode != 0 and len(lines) == 1, result.stderr
+        assert "pip install 'heistcord[postgres]'" in lines[0] and "pw" not in lines[0], lines[0]

@@ -6,9 +6,11 @@ import asyncio
 import asyncpg
 import pytest
 
+from bot.backend import make_storage
 from bot.config import Config, ConfigError
+from bot.dburl import redact
 from bot.storage import MIGRATIONS, Storage, StorageError, VersionConflictError
-from bot.storage_pg import PG_MIGRATIONS, PgStorage, make_storage, redact
+from bot.storage_pg import PG_MIGRATIONS, PgStorage
 
 
 @pytest.fixture

@@ -275,7 +275,7 @@ def _gain(mine: list[float], base: list[float], confidence: float) -> float:
     return mean - confidence * (var / len(diffs)) ** 0.5
 
 
-# Sized so a decision keeps within 300 ms at p95 on a 2-core machine (see the README).
+# Sized so a decision keeps within 300 ms at p95 on a 2-core machine (see docs/bots.md).
 BUDGETS: dict[str, Budget] = {
     # Tower: ~40 moves a 4-player game. Whole playouts fitted 2-3 samples early on (1.45x): playouts are cut
     # after 10 moves and judged by the sampler's ``evaluate``, a logistic fit on normal-bot games (the lead as

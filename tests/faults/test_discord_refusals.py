@@ -222,7 +222,7 @@ async def test_a_locked_thread_is_left_alone_the_host_told_once_and_a_fresh_boar
     h, fake = harness, harness.fake
     game = await open_and_start(h, "dummy", [ADMIN, BOB], options="pile=30")
     where = game.channel_id  # the table's thread
-    fake.guilds[GUILD].bot_permissions &= ~MANAGE_THREADS  # as invited (README): it may not post in a locked thread
+    fake.guilds[GUILD].bot_permissions &= ~MANAGE_THREADS  # as invited (docs/admin.md): it may not post in a locked thread
     stale = latest_board(h)
     await fake.lock_thread(where)
     await fake.settle()
