@@ -155,9 +155,21 @@ def _job_face(draw: ImageDraw.ImageDraw, job: JobView, pawns: list[tuple[int, st
         draw.text((x1 - 14, y1 - 10), "◆ being faced", font=font(26, bold=True), fill=GOLD, anchor="rd")
 
 
+def _job_height(draw: ImageDraw.ImageDraw, job: JobView, width: int) -> int:
+    """The height a job's panel needs: its top obstacle's lines as ``_job_face`` draws them, then the pawns' row."""
+    top = job["top"]
+    y = 48 + 44
+    if top is not None:
+        y += 44 + (36 if top["mandatory"] else 0)
+        for word, effect in (("✓ success", top["success"]), ("✗ failure", top["failure"])):
+            if effect:
+                y += 30 * len(wrap_text(draw, f"{word}: {effect}", font(26), width - 28, max_lines=2))
+    return y + 44  # the pawns and "being faced" under the last line
+
+
 def _jobs(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
-    h = 262
     cw = (W - 2 * PAD - 16) // 2
+    h = max([262] + [_job_height(draw, job, cw) for job in view["jobs"]])
     for i, job in enumerate(view["jobs"]):
         col, row = i % 2, i // 2
         x0 = PAD + col * (cw + 16)
@@ -215,10 +227,11 @@ def _test_panel(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
         tx += 120
     ok = numbers["success"]
     big = f"{numbers['total']} vs {numbers['target']}"
-    draw.text((W - PAD - 20, y + 22), "total vs needed", font=font(24, bold=True), fill=MUTED, anchor="ra")
-    draw.text((W - PAD - 20, y + 56), big, font=font(52, bold=True), fill=GREEN if ok else RED, anchor="ra")
+    # the right column starts under the headline, which may run the panel's whole width
+    draw.text((W - PAD - 20, y + 54), "total vs needed", font=font(24, bold=True), fill=MUTED, anchor="ra")
+    draw.text((W - PAD - 20, y + 84), big, font=font(52, bold=True), fill=GREEN if ok else RED, anchor="ra")
     verdict = ("Success" if ok else "Failure") if test is None else ("would succeed" if ok else "would fail")
-    draw.text((W - PAD - 20, y + 120), verdict, font=font(28, bold=True), fill=GREEN if ok else RED, anchor="ra")
+    draw.text((W - PAD - 20, y + 148), verdict, font=font(28, bold=True), fill=GREEN if ok else RED, anchor="ra")
     ax = max(tx, x + 160)
     room = W - PAD - 280 - ax
     helper = "; ".join(f"{names[a['seat']]}: {a['name']}" for a in assists) or "none"

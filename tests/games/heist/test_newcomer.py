@@ -119,3 +119,38 @@ def test_the_private_picture_counts_the_secret(monkeypatch) -> None:
     table = HeistTable(4, seed=2).secret(0, "well_trained").upgraded(0, "Tumble", "Sweet Talk", "Sleight of Hand")
     words = drawn_words(monkeypatch, lambda: heist_renderer.render_private(ENGINE.view(table.state, 0)))
     assert "not met yet" not in words and "3/5" in words
+
+
+def drawn_boxes(monkeypatch, draw_picture) -> list[tuple[tuple[float, float, float, float], str]]:
+    """Every string a picture draws, with the box it covers."""
+    seen: list[tuple[tuple[float, float, float, float], str]] = []
+    real = ImageDraw.ImageDraw.text
+
+    def spy(self, xy, text, *args, **kwargs):
+        if str(text).strip():
+            seen.append((self.textbbox(xy, str(text), font=kwargs.get("font"), anchor=kwargs.get("anchor")), str(text)))
+        return real(self, xy, text, *args, **kwargs)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    monkeypatch.setattr(TILES, "enabled", False)
+    draw_picture()
+    return seen
+
+
+def overlapping(boxes: list[tuple[tuple[float, float, float, float], str]]) -> list[tuple[str, str]]:
+    return [(first, second) for i, (a, first) in enumerate(boxes) for b, second in boxes[i + 1:]
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
+
+
+def test_no_words_on_the_board_overlap(monkeypatch) -> None:
+    """The headline of a test against a long obstacle ("P0 faces D7 Empty the Vault: Agility+Charm+Dexterity 14") ran
+    under "total vs needed", and a Mandatory obstacle's two-line failure effect under the pawns and "being faced".
+    Every obstacle is faced once (its tokens drawn), with pawns at every job; then the last test's line."""
+    for obstacle in sorted(cards.OBSTACLE):
+        letter = obstacle[0]
+        table = HeistTable(6, seed=4).job(letter, obstacle).at("A", 0).at("B", 1, 2).at("C", 3, 4).at("D", 5)
+        table.faces(letter).no_help()
+        words = drawn_boxes(monkeypatch, lambda: heist_renderer.render_board(ENGINE.view(table.state, None)))
+        assert overlapping(words) == [], obstacle
+    ENGINE.apply(table.state, table.active, {"type": "resolve"})  # (D7 Empty the Vault, the longest headline)
+    words = drawn_boxes(monkeypatch, lambda: heist_renderer.render_board(ENGINE.view(table.state, None)))
+    assert any(text.startswith("Last:") for _, text in words) and overlapping(words) == []
