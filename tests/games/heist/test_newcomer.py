@@ -154,3 +154,29 @@ def test_no_words_on_the_board_overlap(monkeypatch) -> None:
     ENGINE.apply(table.state, table.active, {"type": "resolve"})  # (D7 Empty the Vault, the longest headline)
     words = drawn_boxes(monkeypatch, lambda: heist_renderer.render_board(ENGINE.view(table.state, None)))
     assert any(text.startswith("Last:") for _, text in words) and overlapping(words) == []
+
+
+def test_a_game_stored_mid_assist_by_the_previous_version_takes_both_shapes_and_plays_on() -> None:
+    """A 6-player game the previous version stored while helpers were committing (one-step assists then): a helper
+    away from the job may still send card and payment in one action (an old button), another takes the two steps."""
+    import copy
+    import json
+    from pathlib import Path
+
+    fixture = Path(__file__).resolve().parents[2] / "data" / "previous_version_games.json"
+    stored = next(s for s in json.loads(fixture.read_text())["games"]["heist"]["running"] if s["phase"] == "assist")
+    state = copy.deepcopy(stored)
+    assert "rules" not in state["options"] and state["test"]["job"] == "A" and ENGINE.to_act(state) == [1, 2, 4, 5]
+    assert state["locations"][1] == state["locations"][2] == "C"
+    ENGINE.apply(state, 1, {"type": "assist", "card": "a24", "pay": "t19"})  # the old one-step shape
+    ENGINE.apply(state, 2, {"type": "assist", "card": "a18"})
+    ENGINE.apply(state, 2, {"type": "pay", "card": "t08"})
+    for seat in (4, 5):
+        ENGINE.apply(state, seat, {"type": "no_assist"})
+    assert state["phase"] == "tricks" and state["locations"][1] == state["locations"][2] == "A"
+    assert {"t19", "t08"} <= set(state["discard"]) and [a["card"] for a in state["test"]["assists"]] == ["a24", "a18"]
+    rng = random.Random(3)
+    while not ENGINE.is_terminal(state):
+        seat = ENGINE.to_act(state)[0]
+        ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
+    assert len(ENGINE.scores(state)) == 6
