@@ -254,10 +254,10 @@ def _player_row(draw: ImageDraw.ImageDraw, player: PlayerView, active: bool, col
     draw.ellipse((cols[0], yy + 12, cols[0] + 24, yy + 36), fill=seat_colour(player["seat"]))
     draw.text((cols[0] + 34, yy + 6), fit_text(draw, player["name"], font(32, bold=True), cols[1] - cols[0] - 50),
               font=font(32, bold=True), fill=GOLD if active else INK)
-    identity = player["identity"] + (f" · start player +{player['head_start']}" if player["head_start"] else
+    identity = player["identity"] + (f" · start player, +{player['head_start']} cheese" if player["head_start"] else
                                      " · start player, wins ties" if player["wins_ties"] else "")
-    draw.text((cols[0] + 34, yy + 42), fit_text(draw, identity, font(24), cols[1] - cols[0] - 40),
-              font=font(24), fill=MUTED)
+    draw.text((cols[0] + 34, yy + 44), fit_text(draw, identity, font(22), cols[1] - cols[0] - 40),
+              font=font(22), fill=MUTED)
     for i, skill in enumerate(("agility", "charm", "dexterity")):
         value, base = player["skills"][skill], player["base"][skill]
         draw.text((cols[1 + i], yy + 6), str(value), font=font(36, bold=True), fill=INK)
@@ -276,7 +276,7 @@ def _players(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     row = 74
     h = 46 + row * len(view["players"])
     _panel(draw, (PAD, y, W - PAD, y + h))
-    cols = [PAD + 16, PAD + 430, PAD + 530, PAD + 630, PAD + 740, PAD + 880, PAD + 990]
+    cols = [PAD + 16, PAD + 470, PAD + 565, PAD + 660, PAD + 760, PAD + 885, PAD + 990]
     heads = ["Thief", "AGI", "CHA", "DEX", "At job", "Cards", "Cheese"]
     for cx, head in zip(cols, heads):
         draw.text((cx, y + 10), head, font=font(24, bold=True), fill=MUTED)

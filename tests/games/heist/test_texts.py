@@ -53,3 +53,37 @@ def test_the_rules_doc_says_what_each_set_does(rule_set: rules.RuleSet) -> None:
     for phrase in (texts.job_length_text(rule_set), texts.head_start_text(rule_set),
                    texts.start_ties_text(rule_set), texts.round_order_text(rule_set)):
         assert phrase in DOC, phrase
+
+
+def _everything_players_and_hosts_read() -> dict[str, str]:
+    tutorial = ENGINE.tutorial()
+    steps = " ".join(" ".join((step.say, step.hint, step.wrong, step.after)) for step in tutorial.steps)
+    return {"summary": ENGINE.meta.summary, "how to play": ENGINE.how_to_play().text(), "tutorial": steps,
+            "glossary": " ".join(ENGINE.glossary().values()), "rules doc": DOC}
+
+
+def _counts_in(sentence: str, phrase: str) -> set[int]:
+    """The player counts a sentence gives ``phrase`` ("at 5 and 6 players the start player gets ...")."""
+    clause = next(part for part in re.split(r"[;:]|, and ", sentence) if phrase in part)
+    match = re.search(r"[Aa]t ([\d, and]+) players", clause)
+    assert match, clause
+    return {int(n) for n in re.findall(r"\d+", match.group(1))}
+
+
+def test_every_text_that_states_the_start_players_edge_states_the_data() -> None:
+    """Issue 29 item 5: "At 3 and 6 players" (5 missing) in the texts while the code gave 5 a head start too. Every
+    sentence anywhere that says who gets the head start or wins ties (present tense) names the data's counts."""
+    head = {n for n in range(1, 7) if rules.TUNED.head_start[n]}
+    ties = {n for n in range(1, 7) if rules.TUNED.start_wins_ties[n]}
+    stated: dict[str, set[str]] = {}
+    for where, text in _everything_players_and_hosts_read().items():
+        for sentence in re.split(r"(?<=[.!?])\s+|\n\n", text):
+            sentence = " ".join(sentence.split())
+            if re.search(r"players the start player gets a \d-cheese head start", sentence):
+                assert _counts_in(sentence, "head start") == head, (where, sentence)
+                stated.setdefault(where, set()).add("head start")
+            if "players the start player wins ties" in sentence:
+                assert _counts_in(sentence, "wins ties") == ties, (where, sentence)
+                stated.setdefault(where, set()).add("ties")
+    assert {where: sorted(said) for where, said in stated.items()} == {
+        where: ["head start", "ties"] for where in ("summary", "tutorial", "glossary", "rules doc")}
