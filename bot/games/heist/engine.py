@@ -47,7 +47,7 @@ from .choosing import choose, choose_actions
 from .opening import new_state
 from .resolution import resolve, upgrade, upgrade_actions
 from .texts import SUMMARY
-from .tricks import play_trick, trick_actions
+from .tricks import aimed_at_a_twin, play_trick, trick_actions
 from .viewtypes import HeistView, ScoreView
 
 __all__ = ["HeistEngine", "PHASES", "Phase", "ROUNDS", "SUMMARY"]
@@ -118,9 +118,14 @@ class HeistEngine(Engine):
         return phase.legal(state, seat) if phase else []
 
     def apply(self, state: State, seat: int, action: Action) -> list[Event]:
-        """The contract's ``apply``; it also takes an assist with its payment in one action (see below)."""
+        """The contract's ``apply``; it also takes the shapes of moves logged before (an assist with its payment in
+        one action, see below; a trick aimed at the second of two alike tokens, offered once now)."""
         if _one_step_assist(action):
             return self._apply_one_step_assist(state, seat, action)
+        twin = aimed_at_a_twin(state, action)  # a logged trick aimed at the second of two alike tokens
+        if (twin is not None and not self.is_terminal(state) and type(seat) is int and seat in self.to_act(state)
+                and twin in self.legal_actions(state, seat)):
+            return self._apply(state, seat, action)
         return super().apply(state, seat, action)
 
     def _apply_one_step_assist(self, state: State, seat: int, action: Action) -> list[Event]:
@@ -142,9 +147,12 @@ class HeistEngine(Engine):
         """The legal action equal to ``action`` in value AND type, or RuleError. Everything a
         move needs is checked here, before anything in the state changes."""
         key = _canonical(action)
-        for legal in self.legal_actions(state, seat):
-            if key is not None and _canonical(legal) == key:
-                return legal
+        legal_keys = {_canonical(legal): legal for legal in self.legal_actions(state, seat)}
+        if key is not None and key in legal_keys:
+            return legal_keys[key]
+        twin = aimed_at_a_twin(state, action)  # a logged trick aimed at the second of two alike tokens
+        if twin is not None and _canonical(twin) in legal_keys:
+            return dict(action)
         raise RuleError(self.illegal_message(state, seat, action))
 
     def _skip_forced(self, state: State) -> list[Event]:

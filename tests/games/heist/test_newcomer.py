@@ -6,6 +6,7 @@ import random
 import pytest
 from PIL import ImageDraw
 
+from bot.engine import RuleError
 from bot.games.heist import ENGINE, cards
 from rendering import heist as heist_renderer
 from rendering.common import TILES
@@ -180,3 +181,20 @@ def test_a_game_stored_mid_assist_by_the_previous_version_takes_both_shapes_and_
         seat = ENGINE.to_act(state)[0]
         ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
     assert len(ENGINE.scores(state)) == 6
+
+
+def test_two_tokens_alike_are_one_option_per_trick() -> None:
+    """Two purple -3 drawn: "Sleight of Hand: flip token 1 (purple -3)" and "... token 2 (purple -3)" were two options
+    doing the same; now one. A logged move aimed at the second token (games stored before) still plays."""
+    table = HeistTable(3, seed=5)
+    table.holds(table.active, "Sleight of Hand", "Second Chance").faces("A").no_help().drawn(("purple", 1), ("purple", 1))
+    words = labels(table.state, table.active)
+    assert words.count("Sleight of Hand: flip token 1 (purple -3)") == 1 and not any("token 2" in w for w in words)
+    assert len(words) == len(set(words)), words
+    sleight = next(card for card in table.hand(table.active) if cards.card_name(card) == "Sleight of Hand")
+    ENGINE.apply(table.state, table.active, {"type": "trick", "card": sleight, "token": 1})
+    assert [t["face"] for t in table.state["test"]["tokens"]] == [1, 0]
+    words = labels(table.state, table.active)  # now unlike: each token is its own option
+    assert any("token 1 (purple -3)" in w for w in words) and any("token 2 (purple +3)" in w for w in words)
+    with pytest.raises(RuleError):
+        ENGINE.apply(table.state, table.active, {"type": "trick", "card": sleight, "token": 1})  # already played
