@@ -105,6 +105,9 @@ def _job_panel(draw: ImageDraw.ImageDraw, view: HeistView, job: JobView, box: tu
                 lambda d, x, y: _job_face(d, job, pawns, (x, y, x + x1 - x0, y + y1 - y0)))
 
 
+EFFECT = 28  # an obstacle's effect lines (readable on a phone, 400 px wide)
+
+
 def _job_face(draw: ImageDraw.ImageDraw, job: JobView, pawns: list[tuple[int, str]],
               box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
@@ -142,9 +145,9 @@ def _job_face(draw: ImageDraw.ImageDraw, job: JobView, pawns: list[tuple[int, st
         for key, colour in (("success", GREEN), ("failure", RED)):
             if top[key]:
                 text = f"{'✓ success' if key == 'success' else '✗ failure'}: {top[key]}"
-                for line in wrap_text(draw, text, font(26), x1 - x0 - 28, max_lines=2):
-                    draw.text((x0 + 14, y), line, font=font(26), fill=colour)
-                    y += 30
+                for line in wrap_text(draw, text, font(EFFECT), x1 - x0 - 28, max_lines=2):
+                    draw.text((x0 + 14, y), line, font=font(EFFECT), fill=colour)
+                    y += EFFECT + 4
     px = x0 + 14
     for seat, initial in pawns:
         r = 16
@@ -163,7 +166,7 @@ def _job_height(draw: ImageDraw.ImageDraw, job: JobView, width: int) -> int:
         y += 44 + (36 if top["mandatory"] else 0)
         for word, effect in (("✓ success", top["success"]), ("✗ failure", top["failure"])):
             if effect:
-                y += 30 * len(wrap_text(draw, f"{word}: {effect}", font(26), width - 28, max_lines=2))
+                y += (EFFECT + 4) * len(wrap_text(draw, f"{word}: {effect}", font(EFFECT), width - 28, max_lines=2))
     return y + 44  # the pawns and "being faced" under the last line
 
 
@@ -256,8 +259,8 @@ def _player_row(draw: ImageDraw.ImageDraw, player: PlayerView, active: bool, col
               font=font(32, bold=True), fill=GOLD if active else INK)
     identity = player["identity"] + (f" · start player, +{player['head_start']} cheese" if player["head_start"] else
                                      " · start player, wins ties" if player["wins_ties"] else "")
-    draw.text((cols[0] + 34, yy + 44), fit_text(draw, identity, font(22), cols[1] - cols[0] - 40),
-              font=font(22), fill=MUTED)
+    draw.text((cols[0] + 34, yy + 42), fit_text(draw, identity, font(24), cols[1] - cols[0] - 40),
+              font=font(24), fill=MUTED)
     for i, skill in enumerate(("agility", "charm", "dexterity")):
         value, base = player["skills"][skill], player["base"][skill]
         draw.text((cols[1 + i], yy + 6), str(value), font=font(36, bold=True), fill=INK)
@@ -276,7 +279,7 @@ def _players(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     row = 74
     h = 46 + row * len(view["players"])
     _panel(draw, (PAD, y, W - PAD, y + h))
-    cols = [PAD + 16, PAD + 470, PAD + 565, PAD + 660, PAD + 760, PAD + 885, PAD + 990]
+    cols = [PAD + 16, PAD + 502, PAD + 592, PAD + 682, PAD + 776, PAD + 896, PAD + 990]
     heads = ["Thief", "AGI", "CHA", "DEX", "At job", "Cards", "Cheese"]
     for cx, head in zip(cols, heads):
         draw.text((cx, y + 10), head, font=font(24, bold=True), fill=MUTED)
