@@ -256,7 +256,7 @@ class Engine:
         return "Waiting for " + ", ".join(waiting) if waiting else ""
 
     def balance_tally(self, state: State, trace: list[dict[str, Any]]) -> dict[str, Any]:
-        """Facts about one finished game for the balance report (``python -m bot.balance``).
+        """Facts about one finished game for the balance report (``python -m tools.balance``).
 
         ``trace`` has one entry per decision taken: ``{"seat", "action", "options"
         (how many legal actions there were), "acting" (how many seats could act)}``.

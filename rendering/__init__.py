@@ -57,7 +57,7 @@ def render(key: str, kind: str, view: dict[str, Any] | Snapshots, *extra: Any) -
 
 # Drawing runs in a worker process by default: Pillow work then never competes with
 # the event loop for the interpreter, so clicks stay fast while boards are drawn
-# (measured by ``python -m bot.bench``). There is one worker per core but one (at
+# (measured by ``python -m tools.bench``). There is one worker per core but one (at
 # least one); HEISTCORD_RENDER_WORKERS sets how many, and 0 draws on one thread of
 # the bot's own process instead.
 #

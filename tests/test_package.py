@@ -93,6 +93,8 @@ def test_the_wheel_ships_the_data_and_fonts(installed):
     assert {f"heistcord_rules/{game}.md" for game in GAMES} <= rules <= names  # sent by "Full rules"
     assert not any(name.startswith(("data/", "tests/", "docs/", "tools/")) for name in names)  # tools/: scripts
     assert "heistcord_data/ratings/bots.json" in names  # the bots' seeded ladder
+    tools = [n for n in names if n.startswith(("bot/bench", "bot/balance", "bot/strength")) or n.endswith("/fit.py")]
+    assert not tools  # benchmarks, the balance and strength reports and the fit scripts live in tools/, not the wheel
 
 
 def test_the_installed_package_plays_every_game_outside_the_checkout(installed, tmp_path):

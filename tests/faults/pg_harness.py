@@ -1,4 +1,4 @@
-"""The PostgreSQL part of the fault benchmark (``python -m bot.bench faults --pg``): the real bot, in this process,
+"""The PostgreSQL part of the fault benchmark (``python -m tools.bench faults --pg``): the real bot, in this process,
 on the fake Discord and a PostgreSQL server of its own, which is stopped, frozen and made slow to commit while
 players click. It counts what a player would lose: interactions not answered within Discord's 3 s, "nothing
 changed" said of a move that was stored, a tick for a move that was not, timer loops dead, overdue deadlines not

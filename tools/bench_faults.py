@@ -1,4 +1,4 @@
-"""The fault run of the benchmark: ``python -m bot.bench faults [--kills N]``.
+"""The fault run of the benchmark: ``python -m tools.bench faults [--kills N]``.
 
 For each fault it prints what a player would lose, all of which must be 0:
 
@@ -32,13 +32,13 @@ import threading
 import time
 from typing import Any
 
-from bot.games import registry
+from bot.games import registry, shipped
 from bot.storage import DatabaseInUseError, GameRow, Storage
 from bot.tables import TableError, TableService, bot_controlled
 
 TABLES = 12
 COMPARED = ("status", "version", "state", "seats", "host_id", "options", "deadline_at", "reminder_at")
-TITLES = ("heist", "masterminds", "rage", "sleeping", "tower")
+TITLES = tuple(sorted(shipped()))
 
 
 def titles() -> list[str]:
@@ -154,7 +154,7 @@ def bench_crashes(kills: int, seed: int, target: str | None = None) -> list[int]
     with tempfile.TemporaryDirectory() as tmp:
         path = target or os.path.join(tmp, "crash.db")
         for kill in range(kills):
-            proc = subprocess.Popen([sys.executable, "-m", "bot.bench_faults", "child", path, str(seed + kill)],
+            proc = subprocess.Popen([sys.executable, "-m", "tools.bench_faults", "child", path, str(seed + kill)],
                                     stdout=subprocess.PIPE, text=True)
             acked: dict[int, int] = {}
             before_kill = rng.randint(5, 120)  # acknowledged moves before the kill
@@ -430,7 +430,7 @@ def main(kills: int = 10) -> None:
 
 
 def main_pg(kills: int = 5, quick: bool = False) -> None:
-    """The PostgreSQL fault run (``python -m bot.bench faults --pg``), on a server of its own as the tests start
+    """The PostgreSQL fault run (``python -m tools.bench faults --pg``), on a server of its own as the tests start
     one (tests/pg.py; from the repository): players click while the server is stopped, frozen and slow to commit
     (tests/faults/pg_harness.py), then a bot process on it is killed (kill -9) mid-load. Every figure but the
     deadlines fired must be 0; those, all of them within 30 s."""
