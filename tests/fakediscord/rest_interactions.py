@@ -96,10 +96,16 @@ class InteractionRoutesMixin:
             return None
         return self._interactions_by_token.get(token)
 
+    def _token_expired(self, rec: Optional[InteractionRecord]) -> bool:
+        """Interaction tokens are valid for 15 minutes (Receiving and Responding § Followup Messages)."""
+        return rec is not None and asyncio.get_running_loop().time() - rec.created_at > self.interaction_token_lifetime
+
     async def _r_followup(self, request, body, files, app_id, token):
         rec = self._rec_by_token(app_id, token)
         if rec is None:
             return _error(404, 10015, "Unknown Webhook")
+        if self._token_expired(rec):
+            return _error(401, 50027, "Invalid Webhook Token")
         if rec.callback is None:
             return _error(404, 10015, "Unknown Webhook")  # Discord: token valid only after the callback
         body = body or {}
@@ -132,11 +138,15 @@ class InteractionRoutesMixin:
 
     async def _r_webhook_get(self, request, body, files, app_id, token, mid):
         rec = self._rec_by_token(app_id, token)
+        if self._token_expired(rec):
+            return _error(401, 50027, "Invalid Webhook Token")
         m = self._webhook_target(rec, mid) if rec else None
         return _json_response(self.message_payload(m)) if m else _error(404, 10008, "Unknown Message")
 
     async def _r_webhook_edit(self, request, body, files, app_id, token, mid):
         rec = self._rec_by_token(app_id, token)
+        if self._token_expired(rec):
+            return _error(401, 50027, "Invalid Webhook Token")
         m = self._webhook_target(rec, mid) if rec else None
         if m is None:
             return _error(404, 10008, "Unknown Message")
@@ -155,6 +165,8 @@ class InteractionRoutesMixin:
 
     async def _r_webhook_delete(self, request, body, files, app_id, token, mid):
         rec = self._rec_by_token(app_id, token)
+        if self._token_expired(rec):
+            return _error(401, 50027, "Invalid Webhook Token")
         m = self._webhook_target(rec, mid) if rec else None
         if m is None:
             return _error(404, 10008, "Unknown Message")

@@ -67,6 +67,7 @@ from .rest_channels import ChannelRoutesMixin
 from .rest_commands import CommandRoutesMixin
 from .rest_interactions import InteractionRoutesMixin
 from .rest_messages import MessageRoutesMixin
+from .ratelimits import RateLimits, Throttle
 from .world import WorldMixin
 
 __all__ = ["FakeDiscord", "InteractionRecord", "RecordedMessage", "DiscordErrorCollector"]
@@ -95,6 +96,7 @@ class FakeDiscord(
         application_id: int = 900000000000000001,
         bot_name: str = "FakeBot",
         dispatch_message_events: bool = True,
+        rate_limits: Optional[RateLimits] = None,
     ) -> None:
         self.application_id = application_id
         self.bot_user = _User(application_id, bot_name, bot=True)
@@ -127,6 +129,15 @@ class FakeDiscord(
         self.initial_response_deadline: float = 3.0
         #: interactions whose initial response came too late
         self.expired: List[InteractionRecord] = []
+        #: Discord's rate limits (``ratelimits.py``): the global limit, per-route buckets, invalid requests
+        self.throttle = Throttle(rate_limits or RateLimits(), application_id)
+        #: every 429 answered: dicts {method, path, scope ("global", "user", "shared" or "ban"), retry_after}.
+        #: The fixture fails a test that leaves any here unless it set ``expect_rate_limits``.
+        self.rate_limited: List[dict] = []
+        #: a test that provokes 429s on purpose says so (they are then not logged as warnings either)
+        self.expect_rate_limits: bool = False
+        #: how long an interaction token may be used for follow-ups and edits (Discord: 15 minutes)
+        self.interaction_token_lifetime: float = 15 * 60.0
         #: every gateway payload received from clients (op, d)
         self.gateway_received: List[dict] = []
         self._public: List[Any] = []
