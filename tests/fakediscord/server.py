@@ -24,6 +24,7 @@ from aiohttp import web
 from .driver import DriverMixin
 from .gateway import GatewayMixin
 from .logs import DiscordErrorCollector
+from .ratelimits import RateLimits, Throttle
 from .recording import RecordingMixin
 
 # Every name this module had before the split, re-exported (tests import them from here).
@@ -67,7 +68,6 @@ from .rest_channels import ChannelRoutesMixin
 from .rest_commands import CommandRoutesMixin
 from .rest_interactions import InteractionRoutesMixin
 from .rest_messages import MessageRoutesMixin
-from .ratelimits import RateLimits, Throttle
 from .world import WorldMixin
 
 __all__ = ["FakeDiscord", "InteractionRecord", "RecordedMessage", "DiscordErrorCollector"]
