@@ -62,6 +62,17 @@ def parse_database_url(text: str) -> str | None:
     return text
 
 
+def parse_whole(env: Mapping[str, str], name: str, default: int | None, *, low: int, high: int,
+                meaning: str) -> int | None:
+    """A whole-number setting between ``low`` and ``high`` (``default`` when empty)."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdecimal() or not low <= int(text) <= high:
+        raise ConfigError(f"{name} must be a whole number from {low} to {high}: {meaning} (not '{text}').")
+    return int(text)
+
+
 def read_env_file(path: Path) -> dict[str, str]:
     """``KEY=value`` lines; ``#`` comments and blank lines skipped; quotes stripped."""
     values: dict[str, str] = {}
@@ -93,6 +104,8 @@ class Config:
     shard_count: int | None = None  # None: as many shards as Discord recommends
     shard_ids: list[int] | None = None  # the shards this process runs; None: all of them
     database_url: str | None = None  # postgresql://...: games in PostgreSQL, shared by many processes
+    global_rate: int = 40  # requests per second the bot allows itself against Discord's global limit (50)
+    metrics_port: int | None = None  # the Prometheus endpoint's port; None: no endpoint
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")) -> "Config":
@@ -117,4 +130,7 @@ class Config:
             shard_count=shard_count,
             shard_ids=parse_shard_ids(merged.get("HEISTCORD_SHARD_IDS", ""), shard_count),
             database_url=parse_database_url(merged.get("HEISTCORD_DATABASE_URL", "")),
+            global_rate=parse_whole(merged, "HEISTCORD_GLOBAL_RATE", 40, low=1, high=10_000,
+                                    meaning="requests per second (Discord allows a bot 50 in all)") or 40,
+            metrics_port=parse_whole(merged, "HEISTCORD_METRICS_PORT", None, low=1, high=65535, meaning="a TCP port"),
         )

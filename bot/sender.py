@@ -138,6 +138,10 @@ class Budget:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = int(rate)
         self.window = window
+        # Smoothed: at most a third of the rate in any quarter of the window, so that requests delayed on their
+        # way (a busy event loop, the network) can't arrive bunched into more than Discord's limit.
+        self.burst = max(1, -(-self.rate // 3))
+        self.burst_window = window / 4
         self.clock = clock
         self.stats = Stats()
         self._times: deque[float] = deque()
@@ -150,18 +154,29 @@ class Budget:
     # --- room --------------------------------------------------------------------------
     def _room(self, now: float) -> int:
         """Requests that may start now (beside the reserved ones)."""
-        while self._times and self._times[0] <= now - self.window:
-            self._times.popleft()
+        times = self._times
+        while times and times[0] <= now - self.window:
+            times.popleft()
         if now < self._paused_until:
             return 0
-        return self.rate - len(self._times) - self._reserved
+        recent = 0
+        for t in reversed(times):
+            if t <= now - self.burst_window or recent >= self.burst:
+                break
+            recent += 1
+        return min(self.rate - len(times), self.burst - recent) - self._reserved
 
     def _spend(self, now: float) -> None:
         self._times.append(now)
 
     def _next_room_at(self, now: float) -> float:
-        """When room may come next (a request leaving the window, or the pause ending)."""
-        at = self._times[0] + self.window if self._times else now
+        """When room may come next (a request leaving the window or the quarter, or the pause ending)."""
+        times = self._times
+        if not times:
+            return max(self._paused_until, now + 0.001)
+        at = times[0] + self.window if len(times) >= self.rate else now
+        if len(times) >= self.burst:
+            at = max(at, times[-self.burst] + self.burst_window)
         return max(at, self._paused_until, now + 0.001)
 
     # --- waiting -----------------------------------------------------------------------
@@ -315,6 +330,8 @@ class SharedBudget(Budget):
         self._leased -= 1
 
     def _refill(self, now: float) -> None:
+        if now < self._paused_until:
+            return
         if self._leasing is None or self._leasing.done():
             want = min(self.per_slot, sum(1 for _, _, f, _ in self._waiters if not f.done()) + self._reserved)
             self._leasing = asyncio.ensure_future(self._lease(want))
@@ -322,9 +339,9 @@ class SharedBudget(Budget):
     async def _lease(self, want: int) -> None:
         try:
             granted, seconds_left = await self.storage.lease_requests(want, self.per_slot, self.slot)
-        except Exception as exc:  # the database is away: wait a slot, then ask again
+        except Exception as exc:  # the database is away: one request a slot meanwhile, and ask again
             log.warning("could not lease requests from the database: %s", exc)
-            granted, seconds_left = 0, self.slot
+            granted, seconds_left = 1, self.slot
         now = self.clock()
         if granted:
             # A reservation made earlier in this slot may hold room that is no longer leased: keep it counted.
@@ -342,7 +359,7 @@ class UserLimits:
     """Per-user limits on what one user can trigger again and again (``kind`` -> ``(times, per seconds)``)."""
 
     LIMITS: dict[str, tuple[int, float]] = {
-        "dm-retry": (1, 60.0),  # Try DMs again: a DM (and maybe a refusal) each time
+        "dm-retry": (3, 60.0),  # Try DMs again: a DM (and maybe a refusal) each time
         "status": (3, 60.0),  # /game status: a board drawn and posted
         "lobby": (6, 30.0),  # /game join, /game leave: the lobby edited
         "note": (2, 60.0),  # /game rejoin: a line in the channel
@@ -382,6 +399,9 @@ class _Job:
     future: asyncio.Future[Any]
     queued_at: float
     spacing: float = 0.0
+    poke: asyncio.Event = field(default_factory=asyncio.Event)  # set when a coalesced job made it more pressing
+    lazy: bool = False  # may wait out its spacing unwatched (``idle`` doesn't wait for it)
+    spaced: bool = False  # sleeping until its key's spacing is over
 
 
 class Sender:
@@ -395,7 +415,7 @@ class Sender:
         self._waiting: dict[Hashable, _Job] = {}  # key -> the job of that key waiting for its turn
         self._running: dict[Hashable, asyncio.Future[Any]] = {}  # key -> done when its running job ends
         self._last_run: dict[Hashable, float] = {}  # key -> when a job of that key last ran (for ``spacing``)
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: dict[asyncio.Task[Any], _Job] = {}
 
     @property
     def stats(self) -> Stats:
@@ -405,31 +425,41 @@ class Sender:
     async def send(self, priority: int, work: Callable[[], Coroutine[Any, Any, T]], *, key: Hashable | None = None,
                    spacing: float = 0.0) -> T:
         """Run ``work`` when the budget allows (see the module docstring); its result, or its error."""
-        return await asyncio.shield(self._enqueue(priority, work, key, spacing))
+        return await asyncio.shield(self._enqueue(priority, work, key, spacing, False))
 
     def submit(self, priority: int, work: Callable[[], Coroutine[Any, Any, Any]], *, key: Hashable | None = None,
-               spacing: float = 0.0) -> asyncio.Future[Any]:
-        """:meth:`send` without waiting: a refusal is logged, never raised."""
-        future = self._enqueue(priority, work, key, spacing)
+               spacing: float = 0.0, lazy: bool = False) -> asyncio.Future[Any]:
+        """:meth:`send` without waiting: a refusal is logged, never raised. ``lazy``: nobody waits for it, so
+        :meth:`idle` doesn't either while it waits out its spacing (a hand DM catching up at leisure)."""
+        future = self._enqueue(priority, work, key, spacing, lazy)
         future.add_done_callback(_log_failure)
         return future
 
     def _enqueue(self, priority: int, work: Callable[[], Coroutine[Any, Any, Any]], key: Hashable | None,
-                 spacing: float) -> asyncio.Future[Any]:
+                 spacing: float, lazy: bool) -> asyncio.Future[Any]:
         if key is not None:
             waiting = self._waiting.get(key)
-            if waiting is not None:  # a newer version of the same job: it replaces the one waiting
-                waiting.work = work
-                waiting.spacing = max(waiting.spacing, spacing)
+            if waiting is not None:  # a newer version of the same job: it replaces the one waiting, and goes as
+                waiting.work = work  # soon as the more pressing of the two would have
+                waiting.lazy = waiting.lazy and lazy
+                if spacing < waiting.spacing or priority < waiting.priority:
+                    waiting.spacing = min(waiting.spacing, spacing)
+                    waiting.priority = min(waiting.priority, priority)
+                    waiting.poke.set()
                 self.stats.coalesced += 1
                 return waiting.future
-        job = _Job(key, priority, work, asyncio.get_running_loop().create_future(), self.clock(), spacing)
+        job = _Job(key, priority, work, asyncio.get_running_loop().create_future(), self.clock(), spacing, lazy=lazy)
         if key is not None:
             self._waiting[key] = job
         task = asyncio.ensure_future(self._run(job))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._tasks[task] = job
+        task.add_done_callback(self._forget)
         return job.future
+
+    def _forget(self, task: asyncio.Task[Any]) -> None:
+        job = self._tasks.pop(task, None)
+        if job is not None and job.key is not None and len(self._last_run) > 100_000:
+            self._last_run.clear()  # (spacing is best effort: forgotten now and then on a very busy bot)
 
     async def _run(self, job: _Job) -> None:
         delay = RETRY_FIRST
@@ -439,9 +469,15 @@ class Sender:
                     await asyncio.shield(running)
                 wait = self._last_run.get(job.key, float("-inf")) + job.spacing - self.clock()
                 if wait > 0:
-                    await asyncio.sleep(wait)
-                    if job.key in self._running:
-                        continue
+                    job.poke.clear()
+                    job.spaced = True
+                    try:  # until the spacing is over, or the job became more pressing
+                        await asyncio.wait_for(job.poke.wait(), wait)
+                    except TimeoutError:
+                        pass
+                    finally:
+                        job.spaced = False
+                    continue
             reservation = await self.budget.reserve(job.priority)
             if job.key is not None:
                 if job.key in self._running:  # someone got in first while we waited: give the room back
@@ -492,16 +528,54 @@ class Sender:
         context.run(_RESERVATION.set, reservation)
         return await asyncio.get_running_loop().create_task(context.run(job.work), context=context)
 
-    def queued(self) -> int:
-        """Jobs waiting or running now."""
-        return len(self._tasks)
+    def queued(self, *, lazy: bool = False) -> int:
+        """Jobs waiting or running now (``lazy``: with the lazy ones waiting out their spacing)."""
+        return sum(1 for job in self._tasks.values() if lazy or not (job.lazy and job.spaced))
 
-    async def idle(self, timeout: float = 30.0) -> None:
-        """Wait until no job is waiting or running (or ``timeout``)."""
+    def flush(self) -> None:
+        """Jobs waiting for their key's spacing go now (before a shutdown; tests that read every DM)."""
+        for job in self._tasks.values():
+            job.spacing = 0.0
+            job.poke.set()
+
+    async def idle(self, timeout: float = 30.0, *, lazy: bool = False) -> None:
+        """Wait until no job is waiting or running (or ``timeout``); lazy ones waiting out their spacing are not
+        waited for unless ``lazy``."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while self._tasks and loop.time() < deadline:
-            await asyncio.wait(set(self._tasks), timeout=max(0.0, deadline - loop.time()))
+        while loop.time() < deadline:
+            busy = {task for task, job in self._tasks.items() if lazy or not (job.lazy and job.spaced)}
+            if not busy:
+                return
+            await asyncio.wait(busy, timeout=min(0.05, max(0.0, deadline - loop.time())))
+
+    def summary(self) -> list[str]:
+        """What the budget did, in lines (``/gameadmin status``, the log)."""
+        stats, budget = self.stats, self.budget
+        now = self.clock()
+        limited = ", ".join(f"{scope} {n}" for scope, n in stats.rate_limited.most_common()) or "none"
+        queued = budget.queued()
+        return [
+            f"Discord's global limit: {budget.rate} requests a second allowed to this process (Discord's limit"
+            f" is {DISCORD_GLOBAL_LIMIT} for the whole bot); in use over the last 10 s: {budget.in_use():.0%}"
+            f" ({stats.per_second(now):.1f}/s), over the last minute: {stats.per_second(now, RECENT):.1f}/s.",
+            f"Requests since start: {stats.requests['global']:,} counted against the global limit,"
+            f" {stats.requests['interaction']:,} through interactions (not counted).",
+            f"Told to slow down (429) since start: {limited}.",
+            f"Waiting for the budget: {stats.waits:,} requests waited {stats.waited:.1f} s in all; queued now: board"
+            f" {queued['board']}, DMs {queued['dm']}, tidying {queued['tidy']}; {stats.coalesced:,} jobs folded into"
+            f" a newer one, {stats.retried:,} run again after a 429.",
+        ]
+
+    async def log_forever(self, every: float = 300.0) -> None:
+        """Log :meth:`summary` every ``every`` seconds when requests were made since the last time."""
+        logged = -1
+        while True:
+            await asyncio.sleep(every)
+            total = self.stats.requests["global"] + sum(self.stats.rate_limited.values())
+            if total != logged:
+                logged = total
+                log.info("%s", " ".join(self.summary()))
 
     async def close(self) -> None:
         """Stop every job still waiting (the bot is shutting down)."""

@@ -522,15 +522,16 @@ class PgStorage(Storage):
         """Up to ``want`` requests of the current slot (``slot_seconds`` long, on the database server's clock),
         at most ``per_slot`` for all processes together: ``(granted, seconds left in the slot)``."""
         row = await self._pool.fetchrow(
-            "WITH c AS (SELECT extract(epoch FROM clock_timestamp())::float8 / $3 AS x)"
+            "WITH c AS (SELECT extract(epoch FROM clock_timestamp())::float8 / $3::float8 AS x)"
             " INSERT INTO request_leases AS l (slot, used, granted)"
-            " SELECT floor(x)::bigint, LEAST($1, $2), LEAST($1, $2) FROM c"
-            " ON CONFLICT (slot) DO UPDATE SET used = LEAST($2, l.used + $1), granted = LEAST($2, l.used + $1) - l.used"
-            " RETURNING granted, (slot + 1) * $3 - extract(epoch FROM clock_timestamp())::float8 AS seconds_left",
+            " SELECT floor(x)::bigint, LEAST($1::int, $2::int), LEAST($1::int, $2::int) FROM c"
+            " ON CONFLICT (slot) DO UPDATE SET used = LEAST($2::int, l.used + $1::int),"
+            " granted = LEAST($2::int, l.used + $1::int) - l.used"
+            " RETURNING granted, (slot + 1) * $3::float8 - extract(epoch FROM clock_timestamp())::float8 AS seconds_left",
             int(want), int(per_slot), float(slot_seconds))
         if row["granted"] and row["seconds_left"] > 0 and random.random() < 0.01:  # now and then, forget old slots
             await self._pool.execute("DELETE FROM request_leases WHERE slot < floor(extract(epoch FROM"
-                                     " clock_timestamp())::float8 / $1)::bigint - 100", float(slot_seconds))
+                                     " clock_timestamp())::float8 / $1::float8)::bigint - 100", float(slot_seconds))
         return int(row["granted"]), max(0.0, float(row["seconds_left"]))
 
 

@@ -158,7 +158,7 @@ class GameCog(commands.Cog):
         row, outcome = await in_time(interaction, self.tables.leave(row.id, interaction.user.id))
         await reply(interaction, content="You left the table.")
         if outcome is not None:
-            await self.ui.publish(outcome)
+            await self.ui.publish(outcome, interaction=interaction)
         else:
             await self.ui.refresh_lobby(row)
 
@@ -181,7 +181,7 @@ class GameCog(commands.Cog):
         await reply(interaction, content=f"{self.tables.engine(row).meta.name} starts!")
         await self.ui.refresh_lobby(outcome.game)
         await self.ui.open_thread(outcome.game)
-        await self.ui.publish(outcome)
+        await self.ui.publish(outcome, interaction=interaction)
 
     # --- play ---------------------------------------------------------------------------------
     @game.command(name="play", description="Open your move panel")
@@ -197,8 +197,10 @@ class GameCog(commands.Cog):
         row = await self.tables.require_in_channel(interaction.channel_id)
         version, index = self._parse_move(row, interaction.user.id, move)
         outcome = await in_time(interaction, self.tables.act(row.id, interaction.user.id, version=version, index=index))
-        await reply(interaction, content=f"✅ {outcome.label}" if outcome.label else "✅ Done.")
-        await self.ui.publish(outcome)
+        private = self.ui.move_reply(outcome, interaction.user.id)  # what the move did to them, in their reply
+        done = f"✅ {outcome.label}" if outcome.label else "✅ Done."
+        await reply(interaction, **fit(f"{done}\n{private}" if private else done))
+        await self.ui.publish(outcome, interaction=interaction)
 
     def _parse_move(self, row, user_id: int, text: str) -> tuple[int, int]:
         picked = customid.parse_move(text)

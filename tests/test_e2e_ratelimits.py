@@ -93,3 +93,101 @@ async def test_a_dm_that_discord_keeps_refusing_with_429_is_sent_later_and_dms_s
     assert h.bot.refusals.dm_allowed(101)
     game = await h.table()
     assert not game.seats[1].get("dm_closed")
+
+
+async def test_a_moves_board_rides_its_interaction_and_only_dms_count_against_the_global_limit(harness):
+    h, fake = harness, harness.fake
+    await open_table(h, CHANNEL, [ADMIN, 101, 102], options="pile=14, streak=2")
+    await h.settle(dms=True)
+    game = await h.table()
+    thread = game.channel_id
+    first = len(fake.requests)
+    while (game := await h.bot.tables.get(game.id)).status == "running":
+        user = game.seats[game.state["turn"]]["user_id"]
+        rec = await fake.slash(user, thread, "game move", {"move": "Take 1"})
+        await rec.wait_done(timeout=10)
+        await h.settle()
+    await h.settle(dms=True)
+    during = fake.requests[first:]
+    # New boards are follow-ups of the moves' interactions, the living board is edited through the token that
+    # posted it, old boards lose their buttons the same way: nothing in the thread counted against the limit.
+    in_thread = [r for r in during if r["path"].startswith(f"channels/{thread}")]
+    assert in_thread == [], [(r["method"], r["path"]) for r in in_thread]
+    assert any(r["method"] == "POST" and r["path"].startswith("webhooks/") for r in during)
+    assert any(r["method"] == "PATCH" and r["path"].startswith("webhooks/") for r in during)
+    counted = {(r["method"], r["path"].split("/")[0]) for r in during if r["global"]}
+    dm_channels = {str(c) for c in fake.dm_channels.values()}
+    for r in during:
+        if r["global"]:  # what did count: DMs, and the final scores in the channel the table came from
+            assert r["path"].split("/")[1] in dm_channels | {str(CHANNEL)} or r["path"] == "users/@me/channels", \
+                (r["method"], r["path"], counted)
+    boards = [m for m in fake.public_messages(thread) if m.content.startswith("**Coin Pile**")]
+    assert boards and all(m.kind == "followup" for m in boards)
+    assert sum(1 for m in boards if fake.find_components(m, type=2)) == 0  # the game is over: no buttons left
+
+
+async def test_a_players_own_move_shows_in_its_reply_and_their_dm_catches_up_later(harness):
+    from tests.e2e_helpers import press
+
+    h, fake = harness, harness.fake
+    game = await open_and_start_tower(h)
+    engine = h.bot.tables.engine(game)
+    await h.settle(dms=True)
+    seat = engine.to_act(game.state)[0]
+    user = game.seats[seat]["user_id"]
+    hand = fake.dms(user)[-1]
+    edits = len(hand.history)
+    rec = await press(h, user, 0, game)
+    await h.settle()
+    game = await h.bot.tables.get(game.id)
+    mine = engine.private_text(h.bot.tables.view(game, seat))
+    assert mine in callback_text(rec), "the reply shows the player's hand as their move left it"
+    assert len(hand.history) == edits, "their DM waits: the reply told them already"
+    await h.settle(dms=True)  # (a real table: within two minutes)
+    assert len(hand.history) == edits + 1 and mine in hand.content
+
+
+async def open_and_start_tower(h):
+    from tests.e2e_helpers import open_and_start
+
+    return await open_and_start(h, "tower", [ADMIN, 101, 102])
+
+
+async def test_try_dms_again_can_be_pressed_three_times_a_minute(harness):
+    h, fake = harness, harness.fake
+    fake.set_dms_closed(102)
+    await open_table(h, CHANNEL, [ADMIN, 102])
+    await h.settle(dms=True)
+    note = next(m for m in fake.public_messages(CHANNEL) if "couldn't DM you" in m.content)
+    button = button_id(fake, note, "Try DMs again")
+    for _ in range(3):
+        rec = await h.click(102, note, button)
+        assert "still closed" in callback_text(rec)
+    again = await h.click(102, note, button)
+    assert "please wait" in callback_text(again) and again.message.ephemeral
+    assert sum(1 for uid, _ in fake.blocked_dms if uid == 102) == 4  # the game's first DM and three retries
+
+
+async def test_operators_see_the_budget_in_gameadmin_status_and_on_the_metrics_endpoint(harness):
+    import aiohttp
+
+    h, fake = harness, harness.fake
+    await open_table(h, CHANNEL, [ADMIN, 101])
+    await h.settle(dms=True)
+    game = await h.table()
+    rec = await fake.slash(game.seats[game.state["turn"]]["user_id"], game.channel_id, "game move", {"move": "Take 1"})
+    await rec.wait_done(timeout=10)
+    await h.settle()
+    status = callback_text(await h.slash(ADMIN, "gameadmin status", channel=CHANNEL))
+    assert "Discord's global limit: 40 requests a second" in status and "in use over the last 10 s" in status
+    assert "Told to slow down (429) since start: none" in status and "Waiting for the budget" in status
+    h.bot.metrics.serve(0, addr="127.0.0.1")
+    try:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"http://127.0.0.1:{h.bot.metrics.port}/metrics") as response:
+                text = await response.text()
+    finally:
+        h.bot.metrics.close()
+    assert 'heistcord_requests_total{kind="global"}' in text and 'heistcord_requests_total{kind="interaction"}' in text
+    assert "heistcord_moves_total 1.0" in text and "heistcord_click_to_board_seconds_count 1.0" in text
+    assert 'heistcord_rate_limited_total{scope="global"} 0.0' in text and "heistcord_budget_in_use_ratio" in text

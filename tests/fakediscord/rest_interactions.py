@@ -112,6 +112,11 @@ class InteractionRoutesMixin:
         errors = _limits.check_message(body, len(files))
         if errors:
             return self._invalid(request, errors)
+        ch = self.channels.get(rec.channel_id)
+        if ch is not None and ch.is_thread and ch.archived:  # a message sent unarchives the thread, unless locked
+            if ch.locked:
+                return _error(400, 50083, "Thread is archived")
+            await self._unarchive(ch)
         orig = rec.original
         if orig is not None and orig.loading and rec.callback["type"] == 5:
             # Discord: the first follow-up after a "thinking" defer replaces the loading message.
@@ -154,11 +159,14 @@ class InteractionRoutesMixin:
         errors = _limits.check_message(body, len(files))
         if errors:
             return self._invalid(request, errors)
+        if self._in_archived_thread(m):  # "Users cannot edit messages ... in archived threads"
+            return _error(400, 50083, "Thread is archived")
         was_loading = m.loading
         self._apply_content(m, body, files, editing=True)
         m.flags &= ~LOADING
         rec.edits.append({"message_id": m.id, "original": mid == "@original" or m is rec.original,
                           "payload": body, "files": [(n, b) for _, n, b in files]})
+        self._tell("edit", m)
         self._record_if_public(m, body, files)
         await self._dispatch_message("MESSAGE_CREATE" if was_loading else "MESSAGE_UPDATE", m)
         return _json_response(self.message_payload(m))

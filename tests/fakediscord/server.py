@@ -156,7 +156,8 @@ class FakeDiscord(
         #: ``("ready", session)`` once a bot's IDENTIFY is answered (READY and every GUILD_CREATE sent),
         #: ``("callback", InteractionRecord)`` when an interaction gets its initial response,
         #: ``("message", RecordedMessage)`` when any message is created, ``("edit", RecordedMessage)`` when the bot
-        #: edits a channel message (its ``history[-1]`` is the edit, with ``_files`` if it uploaded any).
+        #: edits a message, through the channel or an interaction token (its ``history[-1]`` is the edit, with
+        #: ``_files`` if it uploaded any).
         self.listeners: List[Callable[[str, Any], None]] = []
 
     # ------------------------------------------------------------------ ids
