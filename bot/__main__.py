@@ -1,4 +1,5 @@
-"""``python -m bot`` / ``heistcord``: run the bot; ``heistcord db copy``: SQLite to PostgreSQL."""
+"""``python -m bot`` / ``heistcord``: run the bot; ``heistcord db copy``: SQLite to PostgreSQL; ``heistcord sync``:
+sync the slash commands with Discord now (the bot otherwise syncs them only when they changed)."""
 from __future__ import annotations
 
 import sys
@@ -15,10 +16,12 @@ def main(argv: list[str] | None = None) -> int:
         from bot.dbcopy import main as db_copy
 
         return db_copy(argv[2:])
-    if argv:
+    if argv not in ([], ["sync"]):
         print("usage: heistcord                (run the bot; settings from the environment or .env)\n"
+              "       heistcord sync           (sync the slash commands with Discord now, then stop)\n"
               "       heistcord db copy --from <sqlite file> --to <postgresql url>", file=sys.stderr)
         return 2
+    sync = argv == ["sync"]
     try:
         config = Config.from_env()
     except ValueError as exc:  # bot.config.ConfigError: one line saying which setting is wrong
@@ -39,6 +42,13 @@ def main(argv: list[str] | None = None) -> int:
         except StorageError as exc:
             print(f"heistcord: {exc}", file=sys.stderr)
             return 1
+    if sync:  # logs in over HTTP only (no gateway), syncs, stops; the running bot may keep the SQLite file
+        import asyncio
+
+        from bot.app import HeistBot
+
+        asyncio.run(sync_commands(HeistBot(config, sync_only=True), config.token))
+        return 0
     try:
         bot = create_bot(config)
     except DatabaseInUseError as exc:
@@ -46,6 +56,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     bot.run(config.token, log_handler=None)
     return 0
+
+
+async def sync_commands(bot, token: str) -> None:
+    """``heistcord sync``: log in (its setup syncs the commands, whatever the stored hash says), then stop."""
+    async with bot:
+        await bot.login(token)
 
 
 if __name__ == "__main__":

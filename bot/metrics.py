@@ -80,6 +80,10 @@ class Metrics:
         self._board_histogram = Histogram("heistcord_click_to_board_seconds",
                                           "A click on a move to the board showing it", buckets=LATENCY_BUCKETS,
                                           registry=registry)
+        for seconds in self.replies:  # what was measured before the endpoint started
+            self._reply_histogram.observe(seconds)
+        for seconds in self.boards:
+            self._board_histogram.observe(seconds)
         registry.register(_Collector(self))
         self._server, _ = start_http_server(port, addr=addr, registry=registry)
         self.port = self._server.server_port

@@ -108,7 +108,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         self.bot = bot
         self.boards = Coalescer(self._post_latest_board)
         bot.refusals.on_channel_refused = self.channel_refused
-        self._turn_lines: dict[int, list[str]] = {}  # per game: the living board's lines (its turn's, not yet older)
+        self._turn_events: dict[int, list[dict[str, Any]]] = {}  # per game: the living board's events (its turn's)
         self._board_asked: dict[int, list[asyncio.Event]] = {}  # per game: moves whose DMs wait for the board
         # per game: a board picture started before the move's reply (the state it shows, its public view, the drawing)
         self._early: dict[int, tuple[dict[str, Any], dict[str, Any], asyncio.Task]] = {}
@@ -342,17 +342,20 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         the newest board has them. Every public line reaches the channel: when a turn's lines outgrow one
         message, the earlier ones stay in the messages before (the living board keeps them and loses its
         buttons, continuations follow) and a new board carries on."""
-        lines = [e["text"] for e in events or [] if "to" not in e and e.get("text")]
         same_turn = not new_turn and bool(game.board_message_id)
-        if same_turn:
-            lines = self._turn_lines.get(game.id, []) + lines
+        events = (self._turn_events.get(game.id, []) if same_turn else []) + list(events or [])
+        public = [i for i, e in enumerate(events) if "to" not in e and e.get("text")]
+        lines = [events[i]["text"] for i in public]
         early = self._early.pop(game.id, None)
         if early is not None and early[0] is not game.state:  # drawn for a state the game has left
             early[2].cancel()
             early = None
-        public = early[1] if early is not None else self.tables.view(game, None) if game.state else None
+        view_now = early[1] if early is not None else self.tables.view(game, None) if game.state else None
         # The words and buttons of the same moment as the picture (the game may move on while it is drawn).
         pages = board_pages(game, engine, lines)
+        # The living board keeps the events of its last page (those before stay in the messages before it).
+        kept = events[public[len(lines) - len(pages[-1])]:] if pages[-1] else events[public[-1] + 1:] if public \
+            else events
         content = board_page(game, engine, pages[-1], board=True)
         view = board_view(game)
         ping = pinged(game, engine) if not same_turn else []
@@ -362,18 +365,18 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         shown = self._board_asked.pop(game.id, [])
         previous = game.board_message_id
         try:
-            if public is not None:
-                extras = dict.fromkeys(e["image"] for e in events or [] if "to" not in e and e.get("image"))
-                alt = {kind: alt_text(game, engine, kind, public, events) for kind in ["board", *extras]}
+            if view_now is not None:
+                extras = dict.fromkeys(e["image"] for e in kept if "to" not in e and e.get("image"))
+                alt = {kind: alt_text(game, engine, kind, view_now, events) for kind in ["board", *extras]}
                 for kind in ["board", *extras]:
                     png = await (early[2] if early is not None and kind == "board" else
-                                 render_async(game.game_key, kind, public))
+                                 render_async(game.game_key, kind, view_now))
                     if png is not None:
                         images.append((f"{kind}.png", png, alt[kind]))
             if same_turn and len(pages) == 1:
                 edited = await self._edit_board(channel, game, content, images, view)
                 if edited is not None:
-                    self._turn_lines[game.id] = pages[-1]
+                    self._turn_events[game.id] = kept
                     return edited
             before = pages[:-1]
             if same_turn and before:  # the living board keeps the turn's earlier lines, without its buttons
@@ -401,12 +404,12 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         finally:
             for asked in shown:
                 asked.set()
-        self._turn_lines[game.id] = pages[-1]
+        self._turn_events[game.id] = kept
         await self.tables.set_message(game, board_message_id=message.id)
         if previous:
             self._retire_board(channel, game, previous)
         if game.status != "running":
-            self._turn_lines.pop(game.id, None)
+            self._turn_events.pop(game.id, None)
         return message
 
     async def _edit_board(self, channel: discord.abc.Messageable, game: GameRow, content: str,

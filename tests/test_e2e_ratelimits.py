@@ -100,7 +100,7 @@ async def test_a_moves_board_rides_its_interaction_and_only_dms_count_against_th
     await open_table(h, CHANNEL, [ADMIN, 101, 102], options="pile=14, streak=2")
     await h.settle(dms=True)
     game = await h.table()
-    thread = game.channel_id
+    thread, start_board = game.channel_id, game.board_message_id
     first = len(fake.requests)
     while (game := await h.bot.tables.get(game.id)).status == "running":
         user = game.seats[game.state["turn"]]["user_id"]
@@ -110,19 +110,20 @@ async def test_a_moves_board_rides_its_interaction_and_only_dms_count_against_th
     await h.settle(dms=True)
     during = fake.requests[first:]
     # New boards are follow-ups of the moves' interactions, the living board is edited through the token that
-    # posted it, old boards lose their buttons the same way: nothing in the thread counted against the limit.
+    # posted it, old boards lose their buttons the same way: nothing in the thread counted against the limit but
+    # the edits of the first board, which the start posted (its Start click was in the channel, not the thread).
     in_thread = [r for r in during if r["path"].startswith(f"channels/{thread}")]
-    assert in_thread == [], [(r["method"], r["path"]) for r in in_thread]
+    assert {(r["method"], r["path"]) for r in in_thread} <= {("PATCH", f"channels/{thread}/messages/{start_board}")}
     assert any(r["method"] == "POST" and r["path"].startswith("webhooks/") for r in during)
     assert any(r["method"] == "PATCH" and r["path"].startswith("webhooks/") for r in during)
     counted = {(r["method"], r["path"].split("/")[0]) for r in during if r["global"]}
     dm_channels = {str(c) for c in fake.dm_channels.values()}
     for r in during:
-        if r["global"]:  # what did count: DMs, and the final scores in the channel the table came from
+        if r["global"] and r not in in_thread:  # what else counted: DMs, the final scores in the table's channel
             assert r["path"].split("/")[1] in dm_channels | {str(CHANNEL)} or r["path"] == "users/@me/channels", \
                 (r["method"], r["path"], counted)
     boards = [m for m in fake.public_messages(thread) if m.content.startswith("**Coin Pile**")]
-    assert boards and all(m.kind == "followup" for m in boards)
+    assert len(boards) > 3 and all(m.kind == "followup" for m in boards if m.id != start_board)
     assert sum(1 for m in boards if fake.find_components(m, type=2)) == 0  # the game is over: no buttons left
 
 
@@ -189,5 +190,30 @@ async def test_operators_see_the_budget_in_gameadmin_status_and_on_the_metrics_e
     finally:
         h.bot.metrics.close()
     assert 'heistcord_requests_total{kind="global"}' in text and 'heistcord_requests_total{kind="interaction"}' in text
-    assert "heistcord_moves_total 1.0" in text and "heistcord_click_to_board_seconds_count 1.0" in text
+    assert "heistcord_moves_total 1.0" in text  # and two boards: the Start click's, the move's
+    assert "heistcord_click_to_board_seconds_count 2.0" in text
     assert 'heistcord_rate_limited_total{scope="global"} 0.0' in text and "heistcord_budget_in_use_ratio" in text
+
+
+async def test_slash_commands_are_synced_only_when_they_changed(harness):
+    from discord import app_commands
+
+    h, fake = harness, harness.fake
+
+    def syncs() -> int:
+        return sum(1 for r in fake.requests if r["method"] == "PUT" and r["path"].endswith("/commands"))
+
+    assert syncs() == 1  # the first start
+    await h.restart()
+    assert syncs() == 1, "the same commands: not synced again (a rate-limited route)"
+    assert await h.bot.sync_commands(force=True)  # what `heistcord sync` does
+    assert syncs() == 2
+
+    @app_commands.command(name="ping", description="A command that wasn't there")
+    async def ping(interaction) -> None:
+        await interaction.response.send_message("pong")
+
+    h.bot.tree.add_command(ping)
+    assert await h.bot.sync_commands()  # a changed set is synced (once)
+    assert not await h.bot.sync_commands()
+    assert syncs() == 3 and "ping" in {c["name"] for c in fake.guild_commands[GUILD]}
