@@ -149,6 +149,14 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         else:
             await interaction.response.send_message(**fit(message, ephemeral=True))
 
+    def check_user_limit(self, interaction: discord.Interaction, kind: str) -> None:
+        """What a user can trigger again and again, costing the bot requests against Discord's global limit
+        (a lobby edited, a line in the channel), is limited per user (``bot.sender.UserLimits``): TableError
+        saying how long to wait."""
+        wait = self.bot.sender.users.check(interaction.user.id, kind)
+        if wait is not None:
+            raise TableError(f"That was a lot at once: please wait {int(wait) + 1} seconds before trying again.")
+
     # --- sending ---------------------------------------------------------------------------
     async def post(self, channel: discord.abc.Messageable, content: str, *, via: Via | None = None,
                    **kwargs: Any) -> discord.Message | None:
@@ -461,11 +469,12 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
             return False
 
     # --- threads ---------------------------------------------------------------------------
-    async def open_thread(self, game: GameRow) -> None:
+    async def open_thread(self, game: GameRow, *, interaction: discord.Interaction | None = None) -> None:
         """Move a starting game into a public thread made from its lobby message (the
         players are added to it), so that the channel only sees the lobby, one line
         pointing to the thread and the final result. Falls back to playing in the
-        channel when threads are off on this server or the bot may not create one."""
+        channel when threads are off on this server or the bot may not create one. The line in the channel
+        rides the Start click's ``interaction`` (answered already) when there is one."""
         settings = await self.tables.guild_settings(game.guild_id)
         channel = await self.channel(game.channel_id)
         if not settings.threads or channel is None or not game.lobby_message_id \
@@ -492,7 +501,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
                 except discord.HTTPException as exc:
                     log.info("could not add %s to the thread of game %s: %s", seat["user_id"], game.id, exc)
         await self.post(channel, f"🎲 {engine.meta.name} (table #{game.id}) has started: follow it in {thread.mention}.",
-                        allowed_mentions=discord.AllowedMentions.none())
+                        via=Via.of(interaction), allowed_mentions=discord.AllowedMentions.none())
 
     async def post_final(self, game: GameRow, engine: Engine, results: list[dict[str, Any]], *,
                          via: Via | None = None) -> None:
@@ -552,11 +561,12 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         if game.lobby_message_id:
             await self.refresh_lobby(game)
 
-    async def channel_note(self, game: GameRow, text: str) -> None:
-        """A short note in the table's channel."""
-        channel = await self.channel(game.channel_id)
+    async def channel_note(self, game: GameRow, text: str, *, interaction: discord.Interaction | None = None) -> None:
+        """A short note in the table's channel (riding ``interaction``, answered already, when it was there)."""
+        via = Via.of(interaction)
+        channel = await self.where_to_post(game.channel_id, via)
         if channel is not None:
-            await self.post(channel, text, allowed_mentions=discord.AllowedMentions.none())
+            await self.post(channel, text, via=via, allowed_mentions=discord.AllowedMentions.none())
 
     async def log_text(self, game: GameRow, lines: int) -> str:
         """The last public moves in words, rebuilt from the action log (hidden

@@ -125,6 +125,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(name="Which option", value="Its new value")
     async def option(self, interaction: discord.Interaction, name: str, value: str) -> None:
         """/game option: the host sets one of the lobby's options."""
+        self.ui.check_user_limit(interaction, "lobby")
         check_option_text(name, value)
         row = await self.tables.set_option(interaction.channel_id, interaction.user.id, name, value)
         shown = row.options.get(name, row.options.get("_" + name))
@@ -146,6 +147,7 @@ class GameCog(commands.Cog):
     @game.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
         """/game join: take a seat in this channel's lobby."""
+        self.ui.check_user_limit(interaction, "lobby")
         row = await self.tables.require_in_channel(interaction.channel_id)
         row = await self.tables.join(row.id, interaction.user.id, interaction.user.display_name)
         await interaction.response.send_message(f"You joined {self.tables.engine(row).meta.name}.", ephemeral=True)
@@ -154,6 +156,7 @@ class GameCog(commands.Cog):
     @game.command(name="leave", description="Leave this channel's table")
     async def leave(self, interaction: discord.Interaction) -> None:
         """/game leave: leave this channel's table (in a game, a bot or the end takes the seat)."""
+        self.ui.check_user_limit(interaction, "lobby")
         row = await self.tables.require_in_channel(interaction.channel_id)
         row, outcome = await in_time(interaction, self.tables.leave(row.id, interaction.user.id))
         await reply(interaction, content="You left the table.")
@@ -167,6 +170,7 @@ class GameCog(commands.Cog):
     async def addbot(self, interaction: discord.Interaction,
                      level: Literal["easy", "normal", "hard"] = "normal") -> None:
         """/game addbot: seat a bot player of a level in the lobby."""
+        self.ui.check_user_limit(interaction, "lobby")
         row = await self.tables.require_in_channel(interaction.channel_id)
         row = await self.tables.add_bot(row.id, interaction.user.id, level)
         await interaction.response.send_message(f"A bot ({level}) took a seat.", ephemeral=True)
@@ -180,7 +184,7 @@ class GameCog(commands.Cog):
                                                                is_manager=self.bot.is_manager(interaction)))
         await reply(interaction, content=f"{self.tables.engine(row).meta.name} starts!")
         await self.ui.refresh_lobby(outcome.game)
-        await self.ui.open_thread(outcome.game)
+        await self.ui.open_thread(outcome.game, interaction=interaction)
         await self.ui.publish(outcome, interaction=interaction)
 
     # --- play ---------------------------------------------------------------------------------
@@ -267,9 +271,10 @@ class GameCog(commands.Cog):
     @game.command(name="rejoin", description="Take your seat back from the bot after missing turns")
     async def rejoin(self, interaction: discord.Interaction) -> None:
         """/game rejoin: a player benched as away takes their seat back."""
+        self.ui.check_user_limit(interaction, "note")
         row = await self.tables.rejoin(interaction.channel_id, interaction.user.id)
         await interaction.response.send_message("Welcome back: your seat is yours again.", ephemeral=True)
-        await self.bot.ui.channel_note(row, f"<@{interaction.user.id}> is back at the table.")
+        await self.bot.ui.channel_note(row, f"<@{interaction.user.id}> is back at the table.", interaction=interaction)
 
     @game.command(name="rules", description="A short summary of a game's rules")
     @app_commands.autocomplete(game=game_autocomplete)

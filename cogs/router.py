@@ -81,7 +81,7 @@ class ComponentHandlers:
         outcome = await in_time(interaction, self.tables.start(
             parts.game_id, interaction.user.id, is_manager=self.bot.permissions.is_manager(interaction)))
         await edit_reply(interaction, embed=lobby_embed(outcome.game, self.tables.engine(outcome.game)), view=None)
-        await self.open_thread(outcome.game)
+        await self.open_thread(outcome.game, interaction=interaction)
         await self.publish(outcome, interaction=interaction)
 
     async def _on_play(self, interaction: discord.Interaction, parts: customid.CustomId, values: list[str]) -> None:

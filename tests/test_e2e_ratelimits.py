@@ -217,3 +217,15 @@ async def test_slash_commands_are_synced_only_when_they_changed(harness):
     assert await h.bot.sync_commands()  # a changed set is synced (once)
     assert not await h.bot.sync_commands()
     assert syncs() == 3 and "ping" in {c["name"] for c in fake.guild_commands[GUILD]}
+
+
+async def test_one_user_joining_and_leaving_again_and_again_is_slowed_down(harness):
+    h = harness
+    await h.slash(ADMIN, "game new", {"game": "dummy"}, channel=CHANNEL)
+    answers = []
+    for n in range(7):  # each /game join or leave edits the lobby: a request against the global limit
+        rec = await h.slash(101, "game join" if n % 2 == 0 else "game leave", channel=CHANNEL)
+        answers.append(callback_text(rec))
+    assert all("please wait" not in a for a in answers[:6]) and "please wait" in answers[6]
+    rec = await h.slash(102, "game join", channel=CHANNEL)  # someone else is not held back
+    assert "You joined" in callback_text(rec)
