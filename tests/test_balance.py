@@ -1,10 +1,10 @@
-"""The balance report's runner and arithmetic (``python -m bot.balance``)."""
+"""The balance report's runner and arithmetic (``python -m tools.balance``)."""
 from __future__ import annotations
 
 import pytest
 
-from bot import balance
-from bot.balance import GameRecord, report, run, win_shares
+from tools import balance
+from tools.balance import GameRecord, report, run, win_shares
 
 
 def record(winners: list[int], players: int = 3, **kw) -> GameRecord:
@@ -56,7 +56,7 @@ def test_with_asymmetric_roles_a_seat_is_compared_with_the_seats_of_its_role():
 
 
 def test_a_simultaneous_moment_counts_as_one_decision():
-    from bot.balance import decision_weight
+    from tools.balance import decision_weight
 
     # Three seats asked at once answer one by one: one decision in time.
     assert [decision_weight(None, [0, 1, 2]), decision_weight([0, 1, 2], [0, 2]), decision_weight([0, 2], [2])] == [1, 0, 0]
@@ -69,3 +69,68 @@ def test_a_label_per_seat_is_no_role_to_compare_within():
     cell.bots = [record([0], players=2, roles=["1st", "2nd"]) for _ in range(10)]
     lines = "\n".join(report(cell))
     assert "fair 50%" in lines and "1: 100% <-" in lines
+
+
+def test_the_role_line_is_checked_against_its_fair_share():
+    # HEIST labels each seat by turn order: a start player who wins 40% at 3 players is 7 points over fair.
+    cell = balance.Cell("demo", 3)
+    roles = ["1. in turn order", "2. in turn order", "3. in turn order"]
+    cell.bots = [record([0], players=3, roles=roles) for _ in range(4)] + \
+                [record([1], players=3, roles=roles) for _ in range(3)] + \
+                [record([2], players=3, roles=roles) for _ in range(3)]
+    role_line = next(line for line in report(cell) if line.startswith("- by role"))
+    assert "1. in turn order wins 40% (fair 33%) <-" in role_line
+    assert "2. in turn order wins 30% (fair 33%)," in role_line
+
+
+def test_the_role_line_splits_a_shared_win_as_the_seat_line_does():
+    cell = balance.Cell("demo", 4)
+    roles = ["thief", "thief", "guard", "guard"]
+    # a win shared by a thief and a guard counts half for each role (it counted fully for both before)
+    cell.bots = [record([0, 2], players=4, roles=roles) for _ in range(10)]
+    role_line = next(line for line in report(cell) if line.startswith("- by role"))
+    assert "guard wins 50% (fair 50%)," in role_line and "thief wins 50% (fair 50%)," in role_line
+
+
+def test_turn_position_is_recorded_and_reported_when_the_start_player_varies():
+    from tools.balance import turn_order
+
+    assert turn_order([{"seat": 2}, {"seat": 0}, {"seat": 2}], 3) == [2, 0, 1]
+    cell = balance.Cell("demo", 2)
+    # Seat 1 starts half the games, and the first mover always wins: fair by seat, not by position.
+    cell.bots = [record([0], players=2, turn_order=[0, 1]) for _ in range(5)] + \
+                [record([1], players=2, turn_order=[1, 0]) for _ in range(5)]
+    lines = report(cell)
+    assert "1: 50%, 2: 50%" in next(line for line in lines if "by seat" in line)
+    assert "1: 100% <-, 2: 0% <-" in next(line for line in lines if "turn position" in line)
+    fixed = balance.Cell("demo", 2)
+    fixed.bots = [record([0], players=2, turn_order=[0, 1]) for _ in range(4)]
+    assert not any("turn position" in line for line in report(fixed))  # seat order: the seat line says it
+
+
+def test_both_rule_sets_play_the_same_seeds_and_print_side_by_side(monkeypatch):
+    seen = []
+    real_play = balance.play
+
+    def spy(key, players, seed, bot_seat=None, rules="tuned"):
+        seen.append((seed, rules))
+        return real_play(key, players, seed, bot_seat, rules)
+
+    monkeypatch.setattr(balance, "play", spy)
+    tuned = run("tower", 2, [2], jobs=1, rules="tuned")
+    rulebook = run("tower", 2, [2], jobs=1, rules="rulebook")
+    assert sorted(s for s, r in seen if r == "tuned") == sorted(s for s, r in seen if r == "rulebook")
+    table = balance.side_by_side(tuned[0], rulebook[0])
+    assert table[2] == "| | tuned | rulebook |" and any(row.startswith("| win share by seat") for row in table)
+
+
+def test_a_game_is_played_under_the_rule_set_asked_for(monkeypatch):
+    from bot.games import registry
+
+    engine = registry()["tower"]
+    asked = []
+    real_setup = type(engine).setup
+    monkeypatch.setattr(type(engine), "setup", lambda self, names, options, seed: asked.append(options["rules"])
+                        or real_setup(self, names, options, seed))
+    balance.play("tower", 2, 1, rules="rulebook")
+    assert asked == ["rulebook"]

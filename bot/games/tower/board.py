@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 from bot.engine import State
 
-from .cards import name
+from .cards import named
 
 FLOORS, SLOTS = 8, 5
 BALCONY, BRIDGE = -1, 8
@@ -44,8 +44,8 @@ def tower_cards(state: State) -> Iterator[tuple[int, int, int]]:
 def card_label(state: State, floor: int, slot: int) -> str:
     """A tower card in words, its floor included (the face-down card is not named)."""
     if is_hidden(floor, slot):
-        return f"the face-down card ({floor_label(floor)})"
-    return f"{name(state['tower'][floor][slot])} ({floor_label(floor)})"
+        return f"the face-down card on {floor_label(floor)}"
+    return f"{named(state['tower'][floor][slot])} on {floor_label(floor)}"
 
 
 def on_bridge(state: State, seat: int) -> bool:

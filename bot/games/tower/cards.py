@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from bot.engine import competition_ranks
 from bot.paths import DATA_DIR
@@ -42,6 +42,35 @@ def name(cid: int) -> str:
     return CARDS[cid]["name"]
 
 
+def suit_words(card: Mapping[str, Any]) -> str:
+    """A card's suits in words: "Jewel+Tome", "any suit" (Wild), "no suit"."""
+    if "Wild" in card["suits"]:
+        return "any suit"
+    return "+".join(card["suits"]) or "no suit"
+
+
+def curse_words(count: int) -> str:
+    """"1 curse", "2 curses", "-2 curses"."""
+    return f"{count} curse" + ("" if abs(count) == 1 else "s")
+
+
+def brief(card: Mapping[str, Any]) -> str:
+    """A card's suits, value, curses and prestige in brackets: "(Jewel+Tome 6, 1 curse)", "(any suit 2, 1 curse)",
+    "(value 0, 1 curse, +2 prestige)" (no suit named: the card counts in no suit). ``card`` is a printed card or
+    a view's card (same fields)."""
+    values = "/".join(str(v) for v in card["values"]) or "0"
+    head = f"{suit_words(card)} {values}" if card["suits"] else f"value {values}"
+    extras = [curse_words(card["curses"])] if card["curses"] else []
+    if card["prestige"]:
+        extras.append(f"{card['prestige']:+d} prestige")
+    return "(" + ", ".join([head, *extras]) + ")"
+
+
+def named(cid: int) -> str:
+    """A card's name with its brief: "Ruby Slippers (Jewel 4)"."""
+    return f"{CARDS[cid]['name']} {brief(CARDS[cid])}"
+
+
 def curse_free(cid: int) -> bool:
     """'Without a curse': no curse icon at all (Radiant Hamsa's -2 icon counts as a curse icon)."""
     return CARDS[cid]["curses"] == 0
@@ -66,12 +95,17 @@ def haul_stats(cards: Iterable[int], sand_target: int | None = None) -> dict[str
     """Totals for one haul (all its cards, face-down ones included).
 
     ``sand_target``: the card Sand of Illusion lies under (counted twice for suits
-    and numbers) when both Sand and that card are in ``cards``."""
-    cards = list(cards)
+    and numbers) when both Sand and that card are in ``cards``. A new dict each call (worked out once per haul)."""
+    suits, numbers, raw_curses, prestige = _haul_totals(tuple(cards), sand_target)
+    return {"suits": dict(zip(SUITS, suits)), "numbers": dict(zip(("3", "4", "5"), numbers)),
+            "raw_curses": raw_curses, "curses": max(0, raw_curses), "card_prestige": prestige}
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _haul_totals(cards: tuple[int, ...], sand_target: int | None) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """``haul_stats``'s figures as tuples (suits in SUITS order, numbers 3, 4, 5, raw curses, card prestige)."""
     suits = {s: 0 for s in SUITS}
     numbers = {"3": 0, "4": 0, "5": 0}
-    raw_curses = 0
-    prestige = 0
     counted = list(cards)
     if sand_target is not None and SAND in cards and sand_target in cards:
         counted.append(sand_target)  # the duplicate: suits and numbers only
@@ -81,11 +115,9 @@ def haul_stats(cards: Iterable[int], sand_target: int | None = None) -> dict[str
         for v in CARDS[cid]["values"]:
             if str(v) in numbers:
                 numbers[str(v)] += 1
-    for cid in cards:
-        raw_curses += CARDS[cid]["curses"]
-        prestige += CARDS[cid]["prestige"]
-    return {"suits": suits, "numbers": numbers, "raw_curses": raw_curses, "curses": max(0, raw_curses),
-            "card_prestige": prestige}
+    raw_curses = sum(CARDS[cid]["curses"] for cid in cards)
+    prestige = sum(CARDS[cid]["prestige"] for cid in cards)
+    return tuple(suits.values()), tuple(numbers.values()), raw_curses, prestige
 
 
 def tile_metric(tile: dict[str, Any], stats: dict[str, Any]) -> int:
@@ -131,9 +163,11 @@ def award_tiles(stats: list[dict[str, Any]], exits: list[int]) -> list[dict[str,
     return awards
 
 
-def final_scores(hauls: list[list[int]], sand_target: int | None, exits: list[int]) -> dict[str, Any]:
+def final_scores(hauls: list[list[int]], sand_target: int | None, exits: list[int],
+                 head_start: list[int] | None = None) -> dict[str, Any]:
     """Everything final scoring needs: per-seat stats, tile awards, scores and ranks.
 
+    ``head_start``: prestige each seat has before any tile or card (the tuned two-player game's second player).
     Ranking: most prestige, then fewest curses, then most scoring tiles; a full tie shares the rank."""
     stats = [haul_stats(h, sand_target) for h in hauls]
     awards = award_tiles(stats, exits)
@@ -144,11 +178,12 @@ def final_scores(hauls: list[list[int]], sand_target: int | None, exits: list[in
         if a["seat"] is not None:
             tiles_won[a["seat"]].append(a["tile"])
             tile_points[a["seat"]] += a["prestige"]
-    totals = [tile_points[s] + stats[s]["card_prestige"] for s in range(n)]
+    start = list(head_start or [0] * n)
+    totals = [tile_points[s] + stats[s]["card_prestige"] + start[s] for s in range(n)]
     keys = [(-totals[s], stats[s]["curses"], -len(tiles_won[s])) for s in range(n)]
     ranks = competition_ranks(keys)
     return {"stats": stats, "awards": awards, "tiles": tiles_won, "tile_points": tile_points,
-            "totals": totals, "ranks": ranks}
+            "head_start": start, "totals": totals, "ranks": ranks}
 
 
 # The bot's fast path: the same figures as ``haul_stats`` + ``tile_metric``, as vectors, cached by haul.

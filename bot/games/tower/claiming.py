@@ -5,7 +5,7 @@ from bot.engine import Event, State
 
 from . import cards
 from .board import floor_label, is_hidden, player_name, tower_cards
-from .cards import CARDS, name
+from .cards import CARDS, brief, name
 
 
 def power_ok(state: State, seat: int, cid: int, at: tuple[int, int] | None) -> bool:
@@ -49,9 +49,10 @@ def claim(state: State, seat: int, floor: int, slot: int, move: bool, events: li
     how = "" if move else " with the Portal Cloak"
     if hidden:
         events.append({"type": "claim", "text": f"{who} claims the face-down card of {floor_label(floor)}{how}: "
-                                                f"it is **{name(cid)}**!"})
+                                                f"it is **{name(cid)}** {brief(CARDS[cid])}!"})
     else:
-        events.append({"type": "claim", "text": f"{who} claims **{name(cid)}** ({floor_label(floor)}){how}."})
+        events.append({"type": "claim", "text": f"{who} claims **{name(cid)}** {brief(CARDS[cid])} from "
+                                                f"{floor_label(floor)}{how}."})
     queue_power(state, seat, cid, events)
 
 
@@ -88,4 +89,4 @@ def _reveal_own_secret(state: State, seat: int, events: list[Event]) -> None:
     state["revealed"][seat] = secret
     state["hauls"][seat].append(secret)
     events.append({"type": "power", "text": f"Codex of Truth: {who} reveals their face-down card: "
-                                            f"**{name(secret)}**."})
+                                            f"**{name(secret)}** {brief(CARDS[secret])}."})

@@ -11,6 +11,7 @@ its own module, and the moments of play are a table of handlers (``PHASES``):
   scoring.py   the end of the game, final scores and ranks
   views.py     what each seat may see (shapes declared in viewtypes.py)
   texts.py     rules summary, status line, move labels and groups, refusals, the DM text
+  teach.py     how to play, the glossary, a help line per kind of move, the tutorial (bot/teach.py's contract)
 
 State (plain JSON):
   tower[floor][slot]  card id or None (floor 0 = top, floor 7 = bottom; tower[7][4] is face-down while it is there)
@@ -70,6 +71,7 @@ class TowerEngine(Engine):
         max_players=5,
         blurb="Loot a wizard's tower floor by floor; you can never climb back up.",
         summary=SUMMARY,
+        revision=2,  # 2: the rules option (tuned or rulebook), teaching, this session's rule changes
         options=(
             RULES_OPTION,
             Option("special_set", "Special cards", "A", "Which 8 special Dark cards are used: set A (basic) or set B.",

@@ -3,11 +3,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import State
+from bot.engine import RULEBOOK, TUNED, State
 from bot.rng import Rng
 
 from . import cards
 from .board import BALCONY, FLOORS, SLOTS
+
+HEAD_START = 2  # tuned, two players: the second player's prestige for playing second (see docs/rules/tower.md)
+
+
+def head_start(players: int, rules: str) -> list[int]:
+    """Each seat's prestige before the game: at two players under the tuned rules the second player (seat 1)
+    starts with ``HEAD_START``; the printed rules give nobody any."""
+    return [0, HEAD_START] if players == 2 and rules != RULEBOOK else [0] * players
 
 
 def new_state(names: list[str], opts: dict[str, Any], seed: int) -> State:
@@ -44,7 +52,9 @@ def _empty_table(names: list[str], opts: dict[str, Any], seed: int) -> State:
     players = len(names)
     return {
         "names": list(names), "rng": Rng.seed_state(seed), "n": players,
-        "options": {"special_set": opts["special_set"], "master_thief": bool(opts["master_thief"])},
+        "options": {"special_set": opts["special_set"], "master_thief": bool(opts["master_thief"]),
+                    "rules": opts.get("rules", TUNED)},
+        "head_start": head_start(players, opts.get("rules", TUNED)),
         "phase": "play", "tower": [[None] * SLOTS for _ in range(FLOORS)],
         "pawns": [[BALCONY, -1] for _ in range(players)], "hauls": [[] for _ in range(players)],
         "secret": [None] * players, "revealed": [None] * players, "sand_target": None,

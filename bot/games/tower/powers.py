@@ -20,7 +20,7 @@ from .board import (
     remove_from_haul,
     tower_cards,
 )
-from .cards import name
+from .cards import brief, name
 from .claiming import claim, claimable
 
 Step = dict[str, Any]
@@ -93,9 +93,10 @@ def _discard_tower(state: State, step: Step, action: Action, events: list[Event]
     label = card_label(state, f, slot)
     discard_from_tower(state, f, slot)
     why = "Amulet of Nae: " if step["k"] == "amulet_discard" else ""
+    rule = " (two-player rule)" if step["k"] == "row_discard" else ""
     unseen = " unseen" if is_hidden(f, slot) else ""
-    events.append({"type": "discard", "text": f"{why}{player_name(state, step['seat'])} returns {label} to the "
-                                              f"box{unseen}."})
+    events.append({"type": "discard", "text": f"{why}{player_name(state, step['seat'])} sends {label} to the "
+                                              f"box{unseen}{rule}."})
 
 
 def _give(state: State, step: Step, action: Action, events: list[Event]) -> None:
@@ -110,8 +111,8 @@ def _give(state: State, step: Step, action: Action, events: list[Event]) -> None
 def _sand(state: State, step: Step, action: Action, events: list[Event]) -> None:
     """The Sand goes under the chosen card, which then counts twice."""
     state["sand_target"] = action["card"]
-    events.append({"type": "power", "text": f"Sand of Illusion: {player_name(state, step['seat'])} tucks the Sand "
-                                            f"under **{name(action['card'])}**, which now counts twice."})
+    events.append({"type": "power", "text": f"Sand of Illusion: {player_name(state, step['seat'])} puts the Sand "
+                                            f"under **{name(action['card'])}** {brief(cards.CARDS[action['card']])}, which now counts twice."})
 
 
 def _discard_haul(state: State, step: Step, action: Action, events: list[Event]) -> None:
@@ -121,7 +122,7 @@ def _discard_haul(state: State, step: Step, action: Action, events: list[Event])
     state["box"].append(cid)
     why = "Tales of Myth & Magic" if step["k"] == "tales" else "Bone Crown"
     events.append({"type": "discard", "text": f"{why}: {player_name(state, step['seat'])} returns **{name(cid)}** "
-                                              f"from their haul to the box."})
+                                              f"{brief(cards.CARDS[cid])} from their haul to the box."})
 
 
 def _take(state: State, step: Step, action: Action, events: list[Event]) -> None:
@@ -137,7 +138,7 @@ def _peek(state: State, step: Step, action: Action, events: list[Event]) -> None
     events.append({"type": "power", "text": f"Distillation of Prescience: {player_name(state, seat)} secretly "
                                             f"looks at {player_name(state, target)}'s face-down card."})
     events.append({"type": "peek", "to": seat, "text": f"{player_name(state, target)}'s face-down card is "
-                                                       f"**{name(cid)}**."})
+                                                       f"**{name(cid)}** {brief(cards.CARDS[cid])}."})
 
 
 def _vamp(state: State, step: Step, action: Action, events: list[Event]) -> None:
@@ -159,7 +160,8 @@ def _vamp_take(state: State, step: Step, action: Action, events: list[Event]) ->
     state["tower"][f][slot] = give
     state["hauls"][seat].append(take)
     events.append({"type": "power", "text": f"Vampire's Blood: {player_name(state, seat)} swaps **{name(give)}** "
-                                            f"from their haul for **{name(take)}** ({floor_label(f)})."})
+                                            f"{brief(cards.CARDS[give])} from their haul for **{name(take)}** "
+                                            f"{brief(cards.CARDS[take])} from {floor_label(f)}."})
 
 
 class StepKind(NamedTuple):

@@ -14,6 +14,7 @@ from typing import Any
 from . import cards
 from .bot_player import reckon, tile_plan
 from .engine import BALCONY, BRIDGE, HIDDEN
+from .scoring import head_start
 
 
 def _queue(view: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -127,7 +128,7 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
     if queue is None:
         return None
     n, priv = view["n"], view["private"]
-    options = {"special_set": view["options"]["special_set"], "master_thief": view["options"]["master_thief"]}
+    options = {key: view["options"][key] for key in ("special_set", "master_thief", "rules") if key in view["options"]}
     used, unused = (cards.SET_A, cards.SET_B) if options["special_set"] == "A" else (cards.SET_B, cards.SET_A)
     known: set[int] = set(unused)
     tower, hidden_slot = _tower_cards(view, known)
@@ -157,6 +158,7 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         "seen": seen, "turn": view["turn"], "exits": list(view["exits"]), "queue": queue,
         "extra": view["extra_turn"], "recent": list(view["recent"]),
         "bonus": "extra turn from the Hourglass" in (view.get("status") or ""),
+        **({"head_start": list(view["head_start"])} if "head_start" in view else {}),
     }
 
 
@@ -178,7 +180,8 @@ def _expected(state: dict[str, Any], hauls: list[list[int]]) -> list[float]:
     n = state["n"]
     figures = [cards.haul_figures(tuple(h), state["sand_target"]) for h in hauls]
     plan = tile_plan(n)
-    out = [reckon(figures[s], [f[0] for i, f in enumerate(figures) if i != s], plan) for s in range(n)]
+    start = head_start(state)
+    out = [reckon(figures[s], [f[0] for i, f in enumerate(figures) if i != s], plan) + start[s] for s in range(n)]
     in_play = {t["key"] for t in cards.tiles_in_play(n)}
     exits = state["exits"]
     for place, key in enumerate(("first", "second")):
@@ -195,7 +198,7 @@ def table_features(engine, state: dict[str, Any]) -> list[tuple[float, ...]]:
     n = state["n"]
     hauls = [list(state["hauls"][s]) + ([state["secret"][s]] if state["secret"][s] is not None else [])
              for s in range(n)]
-    totals = cards.final_scores(hauls, state["sand_target"], state["exits"])["totals"]
+    totals = cards.final_scores(hauls, state["sand_target"], state["exits"], head_start(state))["totals"]
     expected = _expected(state, hauls)
     counts = [sum(1 for c in row if c is not None) for row in state["tower"]]
     left = sum(counts)
@@ -242,5 +245,5 @@ def hauls_evaluate(engine, state: dict[str, Any], seat: int) -> float:
     from bot.search import lead_value
     hauls = [list(state["hauls"][s]) + ([state["secret"][s]] if state["secret"][s] is not None else [])
              for s in range(state["n"])]
-    final = cards.final_scores(hauls, state["sand_target"], state["exits"])
+    final = cards.final_scores(hauls, state["sand_target"], state["exits"], head_start(state))
     return lead_value([float(t) for t in final["totals"]], seat, 3.0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from bot.engine import Action, Event, State
 
 from .board import BRIDGE, FLOORS, SLOTS, on_bridge, player_name
-from .cards import name
+from .cards import CARDS, brief, name
 from .claiming import claim, claimable
 from .powers import FORCED_STEPS, resolve_step, skip_note, step_options
 from .scoring import finish
@@ -23,7 +23,7 @@ def draft(state: State, seat: int, action: Action) -> list[Event]:
     hand["hand"].remove(cid)
     state["secret"][seat] = cid
     hand["pos"] += 1
-    events: list[Event] = [{"type": "draft", "to": seat, "text": f"You keep **{name(cid)}** as your secret card."}]
+    events: list[Event] = [{"type": "draft", "to": seat, "text": f"You keep **{name(cid)}** {brief(CARDS[cid])} as your secret card."}]
     who = player_name(state, seat)
     if hand["pos"] < len(hand["order"]):
         nxt = hand["order"][hand["pos"]]
@@ -109,13 +109,13 @@ def exit_tower(state: State, seat: int, events: list[Event]) -> None:
     out = len(state["exits"])
     who = player_name(state, seat)
     if out == 1:
-        text = f"{who} escapes to the bridge first and takes **1st to Exit** (+2)."
+        text = f"{who} leaves by the bridge first and takes **1st to Exit** (+2 prestige)."
     elif out == 2 and state["n"] > 2:
-        text = f"{who} escapes to the bridge second and takes **2nd to Exit** (+1)."
+        text = f"{who} leaves by the bridge second and takes **2nd to Exit** (+1 prestige)."
     elif out == state["n"] and state["n"] > 2:
-        text = f"{who} is the last thief out and takes **Last to Exit** (-1)."
+        text = f"{who} is the last thief out and takes **Last to Exit** (-1 prestige)."
     else:
-        text = f"{who} escapes to the bridge."
+        text = f"{who} leaves by the bridge."
     events.append({"type": "exit", "text": text})
 
 

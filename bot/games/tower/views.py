@@ -6,7 +6,7 @@ from bot.engine import State
 from . import cards
 from .board import BALCONY, BRIDGE, FLOORS, HIDDEN, SLOTS, hidden_there, is_hidden, to_act
 from .cards import CARDS
-from .scoring import final, winners
+from .scoring import final, head_start, winners
 from .texts import pending_text, status_line
 from .viewtypes import (
     CardView,
@@ -17,6 +17,8 @@ from .viewtypes import (
     PawnView,
     PendingView,
     ScoringTileView,
+    StandingAward,
+    StandingView,
     TowerPrivate,
     TowerView,
 )
@@ -48,11 +50,24 @@ def view(state: State, viewer: int | None) -> TowerView:
         "draft": draft, "box": [card_view(c) for c in state["box"]], "box_unseen_count": len(state["box_unseen"]),
         "extra_turn": state["extra"], "recent": list(state["recent"]),
     }
+    if "head_start" in state:
+        v["head_start"] = list(state["head_start"])
+    if not over:
+        v["standing"] = standing(state, [list(h) for h in state["hauls"]])
     if over:
         v["final"] = final_view(state)
     if viewer is not None:
         v["private"] = private_view(state, viewer, draft)
     return v
+
+
+def standing(state: State, hauls: list[list[int]]) -> StandingView:
+    """Who would win each scoring tile, and everyone's prestige, if the game ended now with these hauls (the
+    public board: face-up cards only; a seat's own view: what it knows of face-down cards too)."""
+    result = cards.final_scores(hauls, state["sand_target"], state["exits"], head_start(state))
+    awards: list[StandingAward] = [{"tile": a["tile"], "label": a["label"], "prestige": a["prestige"],
+                                    "seat": a["seat"], "values": a["values"]} for a in result["awards"]]
+    return {"awards": awards, "totals": result["totals"]}
 
 
 def final_view(state: State) -> FinalView:
@@ -149,4 +164,11 @@ def private_view(state: State, viewer: int, draft: DraftView | None) -> TowerPri
         priv["draft_hand"] = [card_view(c) for c in sorted(state["draft"]["hand"])]
     mine = list(state["hauls"][viewer]) + ([secret] if secret is not None else [])
     priv["my_totals"] = cards.haul_stats(mine, state["sand_target"])
+    if state["phase"] != "over":
+        known = [list(h) for h in state["hauls"]]
+        known[viewer] = mine
+        for seat, cid in state["seen"][viewer]:
+            if state["secret"][seat] == cid:
+                known[seat].append(cid)
+        priv["standing"] = standing(state, known)
     return priv

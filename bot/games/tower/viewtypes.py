@@ -99,6 +99,22 @@ class FinalView(TypedDict):
     bottom_card: CardView | None
 
 
+class StandingAward(TypedDict):
+    """A scoring tile as it would go if the game ended now: the leader (None: a tie, or not yet decided for an
+    exit tile) and everyone's figure (None for an exit tile)."""
+    tile: str
+    label: str
+    prestige: int
+    seat: int | None
+    values: list[int] | None
+
+
+class StandingView(TypedDict):
+    """If the game ended now: each scoring tile's leader and every player's prestige."""
+    awards: list[StandingAward]
+    totals: list[int]
+
+
 class SeenView(TypedDict):
     """A face-down card this player has peeked at, and whose it is."""
     seat: int
@@ -114,6 +130,7 @@ class TowerPrivate(TypedDict):
     draft_offered: list[CardView]
     draft_hand: list[CardView] | None
     my_totals: NotRequired[dict[str, Any]]
+    standing: NotRequired[StandingView]
 
 
 class TowerView(TypedDict):
@@ -137,5 +154,7 @@ class TowerView(TypedDict):
     box_unseen_count: int
     extra_turn: Any
     recent: list[str]
+    head_start: NotRequired[list[int]]
+    standing: NotRequired[StandingView]
     final: NotRequired[FinalView]
     private: NotRequired[TowerPrivate]
