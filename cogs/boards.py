@@ -26,7 +26,7 @@ from bot.coalesce import Coalescer
 from bot.engine import Engine
 from bot.sender import BOARD, TIDY
 from bot.storage import GameRow
-from bot.tables import Outcome, TableError, TableService
+from bot.tables import Outcome, TableError, TableService, engine_options
 from cogs import refusals
 from cogs.dms import HAND_SPACING, OWN_MOVE_SPACING, DirectMessages
 from cogs.embeds import (
@@ -86,17 +86,19 @@ class Via:
 
 
 def pinged(game: GameRow, engine: Engine) -> list[int]:
-    """The players a new board pings: those the game waits for, but not for a decision with a single option
-    (nothing to choose: a timed window whose only move is to pass, which closes by itself, or a forced move).
-    Their names are on the board all the same."""
+    """The players a new board pings: the people the game waits for, but nobody in a timed window (e.g. "anyone may
+    interrupt this roll"): it needs no answer, closing by itself, and pinging only the seats that hold an answer
+    would tell the table who holds one. Outside a window a decision with one option is pinged like any other: the
+    table waits for its click, and who has one option can hang on a hidden hand (HEIST's "No assist"), so leaving
+    those out would reveal it. Every name is on the board all the same."""
     if game.status != "running" or game.state is None:
+        return []
+    if engine.window_seconds(game.state, engine_options(game)) is not None:
         return []
     users = []
     for seat in engine.to_act(game.state):
         info = game.seats[seat]
-        if info.get("bot") or info.get("away") or not info.get("user_id"):
-            continue
-        if len(engine.legal_actions(game.state, seat)) > 1:
+        if not info.get("bot") and not info.get("away") and info.get("user_id"):
             users.append(int(info["user_id"]))
     return users
 
@@ -116,6 +118,9 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         self.dm_channel_ids: dict[int, int] = {}
         self._dms_refused: dict[int, set[int]] = {}
         self._pending_notes: dict[tuple[int, int], list[str]] = {}
+        # per channel: old boards whose buttons Discord would not let the bot take off (a locked thread), taken off
+        # when it may post there again (fresh_board)
+        self._unretired: dict[int, set[int]] = {}
         self._recent_notes: dict[tuple[int, int], deque[str]] = {}
         self._notified: dict[tuple[int, int], int] = {}  # (game, seat) -> notifying DMs sent or queued
         self.hand_spacing, self.own_move_spacing = HAND_SPACING, OWN_MOVE_SPACING  # (cogs.dms)
@@ -451,6 +456,8 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
                 await self.edit(channel, message_id, lambda: {"view": None}, priority=TIDY)
             except discord.HTTPException as exc:
                 log.info("could not take the buttons off an old board of game %s: %s", game.id, exc)
+                if exc.code in (refusals.THREAD_LOCKED, refusals.MISSING_ACCESS, refusals.MISSING_PERMISSIONS):
+                    self._unretired.setdefault(getattr(channel, "id", 0), set()).add(message_id)
 
         self._tasks_spawn(retire())
 
@@ -571,11 +578,15 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
             self._retire_board(channel, game, previous)
 
     async def fresh_board(self, channel_id: int) -> None:
-        """Post the board of the table playing in ``channel_id`` anew (the old one retired): the bot may post
-        there again after it could not (a thread unlocked)."""
+        """Post the board of the table playing in ``channel_id`` anew (the old one retired), and take the buttons off
+        the old boards it could not meanwhile: the bot may post there again after it could not (a thread unlocked)."""
         game = await self.tables.in_channel(channel_id)
         if game is not None and game.status == "running":
             await self.boards.submit(game.id, [([], True, None)])
+        stale = self._unretired.pop(channel_id, set())
+        if stale and game is not None and (channel := await self.channel(channel_id)) is not None:
+            for message_id in sorted(stale):
+                self._retire_board(channel, game, message_id)
 
     async def announce_end(self, game: GameRow) -> None:
         """Say in the channel that the table ended, take the buttons off its board, refresh its lobby."""

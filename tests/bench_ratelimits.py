@@ -36,12 +36,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.bench import percentile
 from bot.games import registry
 from bot.sender import route_of
 from cogs import customid
 from tests.botprocess import BotProcess
 from tests.fakediscord import FakeDiscord, RecordedMessage
+from tools.bench import percentile
 
 GUILD = 5000
 FIRST_CHANNEL = 10_000

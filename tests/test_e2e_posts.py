@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games import get_engine
+from bot.games import get_engine, shipped
 from bot.tables import engine_options
 from bot.turns import turn_snapshots
 from cogs.dms import NOTIFYING_DMS
@@ -41,7 +41,7 @@ async def lines_never_posted(h, game) -> list[str]:
     return [line for _, line in await h.bot.tables.public_log(game.id) if line not in said]
 
 
-@pytest.mark.parametrize("key", ["tower", "sleeping", "masterminds", "rage", "heist"])
+@pytest.mark.parametrize("key", sorted(shipped()))
 async def test_a_game_posts_about_one_message_per_turn_and_loses_no_line(harness, key):
     posts, turns, in_channel = await posts_of_a_game(harness, key)
     print(f"\n{key}: {posts} posts in the thread for {turns} turn changes; {in_channel} in the channel")

@@ -1,5 +1,5 @@
-"""Who a new board pings (issue 30: a decision with a single option is not pinged; a timed window that needs no
-answer, e.g. Masterminds' interrupt windows where the only move is to pass, does not ping)."""
+"""Who a new board pings (issue 30: a timed window that needs no answer does not ping, e.g. Masterminds' interrupt
+windows, 37 of 44 of which offered only "Pass"; and who is pinged never tells the table what a hand holds)."""
 from __future__ import annotations
 
 import random
@@ -15,27 +15,56 @@ def game_row(key: str, state: dict, humans: int = 4) -> GameRow:
                    seed=1, seats=seats, state=state, version=0)
 
 
-def test_a_pass_only_window_pings_nobody_and_a_real_choice_pings_its_player():
+def play_until(engine, state, rng, wanted, check, limit: int = 3000) -> None:
+    """Play bot moves, calling ``check(state)`` at each position, until ``wanted()`` or the game ends."""
+    for _ in range(limit):
+        if engine.is_terminal(state) or wanted():
+            return
+        check(state)
+        seat = engine.to_act(state)[0]
+        engine.apply(state, seat, engine.bot_action(state, seat, rng))
+
+
+def test_a_timed_window_pings_nobody_whatever_the_seats_hold_and_a_turn_pings_its_player():
+    """Masterminds' interrupt windows close by themselves: nobody is pinged, neither the seats whose only move is
+    to pass nor those holding an interrupt (pinging only those would show the table who holds one)."""
     engine = get_engine("masterminds")
     options = engine.meta.resolve_options({})
     state = engine.setup(["a", "b", "c", "d"], options, 3)
-    rng = random.Random(3)
-    seen = {"pass only": 0, "choice": 0}
-    while not engine.is_terminal(state) and min(seen.values()) < 3:
-        game = game_row("masterminds", state)
-        users = set(pinged(game, engine))
-        for seat in engine.to_act(state):
-            legal = engine.legal_actions(state, seat)
-            if len(legal) == 1:
-                assert engine.window_seconds(state, options) is not None and legal[0]["type"] == "pass"
-                seen["pass only"] += 1
-                assert 500 + seat not in users, engine.describe_action(state, seat, legal[0])
-            else:
-                seen["choice"] += 1
-                assert 500 + seat in users
-        seat = engine.to_act(state)[0]
-        engine.apply(state, seat, engine.bot_action(state, seat, rng))
+    seen = {"window, pass only": 0, "window, a real choice": 0, "turn": 0}
+
+    def check(state):
+        users = pinged(game_row("masterminds", state), engine)
+        waiting = engine.to_act(state)
+        if engine.window_seconds(state, options) is not None:
+            assert users == []
+            for seat in waiting:
+                seen["window, pass only" if len(engine.legal_actions(state, seat)) == 1 else "window, a real choice"] += 1
+        else:
+            assert users == [500 + seat for seat in waiting]
+            seen["turn"] += 1
+
+    play_until(engine, state, random.Random(3), lambda: min(seen.values()) >= 3, check)
     assert min(seen.values()) >= 3, seen
+
+
+def test_a_decision_with_one_option_that_hangs_on_a_hidden_hand_is_pinged_like_the_others():
+    """HEIST's assists: the seats asked to assist are pinged alike, those who can only answer "No assist" too
+    (the table waits for them, and leaving them out would show who holds nothing that helps)."""
+    engine = get_engine("heist")
+    options = engine.meta.resolve_options({})
+    state = engine.setup(["a", "b", "c", "d"], options, 5)
+    seen = []
+
+    def check(state):
+        waiting = engine.to_act(state)
+        counts = {len(engine.legal_actions(state, seat)) for seat in waiting}
+        if len(waiting) > 1 and 1 in counts and len(counts) > 1:  # one seat with a single option, another with more
+            assert pinged(game_row("heist", state), engine) == [500 + seat for seat in waiting]
+            seen.append(state)
+
+    play_until(engine, state, random.Random(5), lambda: len(seen) >= 2, check)
+    assert len(seen) >= 2, "no assist step mixed seats with one option and seats with several"
 
 
 def test_bots_and_players_away_are_never_pinged():
