@@ -149,6 +149,9 @@ class World:
         rec = await fake.slash(table.users[0], table.channel, "game new", {"game": table.key})
         await rec.response(timeout=TIMEOUT)
         lobby = rec.message
+        if lobby is None or not self.fake.find_components(lobby, type=2):
+            raise RuntimeError(f"/game new in {table.channel} was answered without a lobby:"
+                               f" {lobby.content if lobby else rec.callback}")
         for uid in table.users[1:]:
             join = await fake.click(uid, lobby, fake.find_component(lobby, label="Join")["custom_id"])
             await join.response(timeout=TIMEOUT)
@@ -356,8 +359,8 @@ async def part_capacity(tmp: str, count: int, seconds: float, pace: tuple[float,
     try:
         await world.start()
         began = perf()
-        for k in range(0, len(tables), 50):  # opened fifty at a time, as they would be over a few minutes
-            await asyncio.gather(*(world.open(t) for t in tables[k:k + 50]))
+        for k in range(0, len(tables), 5):  # opened five at a time, as they would be over a few minutes
+            await asyncio.gather(*(world.open(t) for t in tables[k:k + 5]))
         await asyncio.gather(*(world.wait_started(t, 1800) for t in tables))
         await world.fake.settle(quiet=2.0, timeout=1800)
         print(f"  ({sum(1 for t in tables if t.thread)} tables opened in {perf() - began:.0f} s)", flush=True)
