@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 import math
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -138,6 +139,48 @@ def plays_rulebook(options: dict[str, Any] | None) -> bool:
     """Whether a table's resolved options (or a state's ``"options"``) ask for the printed rules; a game stored
     before the option existed plays the tuned set."""
     return (options or {}).get("rules", TUNED) == RULEBOOK
+
+
+def phase_of(state: State) -> str:
+    """The default moment of play of a :class:`PhaseTable`: the state's ``"phase"``."""
+    return str(state["phase"])
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One moment of play: the legal actions of a seat that may act now, and the handler of each kind of action
+    (``action["type"]``) they offer. A handler carries out an action already known to be legal and returns its
+    events."""
+
+    legal: Callable[[State, int], list[Action]]
+    handlers: Mapping[str, Callable[[State, int, Action], list[Event]]]
+
+
+@dataclass(frozen=True)
+class PhaseTable:
+    """A game's moments of play by name, and which one applies now (``moment``: by default the state's
+    ``"phase"``). A moment with no entry (e.g. ``"over"``) offers no action. An engine hands ``legal_actions``
+    and ``_apply`` to it (after its own turn check) instead of dispatching by hand."""
+
+    phases: Mapping[str, Phase]
+    moment: Callable[[State], str] = phase_of
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """The current moment's legal actions for ``seat`` ([] if the moment has none)."""
+        phase = self.phases.get(self.moment(state))
+        return phase.legal(state, seat) if phase else []
+
+    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
+        """Hand a legal action to the current moment's handler of its kind."""
+        phase = self.phases.get(self.moment(state))
+        handler = phase.handlers.get(action["type"]) if phase else None
+        if handler is None:  # legal_actions offered a kind no handler takes: a bug of the game's table
+            raise RuleError("That move isn't allowed right now.")
+        return handler(state, seat, action)
+
+    def kinds(self) -> set[str]:
+        """Every kind of action some moment handles."""
+        return {kind for phase in self.phases.values() for kind in phase.handlers}
 
 
 @dataclass(frozen=True)

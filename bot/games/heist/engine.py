@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Callable, NamedTuple, cast
+from typing import Any, cast
 
-from bot.engine import RULES_OPTION, Action, Engine, Event, GameMeta, Option, RuleError, State
+from bot.engine import RULES_OPTION, Action, Engine, Event, GameMeta, Option, Phase, PhaseTable, RuleError, State
 
 from . import board, scoring, texts, views
 from .assists import assist_actions, commit, pass_is_public, pay_choices, reveal
@@ -50,21 +50,15 @@ from .texts import SUMMARY
 from .tricks import aimed_at_a_twin, play_trick, trick_actions
 from .viewtypes import HeistView, ScoreView
 
-__all__ = ["HeistEngine", "PHASES", "Phase", "ROUNDS", "SUMMARY"]
+__all__ = ["HeistEngine", "PHASES", "ROUNDS", "SUMMARY"]
 
 
-class Phase(NamedTuple):
-    """One phase of a turn: its legal actions for a seat, and how each kind of action applies."""
-    legal: Callable[[State, int], list[Action]]
-    apply: dict[str, Callable[[State, int, Action], list[Event]]]
-
-
-PHASES: dict[str, Phase] = {
+PHASES = PhaseTable({
     "choose": Phase(choose_actions, {"choose": choose}),
     "assist": Phase(assist_actions, {"assist": commit, "pay": commit, "no_assist": commit}),
     "tricks": Phase(trick_actions, {"trick": play_trick, "resolve": lambda state, seat, action: resolve(state)}),
     "upgrade": Phase(upgrade_actions, {"upgrade": upgrade, "no_upgrade": upgrade}),
-}
+})
 
 
 class HeistEngine(Engine):
@@ -114,8 +108,7 @@ class HeistEngine(Engine):
         """The moves of the current phase for a seat that may act now."""
         if seat not in self.to_act(state):
             return []
-        phase = PHASES.get(state["phase"])
-        return phase.legal(state, seat) if phase else []
+        return PHASES.legal_actions(state, seat)
 
     def apply(self, state: State, seat: int, action: Action) -> list[Event]:
         """The contract's ``apply``; it also takes the shapes of moves logged before (an assist with its payment in
@@ -140,8 +133,7 @@ class HeistEngine(Engine):
 
     def _apply(self, state: State, seat: int, action: Action) -> list[Event]:
         action = self._exact_legal(state, seat, action)
-        handler = PHASES[state["phase"]].apply[action["type"]]
-        return handler(state, seat, action) + self._skip_forced(state)
+        return PHASES.apply(state, seat, action) + self._skip_forced(state)
 
     def _exact_legal(self, state: State, seat: int, action: Any) -> Action:
         """The legal action equal to ``action`` in value AND type, or RuleError. Everything a

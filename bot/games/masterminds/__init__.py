@@ -1,6 +1,4 @@
 """Masterminds: Heist Society (game key ``masterminds``)."""
-from .engine import MastermindsEngine
-
-ENGINE = MastermindsEngine()
+from .engine import ENGINE, MastermindsEngine
 
 __all__ = ["ENGINE", "MastermindsEngine"]

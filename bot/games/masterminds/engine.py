@@ -37,9 +37,10 @@ Flow of a turn (``state["phase"]``):
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, NamedTuple
+from functools import partial
+from typing import Any, Callable
 
-from bot.engine import RULES_OPTION, Engine, GameMeta, Option, RuleError
+from bot.engine import RULES_OPTION, Action, Engine, Event, GameMeta, Option, Phase, PhaseTable, State
 
 from . import bot_player
 from .board import BoardMixin, recruit_value, seat_order
@@ -62,7 +63,7 @@ from .texts import SUMMARY, TextsMixin
 from .upkeep import UpkeepMixin
 from .views import ViewsMixin
 
-__all__ = ["DICE_PER_PLAYER", "HAND_LIMIT", "MAX_ACTIVATE", "PERFECT_FACE", "PHASES", "Phase", "PUBLIC_KEYS", "RECENT", "SECRET_KEYS",
+__all__ = ["DICE_PER_PLAYER", "HAND_LIMIT", "MAX_ACTIVATE", "ENGINE", "PERFECT_FACE", "PHASES", "PUBLIC_KEYS", "RECENT", "SECRET_KEYS",
            "MastermindsEngine", "STEP_LETTERS", "SUMMARY", "TEAM_LIMIT", "recruit_value", "seat_order"]
 
 class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, HeistMixin, UpkeepMixin,  # type: ignore[misc]
@@ -127,16 +128,10 @@ class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, Heist
         """What ``seat`` may do now: the options of the current phase, if it is to act."""
         if seat not in self.to_act(state):
             return []
-        phase = PHASES.get(state["phase"])
-        return phase.legal(self, state, seat) if phase else []
+        return PHASES.legal_actions(state, seat)
 
     def _apply(self, state, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
-        events: list[dict[str, Any]] = []
-        phase = PHASES.get(state["phase"])
-        handler = phase.actions.get(action["type"]) if phase else None
-        if handler is None:  # pragma: no cover - legal_actions guards this
-            raise RuleError("That move isn't part of this game.")
-        handler(self, state, seat, action, events)
+        events = PHASES.apply(state, seat, action)
         if state.get("end_reason") and state["phase"] != "over":
             self._finish(state, events)
         recent = state.setdefault("recent", [])
@@ -145,37 +140,46 @@ class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, Heist
         return events
 
 
-Handler = Callable[[Any, dict[str, Any], int, dict[str, Any], list[dict[str, Any]]], None]
+ENGINE = MastermindsEngine()  # (the mixins' methods are bound to it in the table below)
 
 
-class Phase(NamedTuple):
-    """One phase of a turn: its legal actions, and the handler of each action type it offers."""
-    legal: Callable[[Any, dict[str, Any], int], list[dict[str, Any]]]
-    actions: dict[str, Handler]
+def _collecting(handler: Callable[[State, int, Action, list[Event]], None]) -> Callable[[State, int, Action],
+                                                                                           list[Event]]:
+    """A handler that appends its events to a list, as one that returns them."""
+    def run(state: State, seat: int, action: Action) -> list[Event]:
+        events: list[Event] = []
+        handler(state, seat, action, events)
+        return events
+    return run
 
 
-PHASES: dict[str, Phase] = {
-    "turn": Phase(OptionsMixin._turn_options, {
+def _phase(legal: Callable[..., list[Action]], handlers: dict[str, Callable[..., None]]) -> Phase:
+    """A phase of the mixins' methods, bound to ``ENGINE``."""
+    return Phase(partial(legal, ENGINE), {kind: _collecting(partial(handler, ENGINE)) for kind, handler in handlers.items()})
+
+
+PHASES = PhaseTable({
+    "turn": _phase(OptionsMixin._turn_options, {
         "recruit": PrepMixin._act_recruit, "burn": PrepMixin._act_burn, "draw_prep": PrepMixin._act_draw_prep,
         "heist": HeistMixin._act_heist}),
-    "crew": Phase(OptionsMixin._crew_phase_options, {"crew": HeistMixin._act_crew, "back": HeistMixin._act_back}),
-    "burned": Phase(OptionsMixin._burned_options, {"hire": PrepMixin._act_hire, "to_pool": PrepMixin._act_to_pool}),
-    "replace": Phase(OptionsMixin._replace_options, {"replace": PrepMixin._act_replace,
+    "crew": _phase(OptionsMixin._crew_phase_options, {"crew": HeistMixin._act_crew, "back": HeistMixin._act_back}),
+    "burned": _phase(OptionsMixin._burned_options, {"hire": PrepMixin._act_hire, "to_pool": PrepMixin._act_to_pool}),
+    "replace": _phase(OptionsMixin._replace_options, {"replace": PrepMixin._act_replace,
                                                      "back": PrepMixin._act_back_from_replace}),
-    "pay": Phase(OptionsMixin._pay_options, {"pay": PrepMixin._act_pay}),
-    "plan": Phase(OptionsMixin._plan_options, {
+    "pay": _phase(OptionsMixin._pay_options, {"pay": PrepMixin._act_pay}),
+    "plan": _phase(OptionsMixin._plan_options, {
         "draw": PrepMixin._act_draw, "action": PrepMixin._act_action, "gear": PrepMixin._act_gear,
         "trade": PrepMixin._act_trade, "end_plan": PrepMixin._act_end_plan}),
-    "gear2": Phase(OptionsMixin._second_gear_options, {"gear": PrepMixin._act_second_gear,
+    "gear2": _phase(OptionsMixin._second_gear_options, {"gear": PrepMixin._act_second_gear,
                                                        "gear_done": PrepMixin._act_gear_done}),
-    "target": Phase(OptionsMixin._target_options, {"target": PrepMixin._act_target}),
-    "hire": Phase(OptionsMixin._hire_options, {"hire_pool": PrepMixin._act_hire_pool,
+    "target": _phase(OptionsMixin._target_options, {"target": PrepMixin._act_target}),
+    "hire": _phase(OptionsMixin._hire_options, {"hire_pool": PrepMixin._act_hire_pool,
                                                "hire_skip": PrepMixin._act_hire_skip}),
-    "window": Phase(OptionsMixin._window_options, {"pass": HeistMixin._window_commit,
+    "window": _phase(OptionsMixin._window_options, {"pass": HeistMixin._window_commit,
                                                    "interrupt": HeistMixin._window_commit}),
-    "suffer": Phase(OptionsMixin._suffer_options, {"suffer": HeistMixin._act_suffer}),
-    "lose_gem": Phase(OptionsMixin._lose_gem_options, {"give_gem": HeistMixin._act_give_gem}),
-    "continue": Phase(OptionsMixin._continue_options, {"heist": HeistMixin._act_heist, "hold": HeistMixin._act_hold}),
-    "retire": Phase(OptionsMixin._retire_options, {"retire": HeistMixin._act_retire}),
-    "discard": Phase(OptionsMixin._discard_options, {"discard": UpkeepMixin._act_discard}),
-}
+    "suffer": _phase(OptionsMixin._suffer_options, {"suffer": HeistMixin._act_suffer}),
+    "lose_gem": _phase(OptionsMixin._lose_gem_options, {"give_gem": HeistMixin._act_give_gem}),
+    "continue": _phase(OptionsMixin._continue_options, {"heist": HeistMixin._act_heist, "hold": HeistMixin._act_hold}),
+    "retire": _phase(OptionsMixin._retire_options, {"retire": HeistMixin._act_retire}),
+    "discard": _phase(OptionsMixin._discard_options, {"discard": UpkeepMixin._act_discard}),
+})

@@ -1,6 +1,4 @@
 """Wizard's Rage: one wizard against 2-4 heroes on a crumbling grid."""
-from .engine import RageEngine
-
-ENGINE = RageEngine()
+from .engine import ENGINE, RageEngine
 
 __all__ = ["ENGINE", "RageEngine"]

@@ -26,9 +26,10 @@ State layout (plain JSON):
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, NamedTuple
+from functools import partial
+from typing import Callable
 
-from bot.engine import RULES_OPTION, Engine, GameMeta, Option
+from bot.engine import RULES_OPTION, Action, Engine, GameMeta, Option, Phase, PhaseTable
 
 from . import cards
 from .board import BoardMixin
@@ -47,14 +48,14 @@ from .constants import (
     TRAP_SAVE,
     new_tile,
 )
-from .heroes import HeroTurnMixin
+from .heroes import HERO_FREE_ACTIONS, HeroTurnMixin
 from .opening import OpeningMixin
 from .resolution import ResolutionMixin
 from .texts import SUMMARY, TextsMixin
 from .views import ViewsMixin
-from .wizard import WizardTurnMixin
+from .wizard import WIZARD_ACTIONS, WizardTurnMixin
 
-__all__ = ["AMBUSH_LEVEL", "AUTO_ROUNDS", "DIRS", "DIR_NAMES", "FREE_LIMIT", "GRID", "HERO_HP", "PHASES", "Phase",
+__all__ = ["AMBUSH_LEVEL", "AUTO_ROUNDS", "DIRS", "DIR_NAMES", "FREE_LIMIT", "GRID", "ENGINE", "HERO_HP", "PHASES",
            "RageEngine", "SCOUT_RANGE", "SPRINT_STEPS", "START_MANA_BONUS", "SUMMARY", "TRAP_DAMAGE", "TRAP_SAVE",
            "new_tile"]
 
@@ -99,12 +100,10 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
         """The current phase's actions for ``seat`` (none when it isn't theirs to act)."""
         if seat not in self.to_act(state):
             return []
-        phase = PHASES.get(state["phase"])
-        return phase.legal(self, state, seat) if phase else []
+        return PHASES.legal_actions(state, seat)
 
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
-        phase = PHASES.get(state["phase"])
-        events: list[dict] = phase.apply(self, state, seat, action) if phase else []
+        events = PHASES.apply(state, seat, action)
         events.extend(self._wizard_autoplay(state))
         public = [e["text"] for e in events if "to" not in e]
         if public:  # what just happened, for the board and its description
@@ -185,17 +184,20 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
         return choose(self, state, seat, rng)
 
 
-class Phase(NamedTuple):
-    """One phase of the game: its legal actions and how an action in it applies."""
-    legal: Callable[[Any, dict, int], list[dict]]
-    apply: Callable[[Any, dict, int, dict], list[dict]]
+ENGINE = RageEngine()  # (the mixins' methods are bound to it in the table below)
 
 
-PHASES: dict[str, Phase] = {
-    "tower": Phase(OpeningMixin._tower_options, OpeningMixin._apply_tower),
-    "entrance": Phase(OpeningMixin._entrance_options, OpeningMixin._apply_entrance),
-    "keys": Phase(OpeningMixin._key_options, OpeningMixin._apply_hide_key),
-    "keep": Phase(OpeningMixin._keep_phase_options, OpeningMixin._apply_keep),
-    "wizard": Phase(WizardTurnMixin._wizard_phase_options, WizardTurnMixin._apply_wizard_phase),
-    "heroes": Phase(HeroTurnMixin._hero_actions, HeroTurnMixin._apply_hero),
-}
+def _phase(legal: Callable[..., list[Action]], handler: Callable[..., list[dict]], kinds: tuple[str, ...]) -> Phase:
+    """A phase of the mixins' methods, bound to ``ENGINE``: ``handler`` takes every kind of action in ``kinds``."""
+    return Phase(partial(legal, ENGINE), dict.fromkeys(kinds, partial(handler, ENGINE)))
+
+
+PHASES = PhaseTable({
+    "tower": _phase(OpeningMixin._tower_options, OpeningMixin._apply_tower, ("tower",)),
+    "entrance": _phase(OpeningMixin._entrance_options, OpeningMixin._apply_entrance, ("entrance",)),
+    "keys": _phase(OpeningMixin._key_options, OpeningMixin._apply_hide_key, ("hide_key",)),
+    "keep": _phase(OpeningMixin._keep_phase_options, OpeningMixin._apply_keep, ("keep",)),
+    "wizard": _phase(WizardTurnMixin._wizard_phase_options, WizardTurnMixin._apply_wizard_phase, tuple(WIZARD_ACTIONS)),
+    "heroes": _phase(HeroTurnMixin._hero_actions, HeroTurnMixin._apply_hero,
+                     ("move", "stay", "sprint", "march", "go", "back", *HERO_FREE_ACTIONS)),
+})

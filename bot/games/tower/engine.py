@@ -24,9 +24,9 @@ State (plain JSON):
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, NamedTuple
+from typing import Any
 
-from bot.engine import RULES_OPTION, Action, Engine, Event, GameMeta, Option, State
+from bot.engine import RULES_OPTION, Action, Engine, Event, GameMeta, Option, Phase, PhaseTable, State
 
 from . import board, scoring, texts, turns, views
 from .board import BALCONY, BRIDGE, FLOORS, HIDDEN, SLOTS
@@ -35,31 +35,25 @@ from .powers import FORCED_STEPS
 from .texts import SUMMARY
 from .viewtypes import TowerView
 
-__all__ = ["BALCONY", "BRIDGE", "ENGINE", "FLOORS", "FORCED_STEPS", "HIDDEN", "PHASES", "Phase", "SLOTS", "SUMMARY",
+__all__ = ["BALCONY", "BRIDGE", "ENGINE", "FLOORS", "FORCED_STEPS", "HIDDEN", "PHASES", "SLOTS", "SUMMARY",
            "TowerEngine"]
-
-
-class Phase(NamedTuple):
-    """One moment of play: its legal actions for a seat, and how each kind of action applies."""
-    legal: Callable[[State, int], list[Action]]
-    apply: dict[str, Callable[[State, int, Action], list[Event]]]
 
 
 # The answers a pending power step may be given (see powers.STEPS for which step offers which).
 PENDING_ANSWERS = ("discard_tower", "give", "sand", "discard_haul", "take", "peek", "skip", "swap", "swap_take")
-
-PHASES: dict[str, Phase] = {
-    "draft": Phase(turns.draft_actions, {"draft": turns.draft}),
-    "pending": Phase(turns.pending_actions, dict.fromkeys(PENDING_ANSWERS, turns.answer_pending)),
-    "turn": Phase(turns.turn_actions, {"claim": turns.claim_turn, "exit": turns.exit_turn}),
-}
-
 
 def moment(state: State) -> str:
     """Which entry of ``PHASES`` applies now: the draft, a pending power choice, a thief's turn (or "over")."""
     if state["phase"] in ("draft", "over"):
         return str(state["phase"])
     return "pending" if state["queue"] else "turn"
+
+
+PHASES = PhaseTable({
+    "draft": Phase(turns.draft_actions, {"draft": turns.draft}),
+    "pending": Phase(turns.pending_actions, dict.fromkeys(PENDING_ANSWERS, turns.answer_pending)),
+    "turn": Phase(turns.turn_actions, {"claim": turns.claim_turn, "exit": turns.exit_turn}),
+}, moment)
 
 
 class TowerEngine(Engine):
@@ -99,11 +93,11 @@ class TowerEngine(Engine):
         """The draft pick, a pending power's choices, or a turn's claims and the exit."""
         if seat not in self.to_act(state):
             return []
-        return PHASES[moment(state)].legal(state, seat)
+        return PHASES.legal_actions(state, seat)
 
     def _apply(self, state: State, seat: int, action: Action) -> list[Event]:
         """Hand a legal action to its moment's handler, then keep the last public lines for the board."""
-        events = PHASES[moment(state)].apply[action["type"]](state, seat, action)
+        events = PHASES.apply(state, seat, action)
         public = [e["text"] for e in events if "to" not in e]
         state["recent"] = (state["recent"] + public)[-6:]
         return events

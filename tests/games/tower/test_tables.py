@@ -38,7 +38,7 @@ def test_every_offered_action_has_a_handler_a_label_and_a_group(options):
             seat = ENGINE.to_act(state)[0]
             legal = ENGINE.legal_actions(state, seat)
             for action in legal:
-                assert action["type"] in PHASES[moment(state)].apply, (moment(state), action)
+                assert action["type"] in PHASES.phases[moment(state)].handlers, (moment(state), action)
                 assert action["type"] in LABELS
                 assert action["type"] in GROUPS or "floor" in action
             ENGINE.apply(state, seat, chooser.choice(legal))
