@@ -7,6 +7,7 @@ import random
 from typing import Callable
 
 from . import cards, placement
+from . import heroes as hero_turn
 
 
 def choose(engine, state: dict, seat: int, rng: random.Random) -> dict:
@@ -26,7 +27,7 @@ def _hero_two_steps(engine, state: dict, view: dict, seat: int, legal: list[dict
     """A hero picks among every way to move at once (``route_actions``: the steps, marches and Sprints the
     board and its own hand allow, the moves its panel offers in two steps), then answers the panel's steps:
     where to (``go``), then which way."""
-    routes = engine.route_actions(state, seat)
+    routes = hero_turn.route_actions(state, seat)
     going = view["private"].get("route_to")
     if going is not None:  # the second step, which way: the first step's choice again (its own dice: the
         ways = [a for a in legal if a["type"] != "back"]  # game's do not roll twice for one move)
@@ -37,7 +38,7 @@ def _hero_two_steps(engine, state: dict, view: dict, seat: int, legal: list[dict
         return wanted if wanted in ways else max(ways, key=lambda a: len(a.get("path", [0])))
     wanted = _hero(view, seat, routes + [a for a in legal if a not in routes and a["type"] != "go"], rng)
     if wanted not in legal and wanted in routes:
-        return {"type": "go", "to": engine.route_end(wanted)}
+        return {"type": "go", "to": hero_turn.route_end(wanted)}
     return wanted
 
 

@@ -1,11 +1,11 @@
 """Wizard's Rage: one wizard (seat 0) against 2-4 heroes (seats 1..4).
 
-This module is the face of the game: ``RageEngine`` is put together from one mixin per concern,
-each in its own module, and the phases are a table of handlers (``PHASES``):
+This module is the face of the game: ``RageEngine`` keeps the engine contract and hands each concern to
+its own module of plain functions over the JSON state, and the phases are a table of handlers (``PHASES``):
 
   constants.py   numbers of the rules, the empty tile
   board.py       grid geometry and shared lookups (tiles, tokens, cards, heroes)
-  opening.py     ``setup`` and the opening phases (tower, door, keys, opening hand)
+  opening.py     a new game (``new_state``) and the opening phases (tower, door, keys, opening hand)
   wizard.py      the wizard's turn (rage, draws, cards, spells)
   heroes.py      the heroes' turn (moves to commit, items, gifts, loot, damage)
   resolution.py  resolving the committed moves (flips, traps, combat, end of round)
@@ -26,13 +26,13 @@ State layout (plain JSON):
 from __future__ import annotations
 
 import random
-from functools import partial
-from typing import Callable
+from typing import Any
 
-from bot.engine import RULES_OPTION, Action, Engine, GameMeta, Option, Phase, PhaseTable
+from bot.engine import RULES_OPTION, Engine, GameMeta, Option, Phase, PhaseTable
 
-from . import cards
-from .board import BoardMixin
+from . import board, cards, opening, resolution, texts, views
+from . import heroes as hero_turn
+from . import wizard as wizard_turn
 from .constants import (
     AMBUSH_LEVEL,
     AUTO_ROUNDS,
@@ -48,20 +48,28 @@ from .constants import (
     TRAP_SAVE,
     new_tile,
 )
-from .heroes import HERO_FREE_ACTIONS, HeroTurnMixin
-from .opening import OpeningMixin
-from .resolution import ResolutionMixin
-from .texts import SUMMARY, TextsMixin
-from .views import ViewsMixin
-from .wizard import WIZARD_ACTIONS, WizardTurnMixin
+from .heroes import HERO_FREE_ACTIONS
+from .texts import SUMMARY
+from .viewtypes import RageView
+from .wizard import WIZARD_ACTIONS
 
 __all__ = ["AMBUSH_LEVEL", "AUTO_ROUNDS", "DIRS", "DIR_NAMES", "FREE_LIMIT", "GRID", "ENGINE", "HERO_HP", "PHASES",
            "RageEngine", "SCOUT_RANGE", "SPRINT_STEPS", "START_MANA_BONUS", "SUMMARY", "TRAP_DAMAGE", "TRAP_SAVE",
            "new_tile"]
 
 
-class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, ResolutionMixin, ViewsMixin,  # type: ignore[misc]
-                 TextsMixin, Engine):  # (``view`` returns a RageView, a TypedDict, where the contract says dict)
+PHASES = PhaseTable({
+    "tower": Phase(opening._tower_options, {"tower": opening._apply_tower}),
+    "entrance": Phase(opening._entrance_options, {"entrance": opening._apply_entrance}),
+    "keys": Phase(opening._key_options, {"hide_key": opening._apply_hide_key}),
+    "keep": Phase(opening._keep_phase_options, {"keep": opening._apply_keep}),
+    "wizard": Phase(wizard_turn._wizard_phase_options, dict.fromkeys(WIZARD_ACTIONS, wizard_turn._apply_wizard_phase)),
+    "heroes": Phase(hero_turn._hero_actions, dict.fromkeys(("move", "stay", "sprint", "march", "go", "back",
+                                                            *HERO_FREE_ACTIONS), hero_turn._apply_hero)),
+})
+
+
+class RageEngine(Engine):
     """Wizard's Rage: one wizard against 2-4 heroes racing to find three keys and storm the tower."""
     meta = GameMeta(
         key="rage",
@@ -83,14 +91,14 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
     )
 
     # ------------------------------------------------------------------ contract
+    def setup(self, names: list[str], options: dict[str, Any], seed: int) -> dict:
+        """A new game: the grid of face-down rooms, heroes in the corners, both decks shuffled, the wizard to set up."""
+        self.meta.check_players(len(names))
+        return opening.new_state(names, self.meta.resolve_options(options), seed)
+
     def to_act(self, state: dict) -> list[int]:
         """The wizard alone, except in the heroes' phase: every living hero who hasn't committed a move yet."""
-        phase = state["phase"]
-        if phase == "over":
-            return []
-        if phase == "heroes":
-            return [s for s in self.living(state) if str(s) not in state["commits"]]
-        return [0]
+        return board.seats_to_act(state)
 
     def is_terminal(self, state: dict) -> bool:
         """Over once the heroes take the tower, every hero has fallen, or the round limit collapses the world."""
@@ -104,23 +112,10 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
 
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         events = PHASES.apply(state, seat, action)
-        events.extend(self._wizard_autoplay(state))
+        events.extend(_wizard_autoplay(state))
         public = [e["text"] for e in events if "to" not in e]
         if public:  # what just happened, for the board and its description
             state["recent"] = [t if len(t) <= 240 else t[:239] + "…" for t in public[-4:]]
-        return events
-
-    def _wizard_autoplay(self, state: dict) -> list[dict]:
-        """Decisions the wizard doesn't have to make: a spell with one possible target is cast on it, and
-        a turn with nothing left to play or discard ends by itself (no empty decision for the wizard)."""
-        events: list[dict] = []
-        pending = state["pending"]
-        if state["phase"] == "wizard" and pending and pending["kind"] == "target" and len(self._wizard_actions(state)) == 1:
-            events.extend(self._apply_wizard(state, self._wizard_actions(state)[0]))
-        if state["phase"] == "wizard" and not state["pending"] and \
-                self._wizard_actions(state) == [{"type": "end_turn"}]:
-            events.append(self._event("end", "The wizard ends the turn. Heroes, commit your moves!"))
-            events.extend(self._start_hero_phase(state))
         return events
 
     def rating_sides(self, players: int) -> list[list[int]]:
@@ -149,9 +144,9 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
         held = state.get("held", {"w": [], "l": []})
         available = {cards.WIZARD_DEFS[k]["name"] for k in held["w"]}
         available |= {cards.LOOT_DEFS[k]["name"] for k in held["l"] if cards.LOOT_DEFS[k]["kind"] == "consumable"}
-        if not self.rulebook(state):
+        if not board.rulebook(state):
             available.add("quick march")
-        if self.scout_range(state):
+        if resolution.scout_range(state):
             available.add("scouting")
         if state["keys_found"]:
             available.add("rage")
@@ -177,6 +172,32 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
         return {"end": state.get("end") or "unfinished", "roles": ["wizard"] + ["hero"] * (state["n"] - 1),
                 "available": sorted(available), "used": sorted(used & available), "goals": {}}
 
+    # ------------------------------------------------------------------ views and words
+    # ``view`` returns a TypedDict where the contract says dict: a typed form of the same thing.
+    def view(self, state: dict, viewer: int | None) -> RageView:  # type: ignore[override]
+        """The public board (``viewer`` None), plus ``private`` for a seat."""
+        return views.view(state, viewer)
+
+    def status_line(self, state: dict) -> str:
+        """One public line: the round, whose move, what is being decided."""
+        return texts.status_line(state)
+
+    def describe_action(self, state: dict, seat: int, action: dict) -> str:
+        """A move in words for the move list and the log."""
+        return texts.describe_action(state, seat, action)
+
+    def action_group(self, state: dict, seat: int, action: dict) -> str:
+        """The heading a move is listed under in the move panel."""
+        return texts.action_group(state, seat, action)
+
+    def illegal_message(self, state: dict, seat: int, action: dict) -> str:
+        """Why a move is refused, in a sentence the player can read."""
+        return texts.illegal_message(state, seat, action)
+
+    def private_text(self, view: dict[str, Any]) -> str:
+        """Markdown for a seat's DM: the wizard's hand and hidden keys, or a hero's cards."""
+        return texts.private_text(view)
+
     # ------------------------------------------------------------------ bot
     def bot_action(self, state: dict, seat: int, rng: random.Random) -> dict:
         """The wizard's or a hero's bot move, from that seat's view only."""
@@ -184,20 +205,18 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
         return choose(self, state, seat, rng)
 
 
-ENGINE = RageEngine()  # (the mixins' methods are bound to it in the table below)
+ENGINE = RageEngine()
 
 
-def _phase(legal: Callable[..., list[Action]], handler: Callable[..., list[dict]], kinds: tuple[str, ...]) -> Phase:
-    """A phase of the mixins' methods, bound to ``ENGINE``: ``handler`` takes every kind of action in ``kinds``."""
-    return Phase(partial(legal, ENGINE), dict.fromkeys(kinds, partial(handler, ENGINE)))
-
-
-PHASES = PhaseTable({
-    "tower": _phase(OpeningMixin._tower_options, OpeningMixin._apply_tower, ("tower",)),
-    "entrance": _phase(OpeningMixin._entrance_options, OpeningMixin._apply_entrance, ("entrance",)),
-    "keys": _phase(OpeningMixin._key_options, OpeningMixin._apply_hide_key, ("hide_key",)),
-    "keep": _phase(OpeningMixin._keep_phase_options, OpeningMixin._apply_keep, ("keep",)),
-    "wizard": _phase(WizardTurnMixin._wizard_phase_options, WizardTurnMixin._apply_wizard_phase, tuple(WIZARD_ACTIONS)),
-    "heroes": _phase(HeroTurnMixin._hero_actions, HeroTurnMixin._apply_hero,
-                     ("move", "stay", "sprint", "march", "go", "back", *HERO_FREE_ACTIONS)),
-})
+def _wizard_autoplay(state: dict) -> list[dict]:
+    """Decisions the wizard doesn't have to make: a spell with one possible target is cast on it, and
+    a turn with nothing left to play or discard ends by itself (no empty decision for the wizard)."""
+    events: list[dict] = []
+    pending = state["pending"]
+    if state["phase"] == "wizard" and pending and pending["kind"] == "target" and len(wizard_turn._wizard_actions(state)) == 1:
+        events.extend(wizard_turn._apply_wizard(state, wizard_turn._wizard_actions(state)[0]))
+    if state["phase"] == "wizard" and not state["pending"] and \
+            wizard_turn._wizard_actions(state) == [{"type": "end_turn"}]:
+        events.append(board._event("end", "The wizard ends the turn. Heroes, commit your moves!"))
+        events.extend(hero_turn._start_hero_phase(state))
+    return events

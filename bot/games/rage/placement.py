@@ -24,7 +24,7 @@ as likely to be the real one.)
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 # By steps to the nearest living hero: a token 1-2 steps away is in their way this round or the next.
@@ -50,7 +50,7 @@ def _steps(size: int, a: int, b: int) -> int:
     return abs(r1 - r2) + abs(c1 - c2)
 
 
-def weights(view: dict[str, Any], tiles: Sequence[int]) -> list[float]:
+def weights(view: Mapping[str, Any], tiles: Sequence[int]) -> list[float]:
     """How much the wizard wants the card being played (``view["private"]["playing"]``) on each of ``tiles``, from
     the wizard's view: near the heroes, in the tower or before its door once the keys are found, on a hidden key
     vault by the wizard's habit (``key_weight``); a trap not where monsters already stand."""
@@ -77,7 +77,7 @@ def weights(view: dict[str, Any], tiles: Sequence[int]) -> list[float]:
     return out
 
 
-def vaults(view: dict[str, Any]) -> set[int]:
+def vaults(view: Mapping[str, Any]) -> set[int]:
     """The hidden key vaults (from the wizard's view: only the wizard knows them)."""
     return set(view["private"]["keys"])
 

@@ -21,7 +21,7 @@ import itertools
 import random
 from typing import Any
 
-from . import cards
+from . import board, cards
 from .constants import FREE_LIMIT, new_tile
 
 _TILE_BY_NAME = {d["name"]: k for k, d in cards.TILE_DEFS.items()}
@@ -346,7 +346,7 @@ def features(engine, state: dict[str, Any]) -> tuple[float, ...]:
     heroes = state["heroes"]
     living = [s for s in range(1, n) if heroes[s]["alive"]]
     where = [divmod(heroes[s]["pos"], size) for s in living]
-    door = engine.entrance_tile(state)
+    door = board.entrance_tile(state)
     if door is not None and where:
         dr, dc = divmod(door, size)
         dist = sum(abs(r - dr) + abs(c - dc) for r, c in where) / len(where) / size
@@ -368,7 +368,7 @@ def features(engine, state: dict[str, Any]) -> tuple[float, ...]:
             sum(heroes[s]["hp"] for s in living) / (10 * (n - 1)), rounds, state["wizard"]["mana"] / 8,
             sum(1 for t in tokens if not t["up"]) / 10,
             sum(t["level"] * t.get("count", 1) for t in tokens if t["up"] and t["kind"] == "monster") / 10,
-            sum(engine.attack(state, s) for s in living) / (n - 1) / 10, state["keys_found"] / 3, held,
+            sum(board.attack(state, s) for s in living) / (n - 1) / 10, state["keys_found"] / 3, held,
             sum(1 for t in tiles if t["key"] and t["up"] and not t["removed"]) / 3,
             sum(t["drop"]["keys"] for t in tiles if not t["removed"]) / 3, len(state["wizard"]["hand"]) / 6,
             min((heroes[s]["hp"] for s in living), default=0) / 10, rounds * held, dist * held, far, to_door, apart)

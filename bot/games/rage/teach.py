@@ -7,7 +7,8 @@ from typing import Any
 
 from bot.teach import HowToPlay, Tutorial, TutorialStep
 
-from . import cards
+from . import board, cards
+from . import heroes as hero_turn
 from .bot_player import win_prob
 from .constants import FREE_LIMIT, HERO_HP
 
@@ -154,15 +155,15 @@ REFERENCE_SECTIONS: dict[str, str] = {
 # --- "?" on the move panel: one line per kind of move on offer --------------------------------------------------
 def _fight_preview(engine: Any, state: State, seat: int, tile: int) -> str:
     """Your chance against the face-up monsters on ``tile`` with the heroes already there."""
-    mons = engine.face_up_monsters(state, tile)
+    mons = board.face_up_monsters(state, tile)
     if not mons:
         return ""
-    level, hits = engine.monster_power(state, mons)
-    fighters = set(engine.heroes_on(state, tile)) | {seat}
-    bonus = sum(engine.attack(state, s) for s in fighters)
-    lone = bool(state["options"].get("lone_hero")) and len(engine.living(state)) == 1
+    level, hits = board.monster_power(state, mons)
+    fighters = set(board.heroes_on(state, tile)) | {seat}
+    bonus = sum(board.attack(state, s) for s in fighters)
+    lone = bool(state["options"].get("lone_hero")) and len(board.living(state)) == 1
     chance = win_prob(len(fighters), bonus, level, lone)
-    return (f" On {engine.label(state, tile)}: your side's +{bonus} and the best of {len(fighters)} d20 against "
+    return (f" On {board.label(state, tile)}: your side's +{bonus} and the best of {len(fighters)} d20 against "
             f"level {level} and a d20: you win {chance:.0%} of the time; lose and you step back and take {hits} "
             f"damage.")
 
@@ -174,9 +175,9 @@ def action_help(state: State, seat: int, legal: list[dict]) -> dict[str, str]:
     engine: Any = ENGINE
     kinds = {str(a.get("type")) for a in legal}
     out: dict[str, str] = {}
-    fights = [a for a in legal if a.get("type") == "move" and engine.face_up_monsters(state, a["to"])]
+    fights = [a for a in legal if a.get("type") == "move" and board.face_up_monsters(state, a["to"])]
     preview = _fight_preview(engine, state, seat, fights[0]["to"]) if fights and seat else ""
-    here = engine.face_up_monsters(state, state["heroes"][seat]["pos"]) if seat else []
+    here = board.face_up_monsters(state, state["heroes"][seat]["pos"]) if seat else []
     lines = {
         "tower": "Raise your tower on one of the four middle squares (the grid has no single centre).",
         "entrance": "Pick the side the tower's door faces: heroes enter only from the tile in front of it.",
@@ -184,16 +185,16 @@ def action_help(state: State, seat: int, legal: list[dict]) -> dict[str, str]:
                     "hard to reach).",
         "keep": "Keep 3 of your 5 opening cards; the other 2 go back into the deck.",
         "remove": "The rage: crumble a tile for good (never the tower's ring, a hero's tile or a tile that would "
-                  "cut a hero off from the door)" + ("" if engine.rulebook(state) else
+                  "cut a hero off from the door)" + ("" if board.rulebook(state) else
                                                        "; the safe tiles nearest it crumble with it") + ".",
         "discard": f"You hold more than {cards.HAND_LIMIT} cards: discard one.",
         "end_turn": "End your turn: the heroes then pick their moves.",
-        "play": f"Play a card for its mana cost ({engine.mana_left(state)} mana left this turn): a monster or trap "
+        "play": f"Play a card for its mana cost ({board.mana_left(state)} mana left this turn): a monster or trap "
                 "goes face down with its decoy, a spell acts at once.",
         "place": ("Pick the tile for the decoy, a blank token that hides which tile holds the real one; nobody "
                   "sees a tile before the last is placed." if (state["pending"] or {}).get("picks") else
                   "Pick the tile for the card's real token (never a hero's tile)" + (
-                      ", then one for its decoy; nobody sees a tile before the last" if engine.rulebook(state) else
+                      ", then one for its decoy; nobody sees a tile before the last" if board.rulebook(state) else
                       "; its decoy is drawn the way the bot places real tokens, so nothing tells them apart") + "."),
         "target": "Pick the tile your spell hits (only tiles with heroes are offered).",
         "move": "Step one tile; entering a face-down room turns it over, springs its tokens and loots it if no "
@@ -251,13 +252,11 @@ def _token(state: State, tile: int, token: dict) -> None:
 
 
 def _give(state: State, seat: int, key: str) -> int:
-    from . import ENGINE
-
     for pile in (state["loot"]["deck"], state["loot"]["discard"]):
         for cid in pile:
             if state["lcards"][cid] == key:
                 pile.remove(cid)
-                ENGINE._gain_card(state, seat, cid)
+                hero_turn._gain_card(state, seat, cid)
                 return cid
     raise ValueError(key)
 

@@ -14,7 +14,8 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.games.rage import ENGINE
+from bot.games.rage import ENGINE, board
+from bot.games.rage import wizard as wizard_turn
 from bot.games.rage.placement import chances, weights
 
 Tile = int
@@ -31,7 +32,7 @@ def _nearest(state: dict, i: int, targets: list[int]) -> float:
 
 
 def _heroes(state: dict) -> list[int]:
-    return [state["heroes"][s]["pos"] for s in ENGINE.living(state)]
+    return [state["heroes"][s]["pos"] for s in board.living(state)]
 
 
 def _keys(state: dict) -> list[int]:
@@ -43,7 +44,7 @@ def _camps(state: dict) -> list[int]:
 
 
 def _door(state: dict) -> list[int]:
-    door = ENGINE.entrance_tile(state)
+    door = board.entrance_tile(state)
     return [] if door is None else [door]
 
 
@@ -128,14 +129,14 @@ def placements(count: int, draws: int = 1, players: tuple[int, ...] = (3, 4, 5),
             if seat == 0 and pending and pending["kind"] == "place" and not pending.get("picks"):
                 tiles = [a["tile"] for a in ENGINE.legal_actions(state, 0)]
                 scores = {name: {i: score(state, i) for i in tiles} for name, score in guesses(state).items()}
-                card = ENGINE.wizard_card(state, state["wizard"]["pending_card"])
+                card = board.wizard_card(state, state["wizard"]["pending_card"])
                 for _ in range(min(draws, count - tally.placements)):
                     if "picks" in pending:  # the rulebook: the bot places the real token, then each decoy
                         tiles = _bot_places_every_token(state, rng)
                         _score_placement(tally, scores, tiles[0], tiles)
                         continue
                     real = ENGINE.bot_action(state, 0, rng)["tile"]
-                    decoys = ENGINE.decoy_tiles(state, real, card["decoys"], card["kind"] == "trap")
+                    decoys = wizard_turn.decoy_tiles(state, real, card["decoys"], card["kind"] == "trap")
                     _score_placement(tally, scores, real, [real, *decoys])
             ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
     return tally

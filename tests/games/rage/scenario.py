@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from bot.games.rage import ENGINE
+from bot.games.rage import heroes as hero_turn
 
 
 def tile_index(state: dict, label: str) -> int:
@@ -23,7 +24,7 @@ def commit(state: dict, seat: int, action: dict) -> list[dict]:
     more than one way to that tile, then the way."""
     events: list[dict] = []
     if action not in ENGINE.legal_actions(state, seat) and action["type"] in ("move", "march", "sprint"):
-        events += ENGINE.apply(state, seat, {"type": "go", "to": ENGINE.route_end(action)})
+        events += ENGINE.apply(state, seat, {"type": "go", "to": hero_turn.route_end(action)})
     return events + ENGINE.apply(state, seat, action)
 
 
@@ -85,7 +86,7 @@ class RageTable:
             for cid in pile:
                 if st["lcards"][cid] == key:
                     pile.remove(cid)
-                    ENGINE._gain_card(st, seat, cid)
+                    hero_turn._gain_card(st, seat, cid)
                     return cid
         raise AssertionError(f"no loot card {key!r} left to give")
 

@@ -2,7 +2,8 @@
 heroes' move chosen in steps (where to, then which way)."""
 from __future__ import annotations
 
-from bot.games.rage import ENGINE
+from bot.games.rage import ENGINE, board
+from bot.games.rage import heroes as hero_turn
 from tests.games.rage.scenario import RageTable, tile_index
 
 
@@ -16,7 +17,7 @@ def test_swapping_a_sword_for_an_identical_one_is_never_offered():
     for key in ("broadsword", "broadsword", "broadsword"):
         table.gives(1, key)
     st = table.state
-    assert ENGINE.slot_count(st, 1, "sword") == 2 and len(st["heroes"][1]["hand"]) == 1
+    assert board.slot_count(st, 1, "sword") == 2 and len(st["heroes"][1]["hand"]) == 1
     labels = [ENGINE.describe_action(st, 1, a) for a in _equips(st, 1)]
     assert "Equip Broadsword instead of Broadsword" not in labels
     assert _equips(st, 1) == []
@@ -61,7 +62,7 @@ def test_a_heroes_move_is_asked_in_two_steps_where_to_then_which_way():
     first = [a for a in ENGINE.legal_actions(st, 1) if _route_end(a) is not None]
     ends = [_route_end(a) for a in first]
     assert len(ends) == len(set(ends)), "a tile offered twice in the first step"
-    ways = ENGINE.route_actions(st, 1)
+    ways = hero_turn.route_actions(st, 1)
     assert len(ways) > len(first) + 5  # what the one long list used to hold
     go = next(a for a in first if a["type"] == "go")
     ENGINE.apply(st, 1, go)
@@ -81,5 +82,5 @@ def test_no_heroes_panel_is_a_long_list():
     for state, seat, legal in bot_games(ENGINE, range(2)):
         if seat and state["phase"] == "heroes" and state["heroes"][seat].get("route_to") is None:
             first = max(first, len([a for a in legal if _route_end(a) is not None]))
-            every = max(every, len(ENGINE.route_actions(state, seat)))
+            every = max(every, len(hero_turn.route_actions(state, seat)))
     assert first <= 24 and every > first + 10, (first, every)

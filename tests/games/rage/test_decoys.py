@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.games.rage import wizard as wizard_turn
 from tests.games.rage.decoys import placements, report
 
 PLACEMENTS = 3000
@@ -50,7 +51,7 @@ def test_decoys_point_at_the_vaults_only_for_a_wizard_who_guards_them(monkeypatc
             trial = copy.deepcopy(st)
             trial["wizard"]["habit"] = list(habit)
             trial["rng"] = seed
-            hits += sum(i in (4, 14, 22) for i in ENGINE.decoy_tiles(trial, tile_index(st, "B2"), 1, False))
+            hits += sum(i in (4, 14, 22) for i in wizard_turn.decoy_tiles(trial, tile_index(st, "B2"), 1, False))
         return hits / 200
     guards, keeps_off = share_on_vaults([12, 12]), share_on_vaults([0, 12])
     monkeypatch.setattr(placement, "KEY", 1.0)

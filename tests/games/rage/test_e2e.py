@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from bot.games.rage import board
 from bot.games.rage.cards import WIZARD_DEFS
 from tests.conftest import ADMIN, CHANNEL
 from tests.e2e_helpers import open_and_start, play_to_end
@@ -13,13 +14,13 @@ USERS = [ADMIN, 101, 102, 103]  # seat 0 is the wizard
 
 def hidden_facts(engine, state) -> tuple[set[str], list[tuple[str, str]]]:
     """Labels of key squares not found yet, and (square, monster name) of face-down monsters."""
-    keys = {engine.label(state, i) for i, t in enumerate(state["tiles"]) if t.get("key") and not t.get("up")}
+    keys = {board.label(state, i) for i, t in enumerate(state["tiles"]) if t.get("key") and not t.get("up")}
     monsters = []
     for i, tile in enumerate(state["tiles"]):
         for tok in tile.get("tokens", []):
             token = state["tokens"][str(tok)]
             if not token["up"] and token["kind"] == "monster":
-                monsters.append((engine.label(state, i), WIZARD_DEFS[token["card"]]["name"]))
+                monsters.append((board.label(state, i), WIZARD_DEFS[token["card"]]["name"]))
     return keys, monsters
 
 

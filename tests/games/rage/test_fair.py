@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import random
 
-from bot.games.rage import ENGINE
+from bot.games.rage import ENGINE, board
+from bot.games.rage import heroes as hero_turn
+from bot.games.rage import wizard as wizard_turn
 from tests.games.rage.scenario import commit
 from tests.games.rage.test_rules import dice, give_card, idx, move, ready, stay, to_heroes, token, wizard_card
 
@@ -43,12 +45,12 @@ def test_bot_placement_order_does_not_reveal_the_real_token():
             new = _new_tokens(snap, st) if snap is not None else {}
             real = [i for i, toks in new.items() if any(t["kind"] != "blank" for t in toks)]
             if len(new) >= 2 and len(real) == 1 and pending_before and pending_before.get("kind") == "place":
-                labels = {ENGINE.label(st, i) for i in new}
+                labels = {board.label(st, i) for i in new}
                 text = " ".join(public)
                 order = sorted(labels, key=lambda lab: text.find(lab) if lab in text else 10**6)
                 cards += 1
-                first += order[0] == ENGINE.label(st, real[0])
-                last += order[-1] == ENGINE.label(st, real[0])
+                first += order[0] == board.label(st, real[0])
+                last += order[-1] == board.label(st, real[0])
             snap = None
     assert cards >= 30
     assert first / cards < 0.7 and last / cards < 0.7, (first, last, cards)
@@ -63,7 +65,7 @@ def test_placing_a_card_is_one_decision_and_public_text_names_the_tiles_in_board
     assert "2 face-down tokens" in events[0]["text"] and "Orc" not in events[0]["text"]
     legal = ENGINE.legal_actions(st, 0)
     assert legal and all(set(a) == {"type", "tile"} and a["type"] == "place" for a in legal)
-    hero_tiles = {st["heroes"][s]["pos"] for s in ENGINE.living(st)}
+    hero_tiles = {st["heroes"][s]["pos"] for s in board.living(st)}
     assert not any(a["tile"] in hero_tiles or a["tile"] == st["tower"] for a in legal)
     b3 = idx(st, "B3")
     events = ENGINE.apply(st, 0, {"type": "place", "tile": b3})
@@ -71,7 +73,7 @@ def test_placing_a_card_is_one_decision_and_public_text_names_the_tiles_in_board
     public = [e["text"] for e in events if "to" not in e]
     tiles = sorted(i for i, t in enumerate(st["tiles"]) if t["tokens"])
     assert len(tiles) == 2 and b3 in tiles
-    labels = [ENGINE.label(st, i) for i in tiles]
+    labels = [board.label(st, i) for i in tiles]
     assert public[0] == f"The wizard places 2 face-down tokens on {labels[0]} and {labels[1]}."
     view = ENGINE.view(st, None)
     assert all(view["tiles"][i]["hidden_tokens"] == 1 for i in tiles)
@@ -171,7 +173,7 @@ def test_instant_cards_act_when_drawn_and_single_targets_need_no_decision(monkey
     w["hand"].remove(tap)
     w["deck"].append(tap)  # on top
     before = w["mana"]
-    events = ENGINE._wizard_draw(st)
+    events = wizard_turn._wizard_draw(st)
     assert w["mana"] == before + 1 and tap in w["discard"] and tap not in w["hand"]
     assert any("Ley Tap" in e["text"] and "to" not in e for e in events)
     # a Dark Surge drawn on the heroes' turn powers the wizard's next turn
@@ -179,10 +181,10 @@ def test_instant_cards_act_when_drawn_and_single_targets_need_no_decision(monkey
     surge = wizard_card(st, "surge")
     w["hand"].remove(surge)
     w["deck"].append(surge)
-    ENGINE._draw_wizard(st, 1, [])
+    wizard_turn._draw_wizard(st, 1, [])
     stay(st, 1)
     stay(st, 2)
-    assert st["phase"] == "wizard" and ENGINE.mana_left(st) == w["mana"] + 2
+    assert st["phase"] == "wizard" and board.mana_left(st) == w["mana"] + 2
 
 
 def test_sprint_runs_three_tiles_through_tokens_and_out_of_the_frost(monkeypatch):
@@ -198,8 +200,8 @@ def test_sprint_runs_three_tiles_through_tokens_and_out_of_the_frost(monkeypatch
     to_heroes(st)
     sprint = give_card(st, 1, "sprint")
     legal = ENGINE.legal_actions(st, 1)
-    assert {"type": "sprint", "card": sprint, "path": [a2, a3, a4]} in ENGINE.route_actions(st, 1)
-    assert not any(a["type"] in ("move", "march") for a in legal + ENGINE.route_actions(st, 1))
+    assert {"type": "sprint", "card": sprint, "path": [a2, a3, a4]} in hero_turn.route_actions(st, 1)
+    assert not any(a["type"] in ("move", "march") for a in legal + hero_turn.route_actions(st, 1))
     commit(st, 1, {"type": "sprint", "card": sprint, "path": [a2, a3, a4]})
     stay(st, 2)
     assert st["heroes"][1]["pos"] == a4 and not st["tiles"][a2]["tokens"]

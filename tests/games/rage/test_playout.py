@@ -9,7 +9,8 @@ from collections import Counter, deque
 
 import pytest
 
-from bot.games.rage import ENGINE, cards
+from bot.games.rage import ENGINE, board, cards
+from bot.games.rage import wizard as wizard_turn
 from rendering import rage as rage_renderer
 from rendering.common import to_png
 from tests.playout import random_playout
@@ -93,7 +94,7 @@ def make_check(n):
         placed = [tid for t in st["tiles"] for tid in t["tokens"]]
         assert len(placed) == len(set(placed)) and {str(t) for t in placed} == set(st["tokens"]), "tokens"
         for i, t in enumerate(st["tiles"]):  # the limit (tuned: decoys don't count)
-            assert ENGINE.counted_tokens(st, i) <= n
+            assert board.counted_tokens(st, i) <= n
             if t["removed"]:
                 assert not t["tokens"] and not t["key"]
         if st["phase"] not in ("tower", "entrance", "keys"):
@@ -102,14 +103,14 @@ def make_check(n):
             assert on_tiles + held + st["keys_used"] == 3, "keys not conserved"
             assert st["keys_taken"] == 3 - on_tiles
         if st["keys_found"] and st["phase"] != "over":
-            ent = ENGINE.entrance_tile(st)
+            ent = board.entrance_tile(st)
             comp = reach(st, ent)
-            for s in ENGINE.living(st):
+            for s in board.living(st):
                 assert st["heroes"][s]["pos"] in comp, "a hero was cut off from the tower"
             for i, t in enumerate(st["tiles"]):
                 if t["drop"]["keys"]:
                     assert i in comp, "dropped keys were cut off"
-            for i in ENGINE.ring(st):
+            for i in board.ring(st):
                 assert not st["tiles"][i]["removed"]
         pub = ENGINE.view(st, None)
         assert "private" not in pub
@@ -155,7 +156,7 @@ def test_public_events_never_leak():
                 for a in legal:
                     assert len(ENGINE.describe_action(st, seat, a)) <= 80
                     assert ENGINE.action_group(st, seat, a)
-                key_labels = [ENGINE.label(st, i) for i, t in enumerate(st["tiles"]) if t["key"] and not t["up"]]
+                key_labels = [board.label(st, i) for i, t in enumerate(st["tiles"]) if t["key"] and not t["up"]]
                 events = ENGINE.apply(st, seat, action)
                 for e in events:
                     if "to" in e:
@@ -164,7 +165,7 @@ def test_public_events_never_leak():
                         for name in SECRET_NAMES + ["decoy", "monster", "trap"]:
                             assert name not in e["text"], e
                     if e["type"] == "setup":
-                        for lab in key_labels + [ENGINE.label(st, action.get("tile", 0))] * (action["type"] == "hide_key"):
+                        for lab in key_labels + [board.label(st, action.get("tile", 0))] * (action["type"] == "hide_key"):
                             assert lab not in e["text"], e
 
 
@@ -185,22 +186,22 @@ def test_rage_graph_search_many_games():
                     raged += 1
                 ENGINE.apply(st, seat, action)
                 if action["type"] == "remove":
-                    comp = reach(st, ENGINE.entrance_tile(st))
-                    assert all(st["heroes"][s]["pos"] in comp for s in ENGINE.living(st))
+                    comp = reach(st, board.entrance_tile(st))
+                    assert all(st["heroes"][s]["pos"] in comp for s in board.living(st))
                     assert all(i in comp for i, t in enumerate(st["tiles"]) if t["drop"]["keys"])
-                    assert not any(st["tiles"][i]["removed"] for i in ENGINE.ring(st))
+                    assert not any(st["tiles"][i]["removed"] for i in board.ring(st))
     assert raged > 50
 
 
 def brute_safe_removals(st):
     """The rule as written, one independent BFS per candidate tile: not the tower or its ring, no
     hero or dropped items on it, and every living hero and dropped key still reach the door."""
-    ent = ENGINE.entrance_tile(st)
-    heroes = [st["heroes"][s]["pos"] for s in ENGINE.living(st)]
+    ent = board.entrance_tile(st)
+    heroes = [st["heroes"][s]["pos"] for s in board.living(st)]
     keys = [i for i, t in enumerate(st["tiles"]) if t["drop"]["keys"] and not t["removed"]]
     out = []
     for i, t in enumerate(st["tiles"]):
-        if t["removed"] or i == st["tower"] or i in ENGINE.ring(st) or i in heroes or t["drop"]["cards"] \
+        if t["removed"] or i == st["tower"] or i in board.ring(st) or i in heroes or t["drop"]["cards"] \
                 or t["drop"]["keys"]:
             continue
         t["removed"] = True
@@ -221,18 +222,18 @@ def test_safe_removals_match_the_rule_on_broken_boards():
             st = ENGINE.setup([f"P{i}" for i in range(n)], ENGINE.meta.resolve_options({}), seed)
             while st["phase"] != "heroes":
                 ENGINE.apply(st, 0, ENGINE.bot_action(st, 0, rng))
-            open_tiles = [i for i in range(st["size"] ** 2) if i != st["tower"] and i not in ENGINE.ring(st)]
+            open_tiles = [i for i in range(st["size"] ** 2) if i != st["tower"] and i not in board.ring(st)]
             for _ in range(8):
                 trial = copy.deepcopy(st)
                 for i in rng.sample(open_tiles, rng.randrange(len(open_tiles) // 2)):
                     trial["tiles"][i]["removed"] = True
-                for s in ENGINE.living(trial):
+                for s in board.living(trial):
                     trial["heroes"][s]["pos"] = rng.choice([i for i in open_tiles if not trial["tiles"][i]["removed"]])
                 drop = rng.choice(open_tiles)
                 if not trial["tiles"][drop]["removed"] and rng.random() < 0.5:
                     trial["tiles"][drop]["drop"]["keys"] = 1
                 expected = brute_safe_removals(trial)
-                assert ENGINE.safe_removals(trial) == expected
+                assert wizard_turn.safe_removals(trial) == expected
                 checked += 1
                 cut_off += not expected
     assert checked == 600 and 20 < cut_off < 580

@@ -6,7 +6,7 @@ import random
 
 from PIL import ImageDraw
 
-from bot.games.rage import ENGINE
+from bot.games.rage import ENGINE, board
 from rendering import rage as rage_renderer
 from tests.games.rage.test_playout import scramble
 from tests.games.rage.test_rules import give_card, ready
@@ -77,11 +77,11 @@ def test_describe_names_who_acts_and_keeps_secrets():
             for tid in t["tokens"]:
                 token = st["tokens"][str(tid)]
                 if not token["up"] and token["kind"] == "monster":
-                    assert not (ENGINE.label(st, i) + ": " in text and token["card"] in text.lower())
+                    assert not (board.label(st, i) + ": " in text and token["card"] in text.lower())
         assert "Keys hidden" not in text and "decoy on" not in text
         if step % 10 == 0:  # the same text whatever the hidden information
             assert rage_renderer.describe(ENGINE.view(scramble(st, step), None)) == text
-        hidden_keys = [ENGINE.label(st, i) for i, t in enumerate(st["tiles"]) if t["key"] and not t["up"]]
+        hidden_keys = [board.label(st, i) for i, t in enumerate(st["tiles"]) if t["key"] and not t["up"]]
         for lab in hidden_keys:
             assert f"key vault on {lab}" not in text.lower()
 

@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from bot.games.rage import ENGINE
+from bot.games.rage import ENGINE, board, resolution
+from bot.games.rage import heroes as hero_turn
 from bot.rng import Rng
 from tests.games.rage.scenario import RageTable, tile_index
 
@@ -75,7 +76,7 @@ def test_blank_tokens_count_towards_the_limit_by_the_book():
     book = RageTable.ready(options=RULEBOOK)
     for _ in range(3):
         book.token("B2", "blank")
-    assert not ENGINE.can_place(book.state, tile_index(book.state, "B2"), False)
+    assert not board.can_place(book.state, tile_index(book.state, "B2"), False)
 
 
 def test_blank_tokens_may_share_a_tile_up_to_the_limit_by_the_book():
@@ -111,7 +112,7 @@ def test_the_wizard_chooses_every_crumbling_tile_by_the_book():
     for k, label in enumerate(("E1", "A5", "B5")):
         assert ENGINE.describe_action(st, 0, {"type": "remove", "tile": tile_index(st, label)}) == f"Crumble {label}"
         ENGINE.apply(st, 0, {"type": "remove", "tile": tile_index(st, label)})
-        gone = [ENGINE.label(st, i) for i, t in enumerate(st["tiles"]) if t["removed"]]
+        gone = [board.label(st, i) for i, t in enumerate(st["tiles"]) if t["removed"]]
         assert len(gone) == k + 1
     assert sorted(gone) == ["A5", "B5", "E1"] and st["pending"] is None
 
@@ -129,7 +130,7 @@ def test_heroes_move_one_tile_by_the_book():
     for table in (tuned, book):
         table.heroes_turn()
         table.gives(1, "sprint")
-    kinds = [{a["type"] for a in ENGINE.route_actions(t.state, 1)} for t in (tuned, book)]
+    kinds = [{a["type"] for a in hero_turn.route_actions(t.state, 1)} for t in (tuned, book)]
     assert "march" in kinds[0] and "march" not in kinds[1]
     assert "sprint" in kinds[1] and "move" in kinds[1]
 
@@ -139,7 +140,7 @@ def test_no_scouting_by_the_book():
     ("Each tile has a Card Draw symbol and a Mana Wheel symbol")."""
     tuned, book = _tables(keys=[4, 14, 22])
     for table in (tuned, book):
-        ENGINE._flip(table.state, tile_index(table.state, "C1"))  # E1 is 2 steps away
+        resolution._flip(table.state, tile_index(table.state, "C1"))  # E1 is 2 steps away
     assert tuned.state["tiles"][2].get("sense") == 1 and book.state["tiles"][2].get("sense") is None
     assert ENGINE.view(book.state, None)["scout_range"] == 0
 

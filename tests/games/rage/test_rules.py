@@ -6,7 +6,9 @@ import json
 import pytest
 
 from bot.engine import RuleError
-from bot.games.rage import ENGINE, cards
+from bot.games.rage import ENGINE, board, cards, resolution
+from bot.games.rage import heroes as hero_turn
+from bot.games.rage import wizard as wizard_turn
 from bot.rng import Rng
 from tests.games.rage.scenario import RageTable, commit, tile_index
 from tests.playout import assert_rejects
@@ -62,7 +64,7 @@ def test_grid_size_and_seats(n, size):
     st = fresh(n)
     assert st["size"] == size
     assert ENGINE.to_act(st) == [0]  # the wizard (seat 0) sets up and goes first
-    assert len(ENGINE.living(st)) == n - 1
+    assert len(board.living(st)) == n - 1
     for s in range(1, n):
         assert st["heroes"][s]["hp"] == 10
     corners = {0, size * size - 1, size - 1, size * (size - 1)}
@@ -88,7 +90,7 @@ def test_entrance_and_keys_and_opening_hand():
     st = fresh(3)
     assert len(ENGINE.legal_actions(st, 0)) == 4
     ENGINE.apply(st, 0, {"type": "entrance", "dir": "W"})
-    assert ENGINE.entrance_tile(st) == 11
+    assert board.entrance_tile(st) == 11
     legal = {a["tile"] for a in ENGINE.legal_actions(st, 0)}
     assert 12 not in legal and 0 not in legal and 24 not in legal  # not the tower, not a camp
     events = ENGINE.apply(st, 0, {"type": "hide_key", "tile": 4})
@@ -116,7 +118,7 @@ def test_monster_card_places_monster_and_decoys():
     ENGINE.apply(st, 0, {"type": "play", "card": cid})
     assert st["wizard"]["spent"] == 3
     legal = ENGINE.legal_actions(st, 0)
-    hero_tiles = {st["heroes"][s]["pos"] for s in ENGINE.living(st)}
+    hero_tiles = {st["heroes"][s]["pos"] for s in board.living(st)}
     assert not any(a["tile"] in hero_tiles for a in legal)  # never on a hero
     assert not any(a["tile"] == st["tower"] for a in legal)  # tower closed before all keys are found
     events = ENGINE.apply(st, 0, {"type": "place", "tile": 6})
@@ -152,18 +154,18 @@ def test_token_limit_per_tile():
     st = ready()  # 3 players: 3 tokens per tile
     for _ in range(3):
         token(st, 6, "blank")
-    assert ENGINE.can_place(st, 6, False)
+    assert board.can_place(st, 6, False)
     for _ in range(3):
         token(st, 7, "monster", level=1)
-    assert not ENGINE.can_place(st, 7, False) and not ENGINE.can_place(st, 7, True)
-    assert ENGINE.can_place(st, 8, False)
+    assert not board.can_place(st, 7, False) and not board.can_place(st, 7, True)
+    assert board.can_place(st, 8, False)
 
 
 def test_tower_opens_to_tokens_after_keys_found_but_never_traps():
     st = ready()
     st["keys_found"] = True
-    assert ENGINE.can_place(st, st["tower"], False)
-    assert not ENGINE.can_place(st, st["tower"], True)
+    assert board.can_place(st, st["tower"], False)
+    assert not board.can_place(st, st["tower"], True)
 
 
 def test_wizard_deck_reshuffles_discard():
@@ -172,7 +174,7 @@ def test_wizard_deck_reshuffles_discard():
     w["discard"].extend(w["deck"])
     w["deck"] = []
     n_discard = len(w["discard"])
-    drawn = ENGINE._draw_wizard(st, 1)
+    drawn = wizard_turn._draw_wizard(st, 1)
     assert len(drawn) == 1 and len(w["deck"]) == n_discard - 1 and w["discard"] == []
 
 
@@ -180,7 +182,7 @@ def test_draw_extra_card_when_wheel_full():
     st = ready()
     st["wizard"]["mana"] = cards.MANA_MAX
     before = len(st["wizard"]["hand"])
-    ENGINE._wizard_draw(st)
+    wizard_turn._wizard_draw(st)
     assert len(st["wizard"]["hand"]) == before + 2
 
 
@@ -452,15 +454,15 @@ def test_equipment_limits_and_swap():
     for key in ("short_sword", "broadsword", "rune_blade"):
         give_card(st, 1, key)
     h = st["heroes"][1]
-    assert ENGINE.slot_count(st, 1, "sword") == 2 and len(h["hand"]) == 1
+    assert board.slot_count(st, 1, "sword") == 2 and len(h["hand"]) == 1
     give_card(st, 1, "leather_boots")
     give_card(st, 1, "swift_boots")
-    assert ENGINE.slot_count(st, 1, "boots") == 1
+    assert board.slot_count(st, 1, "boots") == 1
     rune = h["hand"][0]
     swaps = [a for a in ENGINE.legal_actions(st, 1) if a["type"] == "equip" and a["card"] == rune]
     assert len(swaps) == 2  # replace either sword
     ENGINE.apply(st, 1, swaps[0])
-    assert rune in h["equip"] and ENGINE.slot_count(st, 1, "sword") == 2
+    assert rune in h["equip"] and board.slot_count(st, 1, "sword") == 2
 
 
 def test_give_cards_and_keys_only_on_same_tile():
@@ -525,8 +527,8 @@ def test_sprint_and_march(monkeypatch):
     a2, a3 = idx(st, "A2"), idx(st, "A3")
     cid = give_card(st, 1, "sprint")
     # quick march: the first room may be face down, as long as it holds no tokens
-    assert {"type": "march", "path": [a2, a3]} in ENGINE.route_actions(st, 1)
-    assert not any(a["type"] == "march" and len(a["path"]) == 3 for a in ENGINE.route_actions(st, 1))
+    assert {"type": "march", "path": [a2, a3]} in hero_turn.route_actions(st, 1)
+    assert not any(a["type"] == "march" and len(a["path"]) == 3 for a in hero_turn.route_actions(st, 1))
     commit(st, 1, {"type": "sprint", "card": cid, "path": [a2, a3]})
     stay(st, 2)
     h = st["heroes"][1]
@@ -535,9 +537,9 @@ def test_sprint_and_march(monkeypatch):
     assert st["tiles"][a2]["searched"] and st["tiles"][a3]["searched"]  # looted both rooms
     # quick march through a face-up empty room
     ENGINE.apply(st, 0, {"type": "end_turn"})
-    assert {"type": "march", "path": [a2, idx(st, "B2")]} in ENGINE.route_actions(st, 1)
+    assert {"type": "march", "path": [a2, idx(st, "B2")]} in hero_turn.route_actions(st, 1)
     token(st, a2, "blank")
-    assert not any(a["type"] == "march" and a["path"][0] == a2 for a in ENGINE.route_actions(st, 1))
+    assert not any(a["type"] == "march" and a["path"][0] == a2 for a in hero_turn.route_actions(st, 1))
 
 
 def test_long_march_through_known_safe_rooms():
@@ -554,13 +556,13 @@ def test_long_march_through_known_safe_rooms():
     del st["wizard"]["hand"][3:]  # keep the wizard under the hand limit
     ENGINE.apply(st, 0, {"type": "end_turn"})
     # three steps only when the first two rooms are face up with no tokens
-    assert {"type": "march", "path": [a3, a4, idx(st, "A5")]} not in ENGINE.route_actions(st, 1)  # A4 face down
+    assert {"type": "march", "path": [a3, a4, idx(st, "A5")]} not in hero_turn.route_actions(st, 1)  # A4 face down
     back = {"type": "march", "path": [idx(st, "A1"), b1, c1]}
-    assert back not in ENGINE.route_actions(st, 1)  # B1 still face down
+    assert back not in hero_turn.route_actions(st, 1)  # B1 still face down
     st["tiles"][b1]["up"] = True
-    assert back in ENGINE.route_actions(st, 1)
+    assert back in hero_turn.route_actions(st, 1)
     tid = token(st, b1, "blank")
-    assert back not in ENGINE.route_actions(st, 1)
+    assert back not in hero_turn.route_actions(st, 1)
     st["tiles"][b1]["tokens"].remove(tid)
     commit(st, 1, back)
     stay(st, 2)
@@ -570,20 +572,20 @@ def test_long_march_through_known_safe_rooms():
 def test_scouting_senses_near_key_vaults():
     st = ready(keys=[4, 14, 22])  # E1, E3, C5
     to_heroes(st)
-    events = ENGINE._flip(st, idx(st, "C1"))  # E1 is 2 steps away, E3 and C5 farther
+    events = resolution._flip(st, idx(st, "C1"))  # E1 is 2 steps away, E3 and C5 farther
     assert "1 key vault within 2 steps" in " ".join(e["text"] for e in events)
     assert not st["tiles"][4]["up"]  # sensed, not revealed: the wizard's hiding place still matters
     pub = ENGINE.view(st, None)
     assert pub["tiles"][idx(st, "C1")]["sense"] == 1 and "key_tile" not in pub["tiles"][4]
-    events = ENGINE._flip(st, idx(st, "A3"))
+    events = resolution._flip(st, idx(st, "A3"))
     assert "no key vault" in events[-1]["text"] and st["tiles"][idx(st, "A3")]["sense"] == 0
     # the number counts found vaults too, so it never changes: a fact about the room
-    ENGINE._flip(st, 4)
+    resolution._flip(st, 4)
     assert ENGINE.view(st, None)["tiles"][idx(st, "C1")]["sense"] == 1
     # 5 players too
     st5 = ready(n=5, keys=[8, 20, 40])  # B2, G3, F6
     to_heroes(st5)
-    ENGINE._flip(st5, 1)  # B1, next to the B2 vault
+    resolution._flip(st5, 1)  # B1, next to the B2 vault
     assert st5["tiles"][1]["sense"] == 1 and not st5["tiles"][8]["up"]
 
 
@@ -612,7 +614,7 @@ def test_frost_bolt_and_thaw(monkeypatch):
     stay(st, 1)
     stay(st, 2)
     assert not st["heroes"][1]["frozen"] and st["heroes"][1]["thawed"]
-    assert 0 not in ENGINE.spell_targets(st, "frost")  # not frozen twice in a row
+    assert 0 not in wizard_turn.spell_targets(st, "frost")  # not frozen twice in a row
 
 
 def test_fireball(monkeypatch):
@@ -630,7 +632,7 @@ def test_surge_leytap_scry_stones():
     w = st["wizard"]
     w["mana"] = 2
     ENGINE.apply(st, 0, {"type": "play", "card": wizard_card(st, "surge")})
-    assert ENGINE.mana_left(st) == 4
+    assert board.mana_left(st) == 4
     ENGINE.apply(st, 0, {"type": "play", "card": wizard_card(st, "leytap")})
     assert w["mana"] == 3
     scry = wizard_card(st, "scry")
@@ -640,7 +642,7 @@ def test_surge_leytap_scry_stones():
     ENGINE.apply(st, 0, {"type": "play", "card": wizard_card(st, "stones")})
     assert {a["dir"] for a in ENGINE.legal_actions(st, 0)} == {"E", "S", "W"}
     ENGINE.apply(st, 0, {"type": "entrance", "dir": "S"})
-    assert ENGINE.entrance_tile(st) == 17
+    assert board.entrance_tile(st) == 17
 
 
 # ------------------------------------------------------------------ keys, tower, rage
@@ -678,7 +680,7 @@ def _keys_game():
 def test_tower_needs_all_keys_on_entrance_tile_then_heroes_win_if_empty():
     st = _keys_game()
     to_heroes(st)
-    ent = ENGINE.entrance_tile(st)
+    ent = board.entrance_tile(st)
     st["heroes"][1].update(pos=ent, keys=2)
     st["heroes"][2].update(pos=idx(st, "D2"), keys=1)
     assert {"type": "move", "to": st["tower"]} not in ENGINE.legal_actions(st, 1)
@@ -697,7 +699,7 @@ def test_tower_fight_loss_steps_back_then_open_for_all(monkeypatch):
     token(st, st["tower"], "monster", level=8)
     token(st, st["tower"], "blank")
     ENGINE.apply(st, 0, {"type": "end_turn"})
-    ent = ENGINE.entrance_tile(st)
+    ent = board.entrance_tile(st)
     st["heroes"][1].update(pos=ent, keys=3)
     dice(monkeypatch, [20, 1])
     move(st, 1, "C3")
@@ -720,10 +722,10 @@ def test_rage_removes_safe_tiles_only():
     stay(st, 1)
     stay(st, 2)
     assert st["pending"]["kind"] == "rage"
-    safe = ENGINE.safe_removals(st)
-    ring = ENGINE.ring(st)
+    safe = wizard_turn.safe_removals(st)
+    ring = board.ring(st)
     assert not set(safe) & ring and st["tower"] not in safe
-    hero_tiles = {st["heroes"][s]["pos"] for s in ENGINE.living(st)}
+    hero_tiles = {st["heroes"][s]["pos"] for s in board.living(st)}
     assert not set(safe) & hero_tiles
     # one decision: the wizard picks B1, the crack spreads to the 2 safe tiles nearest it --
     # never A2 once B1 is gone (it would wall hero 1 in at A1)
@@ -731,9 +733,9 @@ def test_rage_removes_safe_tiles_only():
     gone = [i for i, t in enumerate(st["tiles"]) if t["removed"]]
     assert len(gone) == 3 and idx(st, "B1") in gone and idx(st, "A2") not in gone
     assert st["pending"] is None  # 3 players = 3 tiles, then the draw
-    b1 = ENGINE.row_col(st, idx(st, "B1"))
-    assert all(abs(ENGINE.row_col(st, i)[0] - b1[0]) + abs(ENGINE.row_col(st, i)[1] - b1[1]) <= 2 for i in gone)
-    assert 0 in ENGINE.component(st, ENGINE.entrance_tile(st))
+    b1 = board.row_col(st, idx(st, "B1"))
+    assert all(abs(board.row_col(st, i)[0] - b1[0]) + abs(board.row_col(st, i)[1] - b1[1]) <= 2 for i in gone)
+    assert 0 in board.component(st, board.entrance_tile(st))
 
 
 def test_rage_never_removes_dropped_items_or_cuts_off_keys():
@@ -742,7 +744,7 @@ def test_rage_never_removes_dropped_items_or_cuts_off_keys():
     st["tiles"][idx(st, "E2")]["drop"]["cards"] = [0]
     st["loot"]["deck"].remove(0)
     st["tiles"][idx(st, "B5")]["removed"] = True
-    safe = ENGINE.safe_removals(st)
+    safe = wizard_turn.safe_removals(st)
     assert idx(st, "A5") not in safe and idx(st, "E2") not in safe
     assert idx(st, "A4") not in safe  # A4 is the dropped key's last way to the tower
     assert idx(st, "A3") in safe

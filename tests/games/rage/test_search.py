@@ -8,6 +8,7 @@ import random
 
 from bot import search
 from bot.games import get_engine
+from bot.games.rage import board
 from tests.sampler_checks import check_sampler
 
 ENGINE = get_engine("rage")
@@ -172,16 +173,16 @@ def test_the_evaluation_sees_a_heros_way_to_the_keys_and_the_door():
     state = next(s for s in walk(6, 4) if s["phase"] == "heroes" and s["round"] >= 2 and not s["keys_taken"])
     state = copy.deepcopy(state)
     size = state["size"]
-    door = ENGINE.entrance_tile(state)
+    door = board.entrance_tile(state)
     vaults = [i for i, t in enumerate(state["tiles"]) if t["key"]]
-    hero = ENGINE.living(state)[0]
+    hero = board.living(state)[0]
 
     def steps(a, b):
         return abs(divmod(a, size)[0] - divmod(b, size)[0]) + abs(divmod(a, size)[1] - divmod(b, size)[1])
 
     def chance(pos, keys=0):
         trial = copy.deepcopy(state)
-        for s in ENGINE.living(trial):
+        for s in board.living(trial):
             trial["heroes"][s]["pos"] = pos
         trial["heroes"][hero]["keys"] = keys
         return search.outcome_value(ENGINE, trial, hero)
@@ -286,8 +287,8 @@ def test_the_evaluation_sees_where_the_keys_are_hidden():
 def _hiding_pairs(state: dict) -> list[tuple[int, int]]:
     """(a hidden vault, a face-down room) pairs: the room as near the nearest hero as the vault, further from the
     door, and no nearer the other vaults."""
-    size, door = state["size"], ENGINE.entrance_tile(state)
-    heroes = [state["heroes"][s]["pos"] for s in ENGINE.living(state)]
+    size, door = state["size"], board.entrance_tile(state)
+    heroes = [state["heroes"][s]["pos"] for s in board.living(state)]
     vaults = [i for i, t in enumerate(state["tiles"]) if t["key"]]
 
     def steps(a, b):
@@ -351,7 +352,7 @@ def test_the_hard_wizard_hides_keys_further_from_the_door_and_on_its_view_only()
     hard, normal = [], []
     for seed in range(1, 13):
         state = _opening_hide_key(seed)
-        door, size = ENGINE.entrance_tile(state), state["size"]
+        door, size = board.entrance_tile(state), state["size"]
         view = ENGINE.view(state, 0)
         mine = search.hard_action(ENGINE, copy.deepcopy(state), 0, random.Random(seed))
         if seed <= 3:

@@ -2,7 +2,8 @@
 and the terms a newcomer tripped on."""
 from __future__ import annotations
 
-from bot.games.rage import ENGINE
+from bot.games.rage import ENGINE, resolution
+from bot.games.rage import wizard as wizard_turn
 from bot.teach import TutorialRun
 from tests.teach_checks import check_action_help, check_how_to_play, check_tutorial, explained_words, unexplained_terms
 
@@ -47,7 +48,7 @@ def test_the_terms_a_newcomer_tripped_on_are_explained_or_gone():
     hero = ENGINE.private_text(ENGINE.view(st, 1))
     assert hero.startswith("**You are a hero**") and "3 keys" in hero and "round 16" in hero
     assert ENGINE.status_line(st).startswith("Round 1 of 16:")
-    events = ENGINE._flip(st, 6)
+    events = resolution._flip(st, 6)
     assert "cards +" not in events[0]["text"] and "the wizard draws" in events[0]["text"]
     option = ENGINE.meta.option("round_limit")
     assert "automatic" in option.label and "16 rounds at 3-4 players" in option.label
@@ -70,9 +71,9 @@ def test_the_wizards_events_read_plainly():
 
     table = RageTable.ready().wizard(empty_hand=True)
     st = table.state
-    texts = [e["text"] for e in ENGINE._room_discard(st, 0)]
+    texts = [e["text"] for e in resolution._room_discard(st, 0)]
     assert texts == ["The wizard has no card to discard."]
-    texts = [e["text"] for e in ENGINE._instant(st, table.wizard_holds("leytap"))]
+    texts = [e["text"] for e in wizard_turn._instant(st, table.wizard_holds("leytap"))]
     assert "acts at once: spin the Mana Wheel" in texts[0] and "Acts when drawn" not in texts[0]
     table.wizard_holds("rats")
     assert "Giant Rats (1 mana)" in ENGINE.private_text(ENGINE.view(st, 0))
