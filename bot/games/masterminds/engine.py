@@ -1,11 +1,12 @@
 """Masterminds: Heist Society -- the rules engine (pure, deterministic, JSON state).
 
-This module is the face of the game: ``MastermindsEngine`` is put together from one mixin per
-concern, each in its own module, and the phases are a table of handlers (``PHASES``):
+This module is the face of the game: ``MastermindsEngine`` keeps the engine contract and hands each
+concern to its own module of plain functions over the JSON state, and the phases are a table of handlers
+(``PHASES``):
 
   constants.py  numbers of the rules, the state keys a view may show (an allowlist) and those it never shows
   board.py      shared lookups on the table (names, team entries, heist steps, decks, gems, refills)
-  opening.py    ``setup``: decks, gems, opening hands, the roll for the first player
+  opening.py    a new game: decks, gems, opening hands, the roll for the first player
   options.py    the legal actions of each phase
   prep.py       the PREP turn: recruit phase, plan phase, card effects, gems
   heist.py      the HEIST turn: attempts, the interrupt window, rolls, failures, completing a heist
@@ -37,13 +38,14 @@ Flow of a turn (``state["phase"]``):
 from __future__ import annotations
 
 import random
-from functools import partial
 from typing import Any, Callable
 
 from bot.engine import RULES_OPTION, Action, Engine, Event, GameMeta, Option, Phase, PhaseTable, State
 
-from . import bot_player
-from .board import BoardMixin, recruit_value, seat_order
+from . import board, bot_player, opening, options, texts, upkeep, views
+from . import heist as heist_turn
+from . import prep as prep_turn
+from .board import recruit_value, seat_order
 from .constants import (
     DICE_PER_PLAYER,
     HAND_LIMIT,
@@ -55,20 +57,15 @@ from .constants import (
     STEP_LETTERS,
     TEAM_LIMIT,
 )
-from .heist import HeistMixin
-from .opening import OpeningMixin
-from .options import OptionsMixin
-from .prep import PrepMixin
-from .texts import SUMMARY, TextsMixin
-from .upkeep import UpkeepMixin
-from .views import ViewsMixin
+from .texts import SUMMARY
+from .viewtypes import MastermindsView
 
 __all__ = ["DICE_PER_PLAYER", "HAND_LIMIT", "MAX_ACTIVATE", "ENGINE", "PERFECT_FACE", "PHASES", "PUBLIC_KEYS", "RECENT", "SECRET_KEYS",
            "MastermindsEngine", "STEP_LETTERS", "SUMMARY", "TEAM_LIMIT", "recruit_value", "seat_order"]
 
-class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, HeistMixin, UpkeepMixin,  # type: ignore[misc]
-                        ViewsMixin, TextsMixin, Engine):  # (``view`` returns a MastermindsView, a TypedDict)
-    """Masterminds: Heist Society, one mixin per concern behind the engine contract."""
+
+class MastermindsEngine(Engine):
+    """Masterminds: Heist Society: the engine contract, each hook handed to the module of its concern."""
 
     meta = GameMeta(
         key="masterminds",
@@ -91,14 +88,14 @@ class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, Heist
     )
 
     # ------------------------------------------------------------------ contract
+    def setup(self, names: list[str], options: dict[str, Any], seed: int) -> dict[str, Any]:
+        """A new game: shuffled decks, the gem bag, four Prep cards each, the pool, two heists, the first player."""
+        self.meta.check_players(len(names))
+        return opening.new_state(names, self.meta.resolve_options(options), seed)
+
     def to_act(self, state) -> list[int]:
         """Who must act: every seat still to answer an interrupt window, else the player whose turn it is."""
-        if state["phase"] == "over":
-            return []
-        if state["phase"] == "window":
-            window = state["window"]
-            return [seat for seat in window["seats"] if str(seat) not in window["done"]]
-        return [state["turn"]]
+        return board.seats_to_act(state)
 
     def turn_seats(self, state) -> list[int]:
         """An interrupt window is part of the rolling player's turn (the board is edited, not posted anew)."""
@@ -133,14 +130,48 @@ class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, Heist
     def _apply(self, state, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         events = PHASES.apply(state, seat, action)
         if state.get("end_reason") and state["phase"] != "over":
-            self._finish(state, events)
+            upkeep._finish(state, events)
         recent = state.setdefault("recent", [])
         recent.extend(event["text"] for event in events if "to" not in event)
         del recent[:-RECENT]
         return events
 
+    def scores(self, state) -> list[dict[str, Any]]:
+        """Each seat's gems' worth, ranked (see ``upkeep.scores``)."""
+        return upkeep.scores(state)
 
-ENGINE = MastermindsEngine()  # (the mixins' methods are bound to it in the table below)
+    def balance_tally(self, state, trace: list[dict[str, Any]]) -> dict[str, Any]:
+        """How the game ended and which cards and mechanics were available and used."""
+        return upkeep.balance_tally(state, trace)
+
+    # ------------------------------------------------------------------ views and words
+    # ``view`` returns a TypedDict where the contract says dict: a typed form of the same thing.
+    def view(self, state, viewer: int | None) -> MastermindsView:  # type: ignore[override]
+        """The public table (``viewer`` None), plus ``private`` for a seat."""
+        return views.view(state, viewer)
+
+    def status_line(self, state) -> str:
+        """Whose turn it is and what they are deciding (or the final standings)."""
+        return texts.status_line(state)
+
+    def describe_action(self, state, seat: int, action: dict[str, Any]) -> str:
+        """One line (at most 80 characters) saying what ``action`` does, for buttons and the log."""
+        return texts.describe_action(state, seat, action)
+
+    def action_group(self, state, seat: int, action: dict[str, Any]) -> str:
+        """The heading a move is listed under in the move panel."""
+        return texts.action_group(state, seat, action)
+
+    def illegal_message(self, state, seat: int, action: dict[str, Any]) -> str:
+        """Why a move is refused, in a sentence the player can read."""
+        return texts.illegal_message(state, seat, action)
+
+    def private_text(self, view: dict[str, Any]) -> str:
+        """Markdown for a seat's DM: its hand, gems and team."""
+        return texts.private_text(view)
+
+
+ENGINE = MastermindsEngine()
 
 
 def _collecting(handler: Callable[[State, int, Action, list[Event]], None]) -> Callable[[State, int, Action],
@@ -153,33 +184,33 @@ def _collecting(handler: Callable[[State, int, Action, list[Event]], None]) -> C
     return run
 
 
-def _phase(legal: Callable[..., list[Action]], handlers: dict[str, Callable[..., None]]) -> Phase:
-    """A phase of the mixins' methods, bound to ``ENGINE``."""
-    return Phase(partial(legal, ENGINE), {kind: _collecting(partial(handler, ENGINE)) for kind, handler in handlers.items()})
+def _phase(legal: Callable[[State, int], list[Action]],
+           handlers: dict[str, Callable[[State, int, Action, list[Event]], None]]) -> Phase:
+    """A phase whose handlers append their events to a list they are given."""
+    return Phase(legal, {kind: _collecting(handler) for kind, handler in handlers.items()})
 
 
 PHASES = PhaseTable({
-    "turn": _phase(OptionsMixin._turn_options, {
-        "recruit": PrepMixin._act_recruit, "burn": PrepMixin._act_burn, "draw_prep": PrepMixin._act_draw_prep,
-        "heist": HeistMixin._act_heist}),
-    "crew": _phase(OptionsMixin._crew_phase_options, {"crew": HeistMixin._act_crew, "back": HeistMixin._act_back}),
-    "burned": _phase(OptionsMixin._burned_options, {"hire": PrepMixin._act_hire, "to_pool": PrepMixin._act_to_pool}),
-    "replace": _phase(OptionsMixin._replace_options, {"replace": PrepMixin._act_replace,
-                                                     "back": PrepMixin._act_back_from_replace}),
-    "pay": _phase(OptionsMixin._pay_options, {"pay": PrepMixin._act_pay}),
-    "plan": _phase(OptionsMixin._plan_options, {
-        "draw": PrepMixin._act_draw, "action": PrepMixin._act_action, "gear": PrepMixin._act_gear,
-        "trade": PrepMixin._act_trade, "end_plan": PrepMixin._act_end_plan}),
-    "gear2": _phase(OptionsMixin._second_gear_options, {"gear": PrepMixin._act_second_gear,
-                                                       "gear_done": PrepMixin._act_gear_done}),
-    "target": _phase(OptionsMixin._target_options, {"target": PrepMixin._act_target}),
-    "hire": _phase(OptionsMixin._hire_options, {"hire_pool": PrepMixin._act_hire_pool,
-                                               "hire_skip": PrepMixin._act_hire_skip}),
-    "window": _phase(OptionsMixin._window_options, {"pass": HeistMixin._window_commit,
-                                                   "interrupt": HeistMixin._window_commit}),
-    "suffer": _phase(OptionsMixin._suffer_options, {"suffer": HeistMixin._act_suffer}),
-    "lose_gem": _phase(OptionsMixin._lose_gem_options, {"give_gem": HeistMixin._act_give_gem}),
-    "continue": _phase(OptionsMixin._continue_options, {"heist": HeistMixin._act_heist, "hold": HeistMixin._act_hold}),
-    "retire": _phase(OptionsMixin._retire_options, {"retire": HeistMixin._act_retire}),
-    "discard": _phase(OptionsMixin._discard_options, {"discard": UpkeepMixin._act_discard}),
+    "turn": _phase(options._turn_options, {
+        "recruit": prep_turn._act_recruit, "burn": prep_turn._act_burn, "draw_prep": prep_turn._act_draw_prep,
+        "heist": heist_turn._act_heist}),
+    "crew": _phase(options._crew_phase_options, {"crew": heist_turn._act_crew, "back": heist_turn._act_back}),
+    "burned": _phase(options._burned_options, {"hire": prep_turn._act_hire, "to_pool": prep_turn._act_to_pool}),
+    "replace": _phase(options._replace_options, {
+        "replace": prep_turn._act_replace, "back": prep_turn._act_back_from_replace}),
+    "pay": _phase(options._pay_options, {"pay": prep_turn._act_pay}),
+    "plan": _phase(options._plan_options, {
+        "draw": prep_turn._act_draw, "action": prep_turn._act_action, "gear": prep_turn._act_gear,
+        "trade": prep_turn._act_trade, "end_plan": prep_turn._act_end_plan}),
+    "gear2": _phase(options._second_gear_options, {
+        "gear": prep_turn._act_second_gear, "gear_done": prep_turn._act_gear_done}),
+    "target": _phase(options._target_options, {"target": prep_turn._act_target}),
+    "hire": _phase(options._hire_options, {"hire_pool": prep_turn._act_hire_pool, "hire_skip": prep_turn._act_hire_skip}),
+    "window": _phase(options._window_options, {
+        "pass": heist_turn._window_commit, "interrupt": heist_turn._window_commit}),
+    "suffer": _phase(options._suffer_options, {"suffer": heist_turn._act_suffer}),
+    "lose_gem": _phase(options._lose_gem_options, {"give_gem": heist_turn._act_give_gem}),
+    "continue": _phase(options._continue_options, {"heist": heist_turn._act_heist, "hold": heist_turn._act_hold}),
+    "retire": _phase(options._retire_options, {"retire": heist_turn._act_retire}),
+    "discard": _phase(options._discard_options, {"discard": upkeep._act_discard}),
 })

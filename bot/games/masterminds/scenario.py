@@ -16,6 +16,7 @@ from typing import Any, Iterable
 
 from bot.rng import Rng
 
+from . import board, upkeep
 from .cards import CLEAR, FAILURES, HEISTS, PREP, TALENTS
 from .engine import MastermindsEngine
 
@@ -116,7 +117,7 @@ class MastermindsTable:
             self._take_talent(talent)
             card = self.take_prep(gear[name]) if gear and name in gear else None
             st["teams"][seat].append({"card": talent, "gear": card, "tapped": False, "injured": False})
-        ENGINE._refresh_pool(st, [])
+        board._refresh_pool(st, [])
         return self
 
     def hand(self, seat: int, *names: str) -> MastermindsTable:
@@ -249,5 +250,5 @@ class MastermindsTable:
     def game_over(self, reason: str) -> MastermindsTable:
         """The game ends now (``heists``, ``bag`` or ``rounds``): gem values are rolled and scores counted."""
         self.state["end_reason"] = reason
-        ENGINE._finish(self.state, [])
+        upkeep._finish(self.state, [])
         return self

@@ -7,13 +7,12 @@ from typing import Any
 
 from bot.teach import HowToPlay, Tutorial, TutorialStep
 
+from . import board, options
 from .calc import GEM_AVERAGE, chance_line, gem_points, need_on_die, recruit_value
 from .cards import ABILITIES, CLEAR, PREP, TALENTS
 from .constants import HAND_LIMIT, TEAM_LIMIT
-from .engine import MastermindsEngine
 from .scenario import MastermindsTable, tid
 
-ENGINE = MastermindsEngine()
 State = dict[str, Any]
 Action = dict[str, Any]
 
@@ -155,13 +154,13 @@ def _best_try(state: State, seat: int, legal: list[Action]) -> str:
         if action["type"] != "heist" or "recruits" not in action:
             continue
         heist = state["heists"][action["heist"]]
-        step = ENGINE._steps(heist)[ENGINE._next_step(heist)]
-        total, _ = ENGINE.attempt_total(state, seat, action["skill"], action["recruits"])
+        step = board._steps(heist)[board._next_step(heist)]
+        total, _ = board.attempt_total(state, seat, action["skill"], action["recruits"])
         clutch = any(TALENTS[t]["ability"] == "clutch" for t in action["recruits"])
         need = need_on_die(total, step["number"], clutch)
         chance = 1.0 if total > step["number"] else max(0, min(6, 7 - need)) / 6
         who = " + ".join(TALENTS[t]["name"] for t in action["recruits"])
-        line = (f"{ENGINE._heist_name(heist)} step {'ABCD'[ENGINE._next_step(heist)]} ({action['skill']} "
+        line = (f"{board._heist_name(heist)} step {'ABCD'[board._next_step(heist)]} ({action['skill']} "
                 f"{step['number']}) with {who}: {chance_line(total, step['number'], clutch)}")
         if best is None or chance > best[0]:
             best = (chance, line)
@@ -172,7 +171,7 @@ def _window_line(state: State, seat: int, kind: str) -> str:
     """What the roll about to be made looks like, before any interrupt is revealed."""
     if state["window"]["kind"] == "test":
         test = state["test"]
-        _, entry = ENGINE._entry(state, test["recruit"])
+        _, entry = board._entry(state, test["recruit"])
         value = recruit_value(entry["card"], entry["gear"], test["skill"]) if entry else 0
         value += 3 if TALENTS[test["recruit"]]["ability"] == "slippery" else 0
         return (f"the Failure test: {TALENTS[test['recruit']]['name']}'s {test['skill']} {value} + a die must beat "
@@ -225,7 +224,7 @@ FIXED_HELP["hire_pool"] = FIXED_HELP["hire"]
 def action_help(state: State, seat: int, legal: list[Action]) -> dict[str, str]:
     """One plain line per kind of move in ``legal``: what it does, costs and can win, with the chance of a roll."""
     kinds = {str(action["type"]) for action in legal}
-    tuned = not ENGINE._rulebook(state)
+    tuned = not board._rulebook(state)
     team = len(state["teams"][seat])
     lines: dict[str, str] = {kind: FIXED_HELP[kind] for kind in kinds if kind in FIXED_HELP}
     if "recruit" in kinds:
@@ -293,7 +292,7 @@ def tutorial() -> Tutorial:
     start, finish = _start(), _finish_position()
     held = {PREP[card]["name"]: card for card in start["hands"][LEARNER]}
     rig = held["Laptop Rig"]
-    crew = ENGINE.suggested_crew(finish, 0, 0, "Muscle")
+    crew = options.suggested_crew(finish, 0, 0, "Muscle")
     adrenaline = {"type": "interrupt", "card": held["Adrenaline"]}
     bot_prep = ((1, {"type": "draw_prep"}), (1, {"type": "end_plan"}))
     steps = (

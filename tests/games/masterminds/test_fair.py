@@ -9,6 +9,7 @@ import json
 import random
 from pathlib import Path
 
+from bot.games.masterminds import options
 from bot.games.masterminds.cards import CLEAR, PREP
 from bot.games.masterminds.scenario import MastermindsTable
 from tests.games.masterminds.test_util import (
@@ -240,7 +241,7 @@ def test_one_click_step_with_the_suggested_crew():
     s = heist_state(team=("Ghost", "Byte", "Big Tomas"))
     quick = [a for a in ENGINE.legal_actions(s, 0) if a["type"] == "heist" and a.get("recruits") and a["heist"] == 0]
     # Crown Jewels A is Stealth 6: Ghost alone (4 + Lone Wolf 2 = 6) only ties; Ghost + Byte (5) must roll 2+.
-    assert quick and quick[0]["recruits"] == ENGINE.suggested_crew(s, 0, 0, "Stealth")
+    assert quick and quick[0]["recruits"] == options.suggested_crew(s, 0, 0, "Stealth")
     assert "send" in ENGINE.describe_action(s, 0, quick[0])
     rig(s, [6])
     ev = play(s, 0, quick[0])

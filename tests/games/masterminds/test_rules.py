@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from bot.games.masterminds import board
 from bot.games.masterminds.cards import CLEAR, HEISTS, PREP, TALENTS
 from bot.games.masterminds.scenario import MastermindsTable
 from tests.games.masterminds.test_util import (
@@ -362,8 +363,8 @@ def test_street_tip_and_rival_crew_and_lockdown():
 def attempt(s, recruits, skill=None, slot=0, resolve=True):
     """Seat 0 picks the step, then the crew; with ``resolve`` everyone passes in the windows."""
     h = s["heists"][slot]
-    k = ENGINE._next_step(h)
-    skill = skill or ENGINE._steps(h)[k]["skills"][0]
+    k = board._next_step(h)
+    skill = skill or board._steps(h)[k]["skills"][0]
     return go(s, 0, slot, skill, recruits, resolve=resolve)
 
 
@@ -741,15 +742,15 @@ def test_window_before_failure_test():
 def test_abilities_solo_leader_allrounder_gearhead():
     s = fresh(2)
     rosa, = set_team(s, 0, ["Rosa Vance"])
-    assert ENGINE.attempt_total(s, 0, "Driving", [rosa])[0] == 6  # 4 + Lone Wolf 2
+    assert board.attempt_total(s, 0, "Driving", [rosa])[0] == 6  # 4 + Lone Wolf 2
     countess, tomas, byte = set_team(s, 0, ["The Countess", "Big Tomas", "Byte"])
-    assert ENGINE.attempt_total(s, 0, "Charm", [countess, tomas, byte])[0] == 4 + 3 + 2 + 2
+    assert board.attempt_total(s, 0, "Charm", [countess, tomas, byte])[0] == 4 + 3 + 2 + 2
     tess, = set_team(s, 0, ["Tess Okafor"])
-    assert ENGINE.attempt_total(s, 0, "Muscle", [tess])[0] == 2
+    assert board.attempt_total(s, 0, "Muscle", [tess])[0] == 2
     priya, = set_team(s, 0, ["Priya Ashdown"], {"Priya Ashdown": "Blueprints"})
-    assert ENGINE.attempt_total(s, 0, "Hacking", [priya])[0] == 4 + 1 + 1
+    assert board.attempt_total(s, 0, "Hacking", [priya])[0] == 4 + 1 + 1
     MastermindsTable.of(s).intel(0, 2)
-    assert ENGINE.attempt_total(s, 0, "Hacking", [priya])[0] == 8
+    assert board.attempt_total(s, 0, "Hacking", [priya])[0] == 8
 
 
 def test_ability_clutch_turns_push_into_success():
