@@ -24,10 +24,14 @@ import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic
 
 if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
     from bot.teach import HowToPlay, Tutorial
+else:
+    from typing import TypeVar
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -219,8 +223,16 @@ class GameMeta:
         return values
 
 
-class Engine:
-    """Base class for game engines. Subclasses implement the ``_``-free hooks below."""
+if TYPE_CHECKING:  # (a TypeVar's default is for the type checker: an engine that names no view type gives dicts)
+    ViewT = TypeVar("ViewT", default=dict[str, Any])
+else:
+    ViewT = TypeVar("ViewT")
+
+
+class Engine(Generic[ViewT]):
+    """Base class for game engines. Subclasses implement the ``_``-free hooks below.
+
+    ``ViewT`` is the type ``view`` returns (a game's TypedDict of its view; plain dicts if it names none)."""
 
     meta: GameMeta
 
@@ -241,7 +253,7 @@ class Engine:
         """Carry out an action already known to be legal; mutate ``state``."""
         raise NotImplementedError
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: State, viewer: int | None) -> ViewT:
         """What ``viewer`` may see (None = the public). Must be JSON-able.
 
         A seat's view carries its secrets under ``"private"`` (the platform DMs the

@@ -64,7 +64,7 @@ __all__ = ["DICE_PER_PLAYER", "HAND_LIMIT", "MAX_ACTIVATE", "ENGINE", "PERFECT_F
            "MastermindsEngine", "STEP_LETTERS", "SUMMARY", "TEAM_LIMIT", "recruit_value", "seat_order"]
 
 
-class MastermindsEngine(Engine):
+class MastermindsEngine(Engine[MastermindsView]):
     """Masterminds: Heist Society: the engine contract, each hook handed to the module of its concern."""
 
     meta = GameMeta(
@@ -145,8 +145,7 @@ class MastermindsEngine(Engine):
         return upkeep.balance_tally(state, trace)
 
     # ------------------------------------------------------------------ views and words
-    # ``view`` returns a TypedDict where the contract says dict: a typed form of the same thing.
-    def view(self, state, viewer: int | None) -> MastermindsView:  # type: ignore[override]
+    def view(self, state, viewer: int | None) -> MastermindsView:
         """The public table (``viewer`` None), plus ``private`` for a seat."""
         return views.view(state, viewer)
 

@@ -69,7 +69,7 @@ PHASES = PhaseTable({
 })
 
 
-class RageEngine(Engine):
+class RageEngine(Engine[RageView]):
     """Wizard's Rage: one wizard against 2-4 heroes racing to find three keys and storm the tower."""
     meta = GameMeta(
         key="rage",
@@ -173,8 +173,7 @@ class RageEngine(Engine):
                 "available": sorted(available), "used": sorted(used & available), "goals": {}}
 
     # ------------------------------------------------------------------ views and words
-    # ``view`` returns a TypedDict where the contract says dict: a typed form of the same thing.
-    def view(self, state: dict, viewer: int | None) -> RageView:  # type: ignore[override]
+    def view(self, state: dict, viewer: int | None) -> RageView:
         """The public board (``viewer`` None), plus ``private`` for a seat."""
         return views.view(state, viewer)
 

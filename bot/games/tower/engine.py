@@ -56,7 +56,7 @@ PHASES = PhaseTable({
 }, moment)
 
 
-class TowerEngine(Engine):
+class TowerEngine(Engine[TowerView]):
     """10 Minute Heist: The Wizard's Tower: claim cards floor by floor, never climbing back, then the best haul wins."""
     meta = GameMeta(
         key="tower",
@@ -103,8 +103,7 @@ class TowerEngine(Engine):
         return events
 
     # ------------------------------------------------------------------ views and words
-    # ``view`` returns a TypedDict where the contract says dict: a typed form of the same thing.
-    def view(self, state: State, viewer: int | None) -> TowerView:  # type: ignore[override]
+    def view(self, state: State, viewer: int | None) -> TowerView:
         """The public table (``viewer`` None), plus ``private`` for a seat."""
         return views.view(state, viewer)
 
