@@ -15,6 +15,8 @@ import json
 import sys
 from typing import Any
 
+from openskill.models import PlackettLuce
+
 from bot import ratings
 from bot.games import registry
 from bot.ratings import DEFAULT, FinishedGame, Ladder, Rating
@@ -30,17 +32,19 @@ def finished(record: dict[str, Any]) -> FinishedGame:
     return FinishedGame(record["seed"], record["game"], seats, results)
 
 
-def train(key: str, records: list[dict[str, Any]]) -> Ladder:
-    """A ladder of ``key`` that took ``records`` in order, every level starting at the default."""
-    ladder = Ladder(key, start=DEFAULT)
+def train(key: str, records: list[dict[str, Any]], model: PlackettLuce | None = None) -> Ladder:
+    """A ladder of ``key`` (its model, or ``model``) that took ``records`` in order, every level starting at the
+    default."""
+    ladder = Ladder(key, start=DEFAULT, model=model)
     for record in records:
         ladder.take(finished(record), humans_needed=False)
     return ladder
 
 
-def seeds(key: str, records: list[dict[str, Any]]) -> dict[str, dict[str, float | int]]:
+def seeds(key: str, records: list[dict[str, Any]],
+          model: PlackettLuce | None = None) -> dict[str, dict[str, float | int]]:
     """Each level's seeded rating at ``key`` from ``records``, shifted so that the normal bot's mu is 25."""
-    ladder = train(key, records)
+    ladder = train(key, records, model)
     shift = DEFAULT.mu - ladder.rating(ratings.bot_player("normal")).mu
     out: dict[str, dict[str, float | int]] = {}
     for level in LEVELS:
