@@ -8,9 +8,10 @@ from __future__ import annotations
 import asyncio
 import sys
 
+from bot.backend import make_storage
 from bot.config import Config
+from bot.dburl import redact
 from bot.storage import DatabaseInUseError, StorageError
-from bot.storage_pg import make_storage, redact
 
 
 async def rebuild(db_path: str, database_url: str | None) -> str:

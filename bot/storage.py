@@ -15,8 +15,10 @@ writes go to a writer thread with a connection of its own: one hop per batch, an
 writes that arrive together share one transaction, each under its own savepoint
 (group commit, see :meth:`Storage.save_game`). Server settings are kept in memory.
 
-One process owns a database file: :meth:`Storage.claim` takes an exclusive lock on
-``<db>.lock`` and refuses a second process with :class:`DatabaseInUseError`.
+One process owns a database file: :meth:`Storage.claim` takes an exclusive lock on the
+file itself (its inode: the same file through a symlink or a second name is the same lock)
+and refuses a second process with :class:`DatabaseInUseError`. SQLite's own locks are
+POSIX record locks, which ``flock`` neither takes nor disturbs.
 """
 from __future__ import annotations
 
@@ -29,8 +31,9 @@ import os
 import sqlite3
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, TypeVar, cast
+from typing import Any, Awaitable, Callable, Iterable, TypeVar, cast
 
 import aiosqlite
 
@@ -227,6 +230,8 @@ MIGRATIONS: list[str] = [
 ]
 
 WRITE_BUDGET = 2.0  # seconds a write may wait for the database before giving up
+READ_BUDGET = 2.0  # seconds a read may wait for a database server (PostgreSQL) before giving up
+ANSWER_WITHIN = 2.0  # seconds an interaction's database waits may take before its first answer (Discord allows 3)
 
 
 class VersionConflictError(Exception):
@@ -242,8 +247,71 @@ class StorageError(Exception):
     I/O error). It was rolled back: nothing changed."""
 
 
+class CommitUnknownError(StorageError):
+    """The database stopped answering after a write's COMMIT was sent: it may or may not have been stored.
+    ``await settle()`` finds out (returns the new revision if it was stored, raises StorageError if it was not,
+    or CommitUnknownError again while the database still does not answer)."""
+
+    def __init__(self, settle: Callable[[], Awaitable[int]]) -> None:
+        super().__init__("the database stopped answering while saving")
+        self.settle = settle
+
+
 class DatabaseInUseError(Exception):
     """Another process is already using this SQLite database file."""
+
+
+@dataclass
+class Answering:
+    """An interaction waiting for its first answer: Discord shows "This interaction failed" unless the bot answers
+    (or defers) within 3 seconds, so every database wait made for it before then ends by ``deadline`` (loop time)
+    with StorageError, leaving time to say so. Once ``answered()`` (the reply or a deferral went out) the waits
+    get their own budgets again. ``saved`` records that a write made for it was committed, so that a failure
+    after it is never reported as "nothing changed"."""
+    deadline: float
+    answered: Callable[[], bool]
+    saved: bool = False
+
+    def left(self) -> float:
+        """Seconds the database may still take before the first answer (infinite once it was answered)."""
+        if self.answered():
+            return float("inf")
+        return self.deadline - asyncio.get_running_loop().time()
+
+
+_ANSWERING: ContextVar[Answering | None] = ContextVar("heistcord_answering", default=None)
+
+
+def answering(answered: Callable[[], bool], within: float = ANSWER_WITHIN) -> Answering:
+    """Mark the current task as handling an interaction that must be answered: its database waits end within
+    ``within`` seconds until ``answered()`` (see :class:`Answering`). Tasks it starts inherit it."""
+    current = Answering(asyncio.get_running_loop().time() + within, answered)
+    _ANSWERING.set(current)
+    return current
+
+
+def current_answering() -> Answering | None:
+    """The interaction the current task is answering, if any."""
+    return _ANSWERING.get()
+
+
+def wait_budget(own: float) -> float:
+    """How long a database wait may take: its own budget, or less when an interaction must be answered sooner.
+    StorageError at once when that time is already spent."""
+    current = _ANSWERING.get()
+    if current is None:
+        return own
+    left = current.left()
+    if left <= 0:
+        raise StorageError("the database did not answer in time")
+    return min(own, left)
+
+
+def note_saved() -> None:
+    """A write was committed for the interaction being answered (if any)."""
+    current = _ANSWERING.get()
+    if current is not None:
+        current.saved = True
 
 
 @dataclass
@@ -407,18 +475,23 @@ class Storage:
         self.batches = 0  # write transactions the writer committed or tried (for the benchmarks)
 
     def claim(self) -> None:
-        """Take the database file for this process, or raise DatabaseInUseError."""
+        """Take the database file for this process (created if it is new), or raise DatabaseInUseError;
+        StorageError, saying where, if the file can't be opened for writing."""
         if self._lock_file is not None or self.path == ":memory:" or self.path.startswith("file:"):
             return
-        fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise StorageError(f"can't open the SQLite database {self.path} for writing ({exc.strerror}): set"
+                               " HEISTCORD_DB to a file in a folder the bot may write to.") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
             raise DatabaseInUseError(f"another heistcord process is already using {self.path};"
                                 " stop it first (only one bot may use a SQLite database).") from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
+        # Held open until release(), after SQLite's own connections are closed: closing any descriptor of the
+        # file drops the process's POSIX locks on it, SQLite's included.
         self._lock_file = fd
 
     def release(self) -> None:
@@ -444,8 +517,11 @@ class Storage:
             self._writer = ThreadPoolExecutor(1, thread_name_prefix="heistcord-db-writer")
             self._wconn = await asyncio.get_running_loop().run_in_executor(self._writer, self._connect_writer)
             await self.catch_up_ratings()
-        except BaseException:
+        except BaseException as exc:
             await self.close()
+            if isinstance(exc, sqlite3.Error):  # e.g. a read-only file or folder: one line saying where
+                raise StorageError(f"can't use the SQLite database {self.path} ({exc}): set HEISTCORD_DB to a file"
+                                   " the bot may write to, in a folder it may write to.") from None
             raise
         return self
 
@@ -506,9 +582,10 @@ class Storage:
         failure. Gives up with StorageError after ``write_budget`` seconds of waiting
         for the database (another program holding its write lock)."""
         loop = asyncio.get_running_loop()
-        give_up_at = loop.time() + self.write_budget
+        budget = wait_budget(self.write_budget)
+        give_up_at = loop.time() + budget
         try:
-            async with asyncio.timeout(self.write_budget):
+            async with asyncio.timeout(budget):
                 await self.write_lock.acquire()
         except TimeoutError:
             raise StorageError("the database is busy") from None
@@ -523,6 +600,7 @@ class Storage:
             try:
                 yield db
                 await db.execute("COMMIT")
+                note_saved()
             except BaseException as exc:
                 with contextlib.suppress(Exception):
                     await db.execute("ROLLBACK")
@@ -613,11 +691,13 @@ class Storage:
             raise RuntimeError("storage is not open")
         loop = asyncio.get_running_loop()
         request = _Save(game_id, expected_rev, fields, actions, expected_version, results,
-                        loop.time() + self.write_budget, loop.create_future())
+                        loop.time() + wait_budget(self.write_budget), loop.create_future())
         self._queue.append(request)
         if not self._writing:
             self._send()
-        return await request.future
+        rev = await request.future
+        note_saved()
+        return rev
 
     def _send(self) -> None:
         """Hand every waiting write to the writer thread, as one batch. Its outcome is

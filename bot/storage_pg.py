@@ -11,7 +11,13 @@ several bot processes sharing one set of games.
   under READ COMMITTED a racing second writer waits for the first, re-reads the row and
   matches nothing), so two processes can never both apply a move.
 * A write is one transaction, rolled back on any failure; one that cannot be done within
-  ``write_budget`` seconds raises :class:`StorageError` and changes nothing.
+  ``write_budget`` seconds raises :class:`StorageError` and changes nothing. A COMMIT that gets no
+  answer in time (a lagging synchronous standby, a server frozen mid-commit) may have been stored:
+  its connection's server process is ended (which decides the transaction) and a game's row is read
+  again to find out; if the server can't be asked, :class:`CommitUnknownError` says so.
+* A read waits at most ``READ_BUDGET`` seconds (less while an interaction waits for its first answer:
+  ``bot.storage.answering``), then raises :class:`StorageError`. A connection cut short is closed, not
+  given back to the pool: the next call opens a fresh one, so a restarted server is used at once.
 * There is no lock file: any number of processes may use the database (``claim`` is a no-op).
 """
 from __future__ import annotations
@@ -19,18 +25,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
-from typing import Any, Callable, Iterable, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from typing import Any, Awaitable, Callable, Iterable, TypeVar
 
 import asyncpg
 
 from bot import rating_store
+from bot.dburl import redact, scrub
 from bot.storage import (
     _RESULT_INSERT,
     MIGRATIONS,
+    READ_BUDGET,
     WRITE_BUDGET,
     ChannelBusyError,
+    CommitUnknownError,
     GameRow,
     GameSummary,
     GuildSettings,
@@ -39,10 +48,13 @@ from bot.storage import (
     TutorialRow,
     VersionConflictError,
     _dumps,
+    note_saved,
+    wait_budget,
 )
 
 T = TypeVar("T")
 MIGRATION_LOCK = 7_121_300_013  # pg_advisory_xact_lock key: one process migrates at a time
+OPEN_BUDGET = 10.0  # seconds to connect and bring the schema up to date at start-up
 
 PG_MIGRATIONS: list[str] = [
     # 0 -> 1: the first schema.
@@ -235,18 +247,19 @@ GAME_COLUMNS = frozenset(("status", "host_id", "options", "seats", "state", "lob
 _PG_RESULT_INSERT = _RESULT_INSERT.replace("?", "{}").format(*(f"${i}" for i in range(1, 12)))
 
 
-def is_postgres_url(url: str | None) -> bool:
-    """Whether ``url`` names a PostgreSQL database (postgresql:// or postgres://)."""
-    return url is not None and url.split(":", 1)[0] in ("postgresql", "postgres")
-
-
-def redact(url: str) -> str:
-    """The URL without its password, for logs and messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-    return urlunsplit(parts._replace(netloc=netloc))
+async def migrate_in(conn: asyncpg.Connection) -> int:
+    """Bring the schema up to date within the transaction ``conn`` is in (rolled back with it), under an
+    advisory lock so that one process migrates at a time; returns the version."""
+    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+    await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    version = await conn.fetchval("SELECT version FROM schema_version")
+    if version is None:
+        await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+        version = 0
+    for target in range(version, len(PG_MIGRATIONS)):
+        await conn.execute(PG_MIGRATIONS[target])
+        await conn.execute("UPDATE schema_version SET version = $1", target + 1)
+    return len(PG_MIGRATIONS)
 
 
 def _game(row: asyncpg.Record | None) -> GameRow | None:
@@ -258,7 +271,78 @@ def _storage_failure(exc: BaseException) -> bool:
     Integrity errors (constraints, the triggers' refusals) are the caller's to see."""
     if isinstance(exc, (asyncpg.IntegrityConstraintViolationError, asyncpg.RaiseError)):
         return False
-    return isinstance(exc, (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, ConnectionError))
+    return isinstance(exc, (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError))
+
+
+# A pooled connection found dead when used (the server restarted or closed it meanwhile): a read is tried once more.
+_STALE = (asyncpg.InterfaceError, asyncpg.InternalClientError, asyncpg.PostgresConnectionError, ConnectionError)
+# A call that failed so leaves its connection in a state nobody knows (cut short, or the server went away).
+_BROKEN = (asyncio.CancelledError, TimeoutError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError,
+           asyncpg.PostgresConnectionError)
+
+
+def _refused(exc: BaseException) -> bool:
+    """A statement the server answered with an error (the transaction is rolled back), as opposed to a server
+    that went away or is shutting down (which may have done it)."""
+    return isinstance(exc, asyncpg.PostgresError) and not isinstance(
+        exc, (asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError))
+
+
+def _unavailable(exc: BaseException) -> StorageError:
+    """The StorageError for a failure reaching the server (one line; the server's message if it sent one)."""
+    return StorageError(f"the database is unavailable: {str(exc) or type(exc).__name__}")
+
+
+@contextlib.asynccontextmanager
+async def _answered_within(budget: float):
+    """The block's calls to the server within ``budget`` seconds; else StorageError, as for a server that fails."""
+    try:
+        async with asyncio.timeout(budget):
+            yield
+    except TimeoutError:
+        raise StorageError(f"the database did not answer within {budget:.1f} s") from None
+    except Exception as exc:
+        if _storage_failure(exc):
+            raise _unavailable(exc) from exc
+        raise
+
+
+async def _keep_as_is(conn: asyncpg.Connection) -> None:
+    """A connection given back to the pool is kept as it is (every transaction of ours has ended; we set no
+    session state, listen to nothing, hold no session lock): asyncpg's default reset costs a round trip per
+    call, and one to a server that froze meanwhile would hang."""
+
+
+class _OneLine(logging.Filter):
+    """asyncpg's pool logs a traceback each time it fails to reconnect to keep its minimum of connections (every
+    1 to 60 s while the server is down): one line is enough, the bot says what matters itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None:
+            record.msg = f"{record.getMessage()} ({type(record.exc_info[1]).__name__}: {record.exc_info[1]})"
+            record.args, record.exc_info, record.exc_text = (), None, None
+        return True
+
+
+logging.getLogger("asyncpg.pool").addFilter(_OneLine())
+
+
+def _drop(conn: Any) -> None:
+    """Close a connection whose state is unknown (a call cut short, a server gone or restarted): the pool opens
+    a fresh one next time, where waiting on this one (a ROLLBACK, a reset) could hang on a server that is frozen."""
+    with contextlib.suppress(Exception):
+        conn.terminate()
+
+
+class NotStoredError(StorageError):
+    """A write whose COMMIT was in doubt was found not stored (nothing changed)."""
+
+
+class _InDoubtError(Exception):
+    """Inside ``transaction``: the COMMIT was sent and got no answer (``pid``: the server process that has it)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
 
 
 class PgStorage(Storage):
@@ -281,19 +365,40 @@ class PgStorage(Storage):
         """Nothing to release: PostgreSQL lets several processes share a database."""
 
     async def open(self) -> "PgStorage":
-        """Connect a pool and migrate the schema (StorageError if the server can't be reached); returns self."""
+        """Connect a pool and migrate the schema, within ``OPEN_BUDGET`` seconds; returns self. StorageError in
+        one line saying where (the password hidden) and what to do, if it can't."""
         try:
-            self.pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size,
-                                                  command_timeout=60)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise StorageError(f"can't connect to PostgreSQL at {self.path}: {exc}") from exc
-        try:
-            await self.migrate()
+            async with asyncio.timeout(OPEN_BUDGET):
+                self.pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size,
+                                                      command_timeout=60, timeout=OPEN_BUDGET, reset=_keep_as_is)
+                await self.migrate()
+        except BaseException as exc:
+            if self.pool is not None:
+                self.pool.terminate()  # (closing would wait on a server that may not answer)
+                self.pool = None
+            if isinstance(exc, Exception):
+                raise self._open_failure(exc) from None
+            raise
+        try:  # games finished before the ratings existed, or left unrated by a failure: rated now (no budget)
             await self.catch_up_ratings()
         except BaseException:
             await self.close()
             raise
         return self
+
+    def _open_failure(self, exc: Exception) -> Exception:
+        """What opening the database met, as one line for the person starting the bot."""
+        where = f"PostgreSQL at {self.path}"
+        if isinstance(exc, TimeoutError):
+            return StorageError(f"{where} did not answer within {OPEN_BUDGET:.0f} s: is the server running, and not"
+                                " overloaded or stopped?")
+        if isinstance(exc, asyncpg.InsufficientPrivilegeError):
+            return StorageError(f"{where}: the user may not create heistcord's tables ({scrub(str(exc), self.url)})."
+                                " Grant it CREATE on the database's schema (or start the bot once as the database's"
+                                " owner).")
+        if isinstance(exc, (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError)):
+            return StorageError(f"can't connect to {where}: {scrub(str(exc), self.url) or type(exc).__name__}")
+        return exc
 
     async def close(self) -> None:
         """Close the connection pool."""
@@ -314,76 +419,178 @@ class PgStorage(Storage):
     async def migrate(self) -> int:
         """As on SQLite, under an advisory lock so that one process migrates at a time."""
         async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            version = await conn.fetchval("SELECT version FROM schema_version")
-            if version is None:
-                await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
-                version = 0
-            for target in range(version, len(PG_MIGRATIONS)):
-                await conn.execute(PG_MIGRATIONS[target])
-                await conn.execute("UPDATE schema_version SET version = $1", target + 1)
-        return len(PG_MIGRATIONS)
+            return await migrate_in(conn)
 
     async def schema_version(self) -> int:
         """The version the database's schema is at."""
-        return await self._pool.fetchval("SELECT version FROM schema_version")
+        return await self._read("fetchval", "SELECT version FROM schema_version")
 
     @contextlib.asynccontextmanager
-    async def transaction(self):
+    async def _connection(self, budget: float):
+        """A pooled connection; closed instead of given back if the call using it was cut short or lost the
+        server (a statement the server refused leaves it usable). Giving it back waits at most ``budget``."""
+        conn = await self._pool.acquire(timeout=budget)
+        try:
+            yield conn
+        except BaseException as exc:
+            if isinstance(exc, (*_BROKEN, _InDoubtError)):
+                _drop(conn)
+            raise
+        finally:
+            await self._pool.release(conn)
+
+    async def _read(self, method: str, sql: str, *args: Any) -> Any:
+        """``conn.<method>(sql, *args)`` on a pooled connection within the read budget; StorageError when the
+        server does not answer in time or can't be reached."""
+        return await self._reading(lambda conn: getattr(conn, method)(sql, *args))
+
+    async def _reading(self, use: Callable[[Any], Awaitable[T]]) -> T:
+        """``await use(conn)`` on a pooled connection within the read budget (see ``_read``)."""
+        budget = wait_budget(READ_BUDGET)
+        async with _answered_within(budget):
+            try:
+                async with self._connection(budget) as conn:
+                    return await use(conn)
+            except _STALE:  # a pooled connection to a server that went away (and may be back): once more
+                async with self._connection(budget) as conn:
+                    return await use(conn)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self, verify: Callable[[], Awaitable[int]] | None = None):
         """One write transaction on a pooled connection: committed when the block ends,
         rolled back on any failure. StorageError after ``write_budget`` seconds, or when
-        the server fails (the write is rolled back; the next one starts clean)."""
+        the server fails (the write is rolled back; the next one starts clean).
+
+        If the COMMIT itself gets no answer in time, the write may or may not be stored:
+        :class:`CommitUnknownError`, whose ``settle()`` ends the connection's server process
+        (a commit waiting for a synchronous standby is then kept, one not yet begun is rolled
+        back: the transaction is decided) and then asks ``verify`` which way it went (it returns
+        what the write returns, or raises :class:`NotStoredError`). Without ``verify`` the
+        process is ended at once and the outcome stays unknown to the caller."""
+        budget = wait_budget(self.write_budget)
         try:
-            async with asyncio.timeout(self.write_budget):
-                async with self._pool.acquire() as conn, conn.transaction():
-                    yield conn
-        except TimeoutError:
-            raise StorageError("the database is busy") from None
+            try:
+                async with asyncio.timeout(budget) as deadline:
+                    async with self._begun(budget) as (conn, tx):
+                        try:
+                            yield conn
+                        except _BROKEN:  # the connection is closed, and the server rolls the transaction back
+                            raise
+                        except BaseException:  # a statement refused, or the caller's own: the connection is fine
+                            await tx.rollback()
+                            raise
+                        try:
+                            await tx.commit()
+                        except BaseException as exc:
+                            if _refused(exc) or isinstance(exc, asyncio.CancelledError) and not deadline.expired():
+                                raise  # refused at COMMIT (rolled back), or the bot is stopping: not in doubt
+                            raise _InDoubtError(conn.get_server_pid()) from None
+            except TimeoutError:
+                raise StorageError("the database is busy") from None
+        except _InDoubtError as doubt:
+            settle = self._settler(doubt.pid, verify)
+            if verify is None:  # decide it now, so nothing waits on it; which way is not known
+                with contextlib.suppress(StorageError):
+                    await self._end_backend(doubt.pid)
+            raise CommitUnknownError(settle) from None
         except Exception as exc:
             if _storage_failure(exc):
-                raise StorageError(str(exc) or type(exc).__name__) from exc
+                raise _unavailable(exc) from exc
             raise
+        note_saved()
+
+    @contextlib.asynccontextmanager
+    async def _begun(self, budget: float):
+        """A pooled connection and its transaction, begun (on a second connection if the first was found dead:
+        the server restarted meanwhile). Beginning twice costs nothing: no statement has run."""
+        for attempt in range(2):
+            begun = False
+            try:
+                async with self._connection(budget) as conn:
+                    tx = conn.transaction()
+                    await tx.start()
+                    begun = True
+                    yield conn, tx
+                    return
+            except _STALE:
+                if begun or attempt:
+                    raise
+
+    def _settler(self, pid: int, verify: Callable[[], Awaitable[int]] | None) -> Callable[[], Awaitable[int]]:
+        """``CommitUnknownError.settle`` for a COMMIT in doubt on the server process ``pid``."""
+        async def settle() -> int:
+            try:
+                await self._end_backend(pid)
+                if verify is not None:
+                    result = await verify()
+                    note_saved()
+                    return result
+            except NotStoredError:
+                raise
+            except StorageError:  # the database can't be asked now
+                pass
+            raise CommitUnknownError(settle)
+
+        return settle
+
+    async def _end_backend(self, pid: int) -> None:
+        """Terminate the server process ``pid`` (one of our own connections) and wait until it is gone."""
+        budget = wait_budget(READ_BUDGET)
+        async with _answered_within(budget), self._connection(budget) as conn:
+            await conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1", pid)
+            while await conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1)", pid):
+                await asyncio.sleep(0.01)
 
     # --- games ----------------------------------------------------------------
     async def create_game(self, guild_id: int, channel_id: int, game_key: str, host_id: int,
                           options: dict[str, Any], seed: int, seats: list[dict[str, Any]]) -> int:
         """A new game in its lobby; returns its id (ChannelBusyError if the channel already has one)."""
         now = time.time()
+
+        async def landed() -> int:
+            """The new game's id if it was stored, after its COMMIT was in doubt."""
+            game_id = await self._read("fetchval", "SELECT id FROM games WHERE channel_id = $1 AND created_at = $2"
+                                       " AND host_id = $3", channel_id, now, host_id)
+            if game_id is None:
+                raise NotStoredError("that was not saved")
+            return game_id
+
         try:
-            async with self.transaction() as db:
+            async with self.transaction(verify=landed) as db:
                 return await db.fetchval(
                     "INSERT INTO games (guild_id, channel_id, game_key, status, host_id, options, seed, seats,"
                     " created_at, updated_at) VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $7, $8, $9) RETURNING id",
                     guild_id, channel_id, game_key, host_id, _dumps(options), seed, _dumps(seats), now, now)
         except asyncpg.UniqueViolationError:
             raise ChannelBusyError() from None
+        except CommitUnknownError as unknown:
+            return await unknown.settle()
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """The game with this id, or None."""
-        return _game(await self._pool.fetchrow("SELECT * FROM games WHERE id = $1", game_id))
+        return _game(await self._read("fetchrow", "SELECT * FROM games WHERE id = $1", game_id))
 
     async def game_rev(self, game_id: int) -> int | None:
         """The row's revision (a cheap check of a cached copy); None if there is no such game."""
-        return await self._pool.fetchval("SELECT rev FROM games WHERE id = $1", game_id)
+        return await self._read("fetchval", "SELECT rev FROM games WHERE id = $1", game_id)
 
     async def active_game_in(self, channel_id: int) -> GameRow | None:
         """The channel's game in its lobby or running, or None."""
-        return _game(await self._pool.fetchrow(
-            "SELECT * FROM games WHERE channel_id = $1 AND status IN ('lobby', 'running')", channel_id))
+        return _game(await self._read(
+            "fetchrow", "SELECT * FROM games WHERE channel_id = $1 AND status IN ('lobby', 'running')", channel_id))
 
     async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
         """Every game in its lobby or running (of one guild if given), oldest first."""
         if guild_id is None:
-            rows = await self._pool.fetch("SELECT * FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
+            rows = await self._read("fetch", "SELECT * FROM games WHERE status IN ('lobby', 'running') ORDER BY id")
         else:
-            rows = await self._pool.fetch("SELECT * FROM games WHERE status IN ('lobby', 'running')"
-                                          " AND guild_id = $1 ORDER BY id", guild_id)
+            rows = await self._read("fetch", "SELECT * FROM games WHERE status IN ('lobby', 'running')"
+                                    " AND guild_id = $1 ORDER BY id", guild_id)
         return [GameRow.from_row(r) for r in rows]
 
     async def count_active(self) -> int:
         """How many games are in their lobby or running."""
-        return await self._pool.fetchval("SELECT COUNT(*) FROM games WHERE status IN ('lobby', 'running')")
+        return await self._read("fetchval", "SELECT COUNT(*) FROM games WHERE status IN ('lobby', 'running')")
 
     async def save_game(self, game_id: int, expected_rev: int | None, fields: dict[str, Any], *,
                         actions: Iterable[tuple[int, int | None, dict[str, Any]]] = (),
@@ -415,20 +622,37 @@ class PgStorage(Storage):
         if expected_version is not None:
             args.append(expected_version)
             where += f" AND version = ${len(args)}"
-        async with self.transaction() as db:
-            new_rev = await db.fetchval(f"UPDATE games SET {', '.join(sets)} WHERE {where} RETURNING rev", *args)
-            if new_rev is None:
-                raise VersionConflictError()
+        async def landed() -> int:
+            """Whether this write was stored, after its COMMIT was in doubt: its log entry or its stamp is there."""
+            row = await self._read("fetchrow", "SELECT rev, updated_at FROM games WHERE id = $1", game_id)
             if actions:
-                assert expected_version is not None  # checked above
-                await db.executemany(
-                    "INSERT INTO actions (game_id, seq, seat, user_id, action, at) VALUES ($1, $2, $3, $4, $5, $6)",
-                    [(game_id, expected_version + i + 1, seat, user, _dumps(action), now)
-                     for i, (seat, user, action) in enumerate(actions)])
-            if results:
-                await db.executemany(_PG_RESULT_INSERT, [(*r, now) for r in results])
-                guild_id, game_key = results[0][1:3]  # rated in the same transaction
-                await rating_store.run_pg(db, rating_store.record_game(game_id, guild_id, game_key))
+                stored = await self._read("fetchval", "SELECT at FROM actions WHERE game_id = $1 AND seq = $2",
+                                          game_id, (expected_version or 0) + 1) == now
+            else:
+                stored = row is not None and row["updated_at"] == now
+            if not stored:
+                raise NotStoredError("that was not saved")
+            if expected_rev is not None and row["rev"] != expected_rev + 1:
+                raise VersionConflictError()  # stored, then changed again by another process: reload it
+            return row["rev"]
+
+        try:
+            async with self.transaction(verify=landed) as db:
+                new_rev = await db.fetchval(f"UPDATE games SET {', '.join(sets)} WHERE {where} RETURNING rev", *args)
+                if new_rev is None:
+                    raise VersionConflictError()
+                if actions:
+                    assert expected_version is not None  # checked above
+                    await db.executemany(
+                        "INSERT INTO actions (game_id, seq, seat, user_id, action, at) VALUES ($1, $2, $3, $4, $5, $6)",
+                        [(game_id, expected_version + i + 1, seat, user, _dumps(action), now)
+                         for i, (seat, user, action) in enumerate(actions)])
+                if results:
+                    await db.executemany(_PG_RESULT_INSERT, [(*r, now) for r in results])
+                    guild_id, game_key = results[0][1:3]  # rated in the same transaction
+                    await rating_store.run_pg(db, rating_store.record_game(game_id, guild_id, game_key))
+        except CommitUnknownError as unknown:
+            return await unknown.settle()  # found out now if the database answers; else the caller learns later
         return new_rev
 
     async def commit_actions(self, game_id: int, expected_version: int, state: dict[str, Any],
@@ -443,28 +667,28 @@ class PgStorage(Storage):
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         """A game's whole action log, oldest first."""
-        rows = await self._pool.fetch(
-            "SELECT seq, seat, user_id, action, at FROM actions WHERE game_id = $1 ORDER BY seq", game_id)
+        rows = await self._read(
+            "fetch", "SELECT seq, seat, user_id, action, at FROM actions WHERE game_id = $1 ORDER BY seq", game_id)
         return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"],
                  "action": json.loads(r["action"]), "at": r["at"]} for r in rows]
 
     async def actions_until(self, game_id: int, version: int) -> list[dict[str, Any]]:
         """The first ``version`` log entries (the moves that led to that version)."""
-        rows = await self._pool.fetch(
-            "SELECT seat, action FROM actions WHERE game_id = $1 AND seq <= $2 ORDER BY seq", game_id, version)
+        rows = await self._read(
+            "fetch", "SELECT seat, action FROM actions WHERE game_id = $1 AND seq <= $2 ORDER BY seq", game_id, version)
         return [{"seat": r["seat"], "action": json.loads(r["action"])} for r in rows]
 
     async def seat_moved_since(self, game_id: int, seat: int, version: int) -> bool:
         """Whether ``seat`` has a move in the log after ``version``."""
-        return await self._pool.fetchval(
-            "SELECT EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seq > $2 AND seat = $3)",
+        return await self._read(
+            "fetchval", "SELECT EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seq > $2 AND seat = $3)",
             game_id, version, seat)
 
     async def due_deadlines(self, now: float) -> list[GameRow]:
         """Running games whose turn deadline or reminder is at or before ``now``."""
         # Each term is answered by a partial index on running games (migration 5).
-        rows = await self._pool.fetch(
-            "SELECT * FROM games WHERE id IN ("
+        rows = await self._read(
+            "fetch", "SELECT * FROM games WHERE id IN ("
             "SELECT id FROM games WHERE status = 'running' AND deadline_at IS NOT NULL AND deadline_at <= $1"
             " UNION SELECT id FROM games WHERE status = 'running' AND reminder_at IS NOT NULL AND reminder_at <= $1"
             ") ORDER BY id", float(now))
@@ -472,14 +696,15 @@ class PgStorage(Storage):
 
     async def next_timer(self) -> float | None:
         """The earliest turn deadline or reminder of any running game, or None."""
-        return await self._pool.fetchval(
+        return await self._read(
+            "fetchval",
             "SELECT LEAST((SELECT MIN(deadline_at) FROM games WHERE status = 'running' AND deadline_at IS NOT NULL),"
             " (SELECT MIN(reminder_at) FROM games WHERE status = 'running' AND reminder_at IS NOT NULL))")
 
     async def game_summaries(self, guild_id: int) -> list[GameSummary]:
         """The guild's games in their lobby or running, oldest first, without their states."""
-        rows = await self._pool.fetch(
-            "SELECT id, guild_id, channel_id, game_key, status, seats, version FROM games"
+        rows = await self._read(
+            "fetch", "SELECT id, guild_id, channel_id, game_key, status, seats, version FROM games"
             " WHERE guild_id = $1 AND status IN ('lobby', 'running') ORDER BY id", guild_id)
         return [GameSummary(r["id"], r["guild_id"], r["channel_id"], r["game_key"], r["status"],
                             json.loads(r["seats"]), r["version"]) for r in rows]
@@ -495,9 +720,9 @@ class PgStorage(Storage):
 
     async def finished_games(self, guild_id: int, limit: int = 10) -> list[GameRow]:
         """A guild's last ``limit`` finished or ended games, newest first."""
-        rows = await self._pool.fetch(
-            "SELECT * FROM games WHERE guild_id = $1 AND status IN ('finished', 'ended') ORDER BY id DESC LIMIT $2",
-            guild_id, limit)
+        rows = await self._read(
+            "fetch", "SELECT * FROM games WHERE guild_id = $1 AND status IN ('finished', 'ended')"
+            " ORDER BY id DESC LIMIT $2", guild_id, limit)
         return [GameRow.from_row(r) for r in rows]
 
     # --- results and stats -------------------------------------------------------
@@ -516,13 +741,13 @@ class PgStorage(Storage):
         if game_key:
             sql += " AND game_key = $3"
             args.append(game_key)
-        rows = await self._pool.fetch(sql + " GROUP BY game_key ORDER BY game_key", *args)
+        rows = await self._read("fetch", sql + " GROUP BY game_key ORDER BY game_key", *args)
         return [dict(r) for r in rows]
 
     # --- skill ratings: the same procedures (bot/rating_store.py) on a pooled connection ----------
     async def _read_ratings(self, procedure: rating_store.Procedure[T]) -> T:
-        async with self._pool.acquire() as conn:
-            return await rating_store.run_pg(conn, procedure)
+        """A reading procedure within the read budget, as every read (StorageError if the server doesn't answer)."""
+        return await self._reading(lambda conn: rating_store.run_pg(conn, procedure))
 
     async def _write_ratings(self, make: Callable[[], rating_store.Procedure[T]]) -> T:
         """A procedure in a transaction of its own (no write budget: rebuilding a ladder may take a while; the
@@ -538,7 +763,7 @@ class PgStorage(Storage):
     # --- guild settings ----------------------------------------------------------
     async def settings(self, guild_id: int) -> GuildSettings:
         """A guild's settings (defaults when it has none stored)."""
-        row = await self._pool.fetchrow("SELECT * FROM guild_settings WHERE guild_id = $1", guild_id)
+        row = await self._read("fetchrow", "SELECT * FROM guild_settings WHERE guild_id = $1", guild_id)
         if row is None:
             return GuildSettings(guild_id)
         return GuildSettings(guild_id=row["guild_id"], manager_role_id=row["manager_role_id"],
@@ -562,7 +787,7 @@ class PgStorage(Storage):
     # --- refused DMs ----------------------------------------------------------------
     async def dm_refusals(self) -> dict[int, float]:
         """``{user_id: until}`` of players not to DM before ``until``."""
-        return {r["user_id"]: r["until"] for r in await self._pool.fetch("SELECT user_id, until FROM dm_refusals")}
+        return {r["user_id"]: r["until"] for r in await self._read("fetch", "SELECT user_id, until FROM dm_refusals")}
 
     async def set_dm_refusal(self, user_id: int, until: float | None) -> None:
         """Remember (or, with ``until=None``, forget) that a player's DMs are closed."""
@@ -588,13 +813,13 @@ class PgStorage(Storage):
 
     async def tutorial_run(self, run_id: int) -> TutorialRow | None:
         """The tutorial run with this id, or None."""
-        row = await self._pool.fetchrow("SELECT * FROM tutorial_runs WHERE id = $1", run_id)
+        row = await self._read("fetchrow", "SELECT * FROM tutorial_runs WHERE id = $1", run_id)
         return TutorialRow.from_row(row) if row is not None else None
 
     async def open_tutorial(self, user_id: int, game_key: str) -> TutorialRow | None:
         """The learner's unfinished run of a game's tutorial, or None."""
-        row = await self._pool.fetchrow("SELECT * FROM tutorial_runs WHERE user_id = $1 AND game_key = $2"
-                                        " AND finished = 0 ORDER BY id DESC LIMIT 1", user_id, game_key)
+        row = await self._read("fetchrow", "SELECT * FROM tutorial_runs WHERE user_id = $1 AND game_key = $2"
+                               " AND finished = 0 ORDER BY id DESC LIMIT 1", user_id, game_key)
         return TutorialRow.from_row(row) if row is not None else None
 
     async def save_tutorial(self, run_id: int, expected_rev: int, run: dict[str, Any], finished: bool) -> bool:
@@ -612,19 +837,6 @@ class PgStorage(Storage):
 
     async def knows_game(self, user_id: int, game_key: str) -> bool:
         """Whether a player has finished a game of ``game_key`` (on any server) or started its tutorial."""
-        return bool(await self._pool.fetchval(
-            "SELECT EXISTS (SELECT 1 FROM results WHERE user_id = $1 AND game_key = $2)"
+        return bool(await self._read(
+            "fetchval", "SELECT EXISTS (SELECT 1 FROM results WHERE user_id = $1 AND game_key = $2)"
             " OR EXISTS (SELECT 1 FROM tutorial_runs WHERE user_id = $1 AND game_key = $2)", user_id, game_key))
-
-
-async def check_database(url: str) -> None:
-    """Connect once and bring the schema up to date (raises StorageError, saying where, if it can't)."""
-    storage = await PgStorage(url, min_size=1, max_size=1).open()
-    await storage.close()
-
-
-def make_storage(db_path: str, database_url: str | None = None, **kwargs: Any) -> Storage:
-    """The backend the settings choose: PostgreSQL when ``database_url`` is set, else SQLite."""
-    if database_url:
-        return PgStorage(database_url, **kwargs)
-    return Storage(db_path, **kwargs)

@@ -231,6 +231,13 @@ class AdminCog(commands.Cog):
         self.bot.refusals.permissions_changed([after.id, *threads])
 
     @commands.Cog.listener()
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        """A moderator unlocked a game's thread: post in it again, starting with a fresh board."""
+        if before.locked and not after.locked:
+            self.bot.refusals.permissions_changed([after.id])
+            await self.bot.ui.fresh_board(after.id)
+
+    @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
         """A role's permissions may have changed: try posting in muted channels again."""
         self.bot.refusals.permissions_changed()

@@ -195,11 +195,25 @@ ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description
 
 
 def plain(text: str) -> str:
-    """Markdown and mentions out, for alt text a screen reader reads aloud."""
+    """Markdown and mentions out, for alt text a screen reader reads aloud; spaces as in a sentence (none before
+    a comma or a closing bracket, one between words)."""
     text = re.sub(r"<@!?(\d+)>", "a player", text)
     text = re.sub(r"<#\d+>", "a channel", text)
     text = re.sub(r"<t:(\d+)(:[a-zA-Z])?>", "soon", text)
-    return re.sub(r"[*_`~>|]", "", text).strip()
+    text = re.sub(r"[*_`~>|]", "", text)
+    text = re.sub(r"\s+(?=[,;:.!?)])", "", re.sub(r"\(\s+", "(", text))
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def clip_words(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters, cut after a whole word (with an ellipsis) when too long."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:  # (a word longer than half the room is cut where it must be)
+        cut = cut[:space]
+    return cut.rstrip(" ,;:(") + "…"
 
 
 def alt_text(game: GameRow, engine: Engine, kind: str, view: dict[str, Any], events: list[dict[str, Any]] | None = None,
@@ -221,8 +235,11 @@ def alt_text(game: GameRow, engine: Engine, kind: str, view: dict[str, Any], eve
             body = f"{kind.replace('_', ' ').capitalize()}. {body}"
     said = plain(body)
     happened = [e["text"] for e in events or [] if "to" not in e and e.get("text") and plain(e["text"]) not in said]
-    tail = clip(plain(" Just happened: " + " ".join(happened[-6:])), ALT_TEXT_LIMIT // 3) if happened else ""
-    return clip(plain(f"{head} {body}"), ALT_TEXT_LIMIT - len(tail)) + tail
+    if not happened:
+        return clip_words(plain(f"{head} {body}"), ALT_TEXT_LIMIT)
+    tail = clip_words(plain("Just happened: " + " ".join(happened[-6:])), ALT_TEXT_LIMIT // 3)
+    text = clip_words(plain(f"{head} {body}"), ALT_TEXT_LIMIT - len(tail) - 2)
+    return f"{text}{'' if text.endswith(('.', '!', '?', '…')) else '.'} {tail}"
 
 
 def as_files(images: list[tuple[str, bytes, str]]) -> list[discord.File]:

@@ -4,8 +4,9 @@ No rules here: everything goes through the table service and the engines.
 """
 from __future__ import annotations
 
+import functools
 import io
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Literal
 
 import discord
 from discord import app_commands
@@ -14,7 +15,8 @@ from discord.ext import commands
 from bot.engine import RULES_OPTION
 from bot.games import get_engine, registry
 from bot.paths import rules_doc
-from bot.tables import TableError, seat_of
+from bot.storage import StorageError
+from bot.tables import TableError, require_replayable, seat_of
 from cogs import customid
 from cogs.deadline import in_time, reply
 from cogs.embeds import new_view, rules_set, rules_sets
@@ -69,6 +71,19 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
         app_commands.Choice(name=f"{e.meta.name} ({e.meta.min_players}-{e.meta.max_players} players)", value=key)
         for key, e in sorted(registry().items(), key=lambda kv: kv[1].meta.name)
         if current in key or current in e.meta.name.lower()])
+
+
+def quiet_on_outage(complete: Callable[..., Awaitable[list[app_commands.Choice[str]]]]):
+    """An autocomplete that reads the database offers nothing while it is down (rather than an error logged and
+    no answer: the command itself then says what is wrong)."""
+    @functools.wraps(complete)
+    async def choices(self: Any, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            return await complete(self, interaction, current)
+        except StorageError:
+            return []
+
+    return choices
 
 
 class GameCog(commands.Cog):
@@ -137,6 +152,7 @@ class GameCog(commands.Cog):
         await self.ui.refresh_lobby(row)
 
     @option.autocomplete("name")
+    @quiet_on_outage
     async def option_autocomplete(self, interaction: discord.Interaction, current: str):
         """The option names of this channel's lobby (the game's and the platform's)."""
         row = await self.tables.in_channel(interaction.channel_id)
@@ -231,6 +247,7 @@ class GameCog(commands.Cog):
         return row.version, matches[0]
 
     @move.autocomplete("move")
+    @quiet_on_outage
     async def move_autocomplete(self, interaction: discord.Interaction, current: str):
         """The player's legal moves whose description contains what they typed."""
         row = await self.tables.in_channel(interaction.channel_id)
@@ -274,7 +291,9 @@ class GameCog(commands.Cog):
         view = board_view(row)
         if view is not None:
             kwargs["view"] = view
-        await interaction.followup.send(**fit(**kwargs, allowed_mentions=discord.AllowedMentions.none()))
+        message = await interaction.followup.send(**fit(**kwargs, allowed_mentions=discord.AllowedMentions.none()),
+                                                  wait=True)
+        await self.ui.adopt_board(row, message.id)  # the living board now: retired like every other
 
     @game.command(name="rejoin", description="Take your seat back from the bot after missing turns")
     async def rejoin(self, interaction: discord.Interaction) -> None:
@@ -361,6 +380,7 @@ class GameCog(commands.Cog):
             raise TableError("Replays are for finished games (a running game's secrets would show).")
         if not row.started:
             raise TableError(f"Game #{id} never started.")
+        require_replayable(row)
         moves = row.version  # the log's length, without reading it
         if move is not None and not 0 <= move <= moves:
             raise TableError(f"Game #{id} has moves 0 to {moves}.")

@@ -26,12 +26,12 @@ import time
 from typing import Any
 
 from bot import rating_store
-from bot.bench import percentile
 from bot.games import register
 from bot.storage import Storage
 from bot.storage_pg import PgStorage
 from bot.tables import TableService
 from tests.dummy_game import ENGINE as DUMMY
+from tools.bench import percentile
 
 GUILD = 1
 PLAYERS = 60

@@ -96,11 +96,11 @@ def test_the_cross_check_reads_whom_each_board_waits_for():
 
 
 async def test_bot_bench_counts_a_board_when_it_is_drawn_not_when_it_is_queued(monkeypatch, capsys):
-    """``python -m bot.bench``'s load run: boards still being drawn when the players stop are not boards drawn
+    """``python -m tools.bench``'s load run: boards still being drawn when the players stop are not boards drawn
     during the run (they used to be counted, and divided by the run's length)."""
     import asyncio
 
-    import bot.bench
+    import tools.bench
 
     seconds = 0.5
 
@@ -108,8 +108,8 @@ async def test_bot_bench_counts_a_board_when_it_is_drawn_not_when_it_is_queued(m
         await asyncio.sleep(seconds + 2.5)
         return b"png"
 
-    monkeypatch.setattr(bot.bench, "render_async", slow_render)
-    await bot.bench.bench_load(tables=5, guilds=1, seconds=seconds, with_render=True)
+    monkeypatch.setattr(tools.bench, "render_async", slow_render)
+    await tools.bench.bench_load(tables=5, guilds=1, seconds=seconds, with_render=True)
     out = capsys.readouterr().out
     drawn = re.search(r"boards: (\d+) drawn while the players moved \((\d+)/s\).*; (\d+) more drawn after", out)
     assert drawn, out

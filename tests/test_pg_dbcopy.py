@@ -5,10 +5,12 @@ import contextlib
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from bot.games import get_engine
 from bot.storage import GuildSettings, Storage
 from bot.storage_pg import PgStorage
 from bot.tables import TableService
@@ -163,3 +165,97 @@ async def test_the_copy_names_every_column_of_the_schema(tmp_path):
             assert set(columns) == {row[1] for row in db.execute(f"PRAGMA table_info({table})")}, table
     finally:
         db.close()
+
+
+# --- issue 27, item 4 ----------------------------------------------------------------------------------------
+async def tables_in(url: str) -> list[str]:
+    """The tables of the URL's schema (the tests' fresh databases are schemas of their own)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        return [r["table_name"] for r in await conn.fetch(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")]
+    finally:
+        await conn.close()
+
+
+async def test_an_established_database_with_compacted_games_is_copied_and_verified(pg_server, tmp_path):
+    """After 30 days the retention drops finished games' states and keeps their logs: the copy replays each such
+    game's log to its recorded results (it refused the whole copy: 'moves logged but never started')."""
+    source = str(tmp_path / "heistcord.sqlite3")
+    ids = await a_server_history(source)
+    storage = await Storage(source).open()
+    svc = TableService(storage)
+    assert await svc.compact(time.time() + (svc.retention_days + 1) * 86400) == 5  # the five finished games
+    await storage.close()
+    url = await pg_server.fresh_database()
+    done = run_copy(source, url)
+    assert done.returncode == 0, done.stderr
+    assert "Verified" in done.stdout and "the 5 games whose states were dropped" in done.stdout, done.stdout
+    assert "all 1 started games replay" in done.stdout, done.stdout
+    sqlite, pg = await Storage(source).open(), await PgStorage(url).open()
+    try:
+        assert await snapshot(pg) == await snapshot(sqlite)
+        _, state, _ = await TableService(pg).replay(ids["tower"])  # and the copy still replays them
+        assert get_engine("tower").is_terminal(state)
+    finally:
+        await sqlite.close()
+        await pg.close()
+
+
+async def test_a_compacted_game_whose_log_does_not_lead_to_its_results_is_refused(pg_server, tmp_path):
+    source = str(tmp_path / "heistcord.sqlite3")
+    ids = await a_server_history(source)
+    storage = await Storage(source).open()
+    svc = TableService(storage)
+    await svc.compact(time.time() + (svc.retention_days + 1) * 86400)
+    await storage.close()
+    import sqlite3
+
+    with sqlite3.connect(source) as db:  # a recorded score its log does not lead to
+        db.execute("DROP TRIGGER results_no_update")
+        db.execute("UPDATE results SET score = score + 1 WHERE game_id = ? AND seat = 0", (ids["heist"],))
+    url = await pg_server.fresh_database()
+    done = run_copy(source, url)
+    assert done.returncode == 1
+    assert f"game #{ids['heist']}: its log replays to other results than those recorded" in done.stderr, done.stderr
+    assert await tables_in(url) == []  # the target is left as it was: not even the schema
+
+
+async def test_a_refused_copy_leaves_the_target_as_it_was(pg_server, tmp_path):
+    source = str(tmp_path / "heistcord.sqlite3")
+    ids = await a_server_history(source)
+    import sqlite3
+
+    with sqlite3.connect(source) as db:
+        db.execute("UPDATE games SET state = json_set(state, '$.tampered', 1) WHERE id = ?", (ids["rage"],))
+    url = await pg_server.fresh_database()
+    assert run_copy(source, url).returncode == 1
+    assert await tables_in(url) == []  # (the schema was created outside the copy's transaction, and left behind)
+
+
+async def test_rows_are_compared_value_by_value(pg_server, tmp_path):
+    """A row that arrives changed (here a trigger of the target alters every score) is caught: the rows of every
+    table are compared, not counted."""
+    import asyncpg
+
+    source = str(tmp_path / "heistcord.sqlite3")
+    await a_server_history(source)
+    url = await pg_server.fresh_database()
+    await (await PgStorage(url).open()).close()  # the target has the (empty) schema already
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("CREATE FUNCTION bump() RETURNS trigger LANGUAGE plpgsql AS $$"
+                           " BEGIN NEW.score = NEW.score + 1; RETURN NEW; END $$;"
+                           " CREATE TRIGGER bump BEFORE INSERT ON results FOR EACH ROW EXECUTE FUNCTION bump()")
+    finally:
+        await conn.close()
+    done = run_copy(source, url)
+    assert done.returncode == 1, done.stdout
+    assert "results: " in done.stderr and "differ" in done.stderr, done.stderr
+    pg = await PgStorage(url).open()
+    try:
+        assert await pg.pool.fetchval("SELECT COUNT(*) FROM results") == 0
+    finally:
+        await pg.close()

@@ -7,7 +7,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bot import ratings
-from bot.games import registry
+from bot.games import registry, shipped
 from bot.ratings import FinishedGame, Ladder, Rating, Seat, judge, rate, win_chances
 from bot.search import LEVELS
 
@@ -116,11 +116,11 @@ def test_provisional_until_five_rated_games():
 
 def test_the_bots_seeded_ladder_covers_every_game_and_level_in_the_measured_strength_order():
     data = json.loads(ratings.SEEDS_FILE.read_text())
-    assert set(data["games"]) == {key for key in registry() if key != "dummy"}
+    assert set(data["games"]) == set(shipped())
     for key, levels in data["games"].items():
         assert set(levels) == set(LEVELS)
         seeded = [ratings.initial_rating(key, ratings.bot_player(level)) for level in LEVELS]
-        # README "Bot levels": easy below normal below hard at every game, by the shown rating and by skill.
+        # docs/bots.md "Bot levels": easy below normal below hard at every game, by the shown rating and by skill.
         assert [r.ordinal for r in seeded] == sorted(r.ordinal for r in seeded), key
         assert [r.mu for r in seeded] == sorted(r.mu for r in seeded), key
         assert levels["normal"]["mu"] == pytest.approx(ratings.DEFAULT.mu)  # a new player starts level with it

@@ -145,7 +145,7 @@ def test_easy_makes_mistakes_normal_does_not():
 
 async def test_the_pool_answers_what_the_search_answers(monkeypatch):
     """The worker process gets the view, not the state, and finds the same move."""
-    monkeypatch.setenv("HEISTCORD_SEARCH_WORKERS", "1")
+    monkeypatch.setattr(search_pool, "SEARCH_WORKERS", 1)
     search_pool.shutdown()
     engine = get_engine("tower")
     try:
@@ -166,7 +166,7 @@ def test_parse_level():
 # --- the table service --------------------------------------------------------------
 @pytest.fixture
 async def service(tmp_path, monkeypatch):
-    monkeypatch.setenv("HEISTCORD_SEARCH_WORKERS", "0")  # a thread: the same code path, no process start
+    monkeypatch.setattr(search_pool, "SEARCH_WORKERS", 0)  # a thread: the same code path, no process start
     monkeypatch.setitem(search.BUDGETS, "tower", SMALL)
     search_pool.shutdown()
     storage = await Storage(str(tmp_path / "s.db")).open()

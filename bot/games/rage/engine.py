@@ -69,6 +69,7 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
         max_players=5,
         blurb="One wizard against 2-4 heroes: find three keys, storm the tower before the world crumbles.",
         summary=SUMMARY,
+        revision=2,  # 2: the rules option (tuned or rulebook), teaching, this session's rule changes
         options=(
             RULES_OPTION,
             Option("lone_hero", "Last-hero boost", False,
