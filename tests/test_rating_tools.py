@@ -10,7 +10,7 @@ import pytest
 from bot import ratings
 from bot.ratings import Rating
 from bot.search import LEVELS
-from tools import bot_games, server_ladder
+from tools import bot_games, seed_bot_ratings, server_ladder
 from tools.predict_winners import proportional, score
 from tools.server_ladder import Prior, Table, draw_server, predict_server
 
@@ -115,3 +115,21 @@ def test_a_pick_tied_between_favourites_counts_a_share_and_log_loss_is_of_the_wi
     assert score([0.2, 0.3, 0.5], [2]) == pytest.approx((1.0, -math.log(0.5)))
     assert score([0.2, 0.3, 0.5], [0, 1]) == pytest.approx((0.0, -math.log(0.5)))
     assert proportional([0.0, 0.0]) == [0.5, 0.5]
+
+
+def test_the_seeds_are_shifted_so_that_a_new_player_starts_at_the_anchor():
+    order = {"easy": 3, "normal": 2, "hard": 1}  # a synthetic ladder: hard beats normal beats easy
+    records = [{"game": "tower", "seed": i, "levels": list(levels),
+                "results": [{"seat": s, "rank": order[level], "won": order[level] == min(order[lv] for lv in levels)}
+                            for s, level in enumerate(levels)]}
+               for i, levels in enumerate([("easy", "normal"), ("normal", "hard"), ("easy", "hard", "normal")] * 4)]
+    by_normal = seed_bot_ratings.seeds("tower", records, anchor="normal")
+    by_levels = seed_bot_ratings.seeds("tower", records, anchor="levels")
+    assert by_normal["normal"]["mu"] == pytest.approx(ratings.DEFAULT.mu)
+    assert sum(r["mu"] for r in by_levels.values()) / 3 == pytest.approx(ratings.DEFAULT.mu, abs=1e-3)
+    shifts = {by_levels[level]["mu"] - by_normal[level]["mu"] for level in LEVELS}
+    assert max(shifts) - min(shifts) < 1e-3 and min(shifts) > 0  # one shift: the easy bot pulls the mean down
+    assert by_levels["easy"]["mu"] < by_levels["normal"]["mu"] < by_levels["hard"]["mu"]
+    again = seed_bot_ratings.reanchored(by_normal, anchor="levels")  # the file's seeds, shifted without replaying
+    assert all(again[level]["mu"] == pytest.approx(by_levels[level]["mu"], abs=1e-3) for level in LEVELS)
+    assert all(again[level]["sigma"] == by_normal[level]["sigma"] for level in LEVELS)

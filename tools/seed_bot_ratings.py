@@ -41,11 +41,16 @@ def train(key: str, records: list[dict[str, Any]], model: PlackettLuce | None = 
     return ladder
 
 
-def seeds(key: str, records: list[dict[str, Any]],
-          model: PlackettLuce | None = None) -> dict[str, dict[str, float | int]]:
-    """Each level's seeded rating at ``key`` from ``records``, shifted so that the normal bot's mu is 25."""
+ANCHORS = ("normal", "levels")
+ANCHOR = "normal"  # where a new player starts among the bots (chosen on the tuning servers, tools.tune_ratings)
+
+
+def seeds(key: str, records: list[dict[str, Any]], model: PlackettLuce | None = None,
+          anchor: str = ANCHOR) -> dict[str, dict[str, float | int]]:
+    """Each level's seeded rating at ``key`` from ``records``, shifted so that a new player's mu (25) is the normal
+    bot's (``anchor`` "normal") or the three levels' mean (``anchor`` "levels")."""
     ladder = train(key, records, model)
-    shift = DEFAULT.mu - ladder.rating(ratings.bot_player("normal")).mu
+    shift = anchor_shift({level: ladder.rating(ratings.bot_player(level)).mu for level in LEVELS}, anchor)
     out: dict[str, dict[str, float | int]] = {}
     for level in LEVELS:
         player = ratings.bot_player(level)
@@ -55,24 +60,42 @@ def seeds(key: str, records: list[dict[str, Any]],
     return out
 
 
+def anchor_shift(mus: dict[str, float], anchor: str = ANCHOR) -> float:
+    """What to add to every level's mu so that a new player's (25) is the normal bot's or the levels' mean."""
+    return DEFAULT.mu - (mus["normal"] if anchor == "normal" else sum(mus[level] for level in LEVELS) / len(LEVELS))
+
+
+def reanchored(levels: dict[str, dict[str, float | int]], anchor: str = ANCHOR) -> dict[str, dict[str, float | int]]:
+    """Seeds already made, shifted to ``anchor`` without rating their games again (a shift changes no prediction:
+    the model only compares skills; equal to :func:`seeds` under ``anchor`` but for rounding)."""
+    shift = anchor_shift({level: float(levels[level]["mu"]) for level in LEVELS}, anchor)
+    return {level: {**levels[level], "mu": round(float(levels[level]["mu"]) + shift, 4)} for level in LEVELS}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Seed the bots' ladder of the chosen games (all by default) and write data/ratings/bots.json."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("keys", nargs="*", metavar="game", help="game keys (default: all)")
     parser.add_argument("--games", type=int, help="bot-only games per game (seeds 1..N; default: bot_games.GAMES)")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing the games not cached yet")
+    parser.add_argument("--reanchor", action="store_true",
+                        help="shift the file's seeds of these games to ANCHOR without rating their games again")
     args = parser.parse_args(argv)
     path = ratings.SEEDS_FILE
     data = json.loads(path.read_text()) if path.exists() else {"games": {}}
     rows = ["| game | games | easy | normal | hard | order (easy < normal < hard) |", "|---|---|---|---|---|---|"]
     for key in args.keys or sorted(registry()):
-        records = bot_games.games(key, range(1, (args.games or bot_games.GAMES.get(key, 100)) + 1), args.jobs)
-        levels = data["games"][key] = seeds(key, records)
+        if args.reanchor:
+            records = []
+            levels = data["games"][key] = reanchored(data["games"][key])
+        else:
+            records = bot_games.games(key, range(1, (args.games or bot_games.GAMES.get(key, 100)) + 1), args.jobs)
+            levels = data["games"][key] = seeds(key, records)
         shown = {level: Rating(float(r["mu"]), float(r["sigma"])) for level, r in levels.items()}
         ordered = [shown[level].ordinal for level in LEVELS] == sorted(shown[level].ordinal for level in LEVELS)
         cells = " | ".join(f"{shown[level].ordinal:.1f} ({shown[level].mu:.1f} ± {shown[level].sigma:.1f},"
                            f" {levels[level]['games']} games)" for level in LEVELS)
-        rows.append(f"| {key} | {len(records)} | {cells} | {'yes' if ordered else 'NO'} |")
+        rows.append(f"| {key} | {len(records) or 'as before'} | {cells} | {'yes' if ordered else 'NO'} |")
         print(rows[-1], flush=True)
     data["about"] = ("The bots' seeded ratings (openskill Plackett-Luce, the library's defaults), by game and level:"
                      " made by python -m tools.seed_bot_ratings from bot-only games (tools/bot_games.py), shifted so"

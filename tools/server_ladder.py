@@ -54,7 +54,7 @@ from bot.ratings import FinishedGame, Ladder, Rating, Standing
 from bot.search import LEVELS
 from tools import bot_games
 from tools.predict_winners import proportional, score, sides, winning_sides
-from tools.seed_bot_ratings import seeds
+from tools.seed_bot_ratings import ANCHOR, seeds
 
 KINDS = ("mixed", "selective")
 PLAYERS = 40
@@ -166,9 +166,10 @@ class Prior:
         return self.level_wins[level] / self.level_seats[level] if self.level_seats[level] else self.mean_share
 
 
-def prior(key: str, pool: list[dict[str, Any]], model: PlackettLuce) -> Prior:
-    """The seeding games as every predictor may know them, the bots' ratings seeded under ``model``."""
-    seeded = seeds(key, pool, model)
+def prior(key: str, pool: list[dict[str, Any]], model: PlackettLuce, anchor: str = ANCHOR) -> Prior:
+    """The seeding games as every predictor may know them, the bots' ratings seeded under ``model`` (and
+    ``anchor``: where a new player starts among them, ``tools.seed_bot_ratings.seeds``)."""
+    seeded = seeds(key, pool, model, anchor)
     found = Prior({level: Rating(float(r["mu"]), float(r["sigma"])) for level, r in seeded.items()})
     seat_seats: Counter[tuple[int, int]] = Counter()
     seat_wins: Counter[tuple[int, int]] = Counter()
@@ -263,9 +264,10 @@ def summary(outcomes: dict[str, list[Outcome]]) -> dict[str, Any]:
 
 
 def evaluate(key: str, served: dict[int, list[tuple[Table, dict[str, Any]]]], pool: list[dict[str, Any]],
-             model: PlackettLuce, prior_seats: float = PRIOR_SEATS) -> dict[str, dict[str, list[Outcome]]]:
+             model: PlackettLuce, prior_seats: float = PRIOR_SEATS,
+             anchor: str = ANCHOR) -> dict[str, dict[str, list[Outcome]]]:
     """Every predictor's outcomes over ``served``, by server kind (and "all")."""
-    known = prior(key, pool, model)
+    known = prior(key, pool, model, anchor)
     by_kind: dict[str, dict[str, list[Outcome]]] = {kind: {name: [] for name in PREDICTORS} for kind in (*KINDS, "all")}
     for server, games in served.items():
         for name, got in run_server(key, games, known, model, prior_seats).items():

@@ -22,6 +22,7 @@ from typing import Any
 from bot import ratings
 from bot.games import registry
 from tools import bot_games
+from tools.seed_bot_ratings import ANCHORS
 from tools.server_ladder import Outcome, evaluate, paired, server_games
 
 BETAS = (2.0, 25 / 8, 25 / 6, 25 / 5, 25 / 4, 25 / 3, 25 / 2)
@@ -35,6 +36,10 @@ def mean_loss(outcomes: list[Outcome]) -> float:
     return sum(loss for _, loss in outcomes) / len(outcomes)
 
 
+Candidate = tuple[str, float, float]  # (anchor, beta, tau)
+DEFAULTS: Candidate = ("normal", 25 / 6, 25 / 300)  # the ladders' model before tuning: the library's defaults
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print every candidate's log-loss on the tuning servers, per game, and the choices."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -44,47 +49,58 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes playing the games not cached yet")
     args = parser.parse_args(argv)
     keys = args.keys or sorted(registry())
-    found: dict[str, dict[tuple[float, float], list[Outcome]]] = {}
+    found: dict[str, dict[Candidate, list[Outcome]]] = {}
     baseline: dict[str, dict[float, float]] = {}
     games: dict[str, int] = {}
     for key in keys:
         served = server_games(key, range(1, args.servers + 1), args.players, args.jobs)
         pool = bot_games.games(key, range(1, bot_games.GAMES[key] + 1), args.jobs)
         found[key] = {}
-        for beta, tau in itertools.product(BETAS, TAUS):
-            got = evaluate(key, served, pool, ratings.model_for(key, beta=beta, tau=tau))["all"]
-            found[key][beta, tau] = got["rating"]
+        for anchor, beta, tau in itertools.product(ANCHORS, BETAS, TAUS):
+            got = evaluate(key, served, pool, ratings.model_for(key, beta=beta, tau=tau), anchor=anchor)["all"]
+            found[key][anchor, beta, tau] = got["rating"]
         model = ratings.model_for(key)
         baseline[key] = {k: mean_loss(evaluate(key, served, pool, model, k)["all"]["win rate"]) for k in PRIORS}
-        games[key] = len(found[key][BETAS[0], TAUS[0]])
-        print(f"\n{key}: {games[key]} games on tuning servers 1-{args.servers}; the rating's log-loss"
-              f" (beta across, tau down)")
-        print("| tau \\ beta | " + " | ".join(f"{beta:.2f}" for beta in BETAS) + " |")
-        print("|---" * (len(BETAS) + 1) + "|")
-        for tau in TAUS:
-            print(f"| {tau:.4f} | " + " | ".join(f"{mean_loss(found[key][beta, tau]):.4f}" for beta in BETAS) + " |")
+        games[key] = len(found[key][DEFAULTS])
+        for anchor in ANCHORS:
+            print(f"\n{key}: {games[key]} games on tuning servers 1-{args.servers}; the rating's log-loss, a new player"
+                  f" level with {'the normal bot' if anchor == 'normal' else 'the levels mean'} (beta across, tau down)")
+            print("| tau \\ beta | " + " | ".join(f"{beta:.2f}" for beta in BETAS) + " |")
+            print("|---" * (len(BETAS) + 1) + "|")
+            for tau in TAUS:
+                print(f"| {tau:.4f} | " + " | ".join(f"{mean_loss(found[key][anchor, beta, tau]):.4f}"
+                                                    for beta in BETAS) + " |")
         best = min(found[key], key=lambda p: mean_loss(found[key][p]))
-        print(f"best: beta {best[0]:.3f}, tau {best[1]:.4f}: {mean_loss(found[key][best]):.4f}", flush=True)
+        print(f"best: {describe(best)}: {mean_loss(found[key][best]):.4f} (the defaults:"
+              f" {mean_loss(found[key][DEFAULTS]):.4f})", flush=True)
         print("win rate by prior seats: " + ", ".join(f"{k:g}: {loss:.4f}" for k, loss in baseline[key].items()))
 
-    def total(p: tuple[float, float]) -> float:
+    def total(p: Candidate) -> float:
         return sum(sum(loss for _, loss in found[key][p]) for key in keys)
 
     common = min(found[keys[0]], key=total)
-    print(f"\ncommon best: beta {common[0]:.3f}, tau {common[1]:.4f}")
-    rows = ["| game | games | common: log-loss | own best | own log-loss | gain on the common (± s.e.) | keeps |",
-            "|---|---|---|---|---|---|---|"]
+    print(f"\ncommon best: {describe(common)}; each candidate's gain is paired over the games (± standard error);"
+          " a gain counts when it is more than twice its standard error")
+    rows = ["| game | games | defaults | common | its gain | own best | own log-loss | gain on the common |",
+            "|---|---|---|---|---|---|---|---|"]
     for key in keys:
         own = min(found[key], key=lambda p: mean_loss(found[key][p]))
-        gain, se = paired(found[key][common], found[key][own], 1)
-        rows.append(f"| {key} | {games[key]} | {mean_loss(found[key][common]):.4f} | beta {own[0]:.3f}, tau"
-                    f" {own[1]:.4f} | {mean_loss(found[key][own]):.4f} | {gain:.4f} ± {se:.4f} |"
-                    f" {'own' if gain > 2 * se else 'common'} |")
+        gain, se = paired(found[key][DEFAULTS], found[key][common], 1)
+        own_gain, own_se = paired(found[key][common], found[key][own], 1)
+        rows.append(f"| {key} | {games[key]} | {mean_loss(found[key][DEFAULTS]):.4f} |"
+                    f" {mean_loss(found[key][common]):.4f} | {gain:.4f} ± {se:.4f} | {describe(own)} |"
+                    f" {mean_loss(found[key][own]):.4f} | {own_gain:.4f} ± {own_se:.4f} |")
     pooled: dict[float, Any] = {k: sum(baseline[key][k] * games[key] for key in keys) for k in PRIORS}
     print("\n".join(rows))
     print("win rate's prior, all games: " + ", ".join(f"{k:g}: {v / sum(games.values()):.4f}" for k, v in
                                                       pooled.items()))
     return 0
+
+
+def describe(candidate: Candidate) -> str:
+    """A candidate as printed."""
+    anchor, beta, tau = candidate
+    return f"new player at the {'normal bot' if anchor == 'normal' else 'levels mean'}, beta {beta:.3f}, tau {tau:.4f}"
 
 
 if __name__ == "__main__":
