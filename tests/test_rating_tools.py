@@ -104,6 +104,7 @@ def test_the_predictors_start_from_what_the_seeding_games_tell():
     (chances, winners), = predict_server("tower", [(table, game)], known, ratings.model_for("tower"), 2.0)
     assert winners == [1]
     assert chances["seat"] == pytest.approx([0.7, 0.3])
+    assert chances["uniform"] == [0.5, 0.5]
     assert chances["levels known"] == pytest.approx([0.2 / 0.8, 0.6 / 0.8])
     newcomer, hard = 0.4, (6 + 2 * 0.4) / (10 + 2)  # the prior's 2 seats at the mean share, 12 of 30
     assert chances["win rate"] == pytest.approx(proportional([newcomer, hard]))

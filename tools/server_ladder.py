@@ -25,6 +25,7 @@ Here every player is a bot of a level the predictors are not told, and a server 
     games' mean share (a newcomer's rate is that mean; ``k`` chosen on the tuning servers like the model's
     parameters, ``tools.tune_ratings``); the bots' counts start from the seeding games; a side's chance in
     proportion to its seats' mean rate;
+  - **uniform**: every side the same chance (knows nothing);
   - **seat**: each seat's share of wins at its table size in the seeding games (Wizard's Rage: the wizard's edge),
     a side in proportion to its seats' mean; knows no one;
   - **levels known** (a reference, not a baseline: it is told the hidden levels): each level's share of its seats
@@ -72,7 +73,7 @@ HABITS: dict[str, dict[str, dict[str, float]]] = {
 }
 TUNING_SERVERS = range(1, 100)
 REPORTED_FROM = 101
-PREDICTORS = ("rating", "win rate", "seat", "levels known")
+PREDICTORS = ("rating", "win rate", "uniform", "seat", "levels known")
 BASELINE = "win rate"
 PRIOR_SEATS = 2.0  # the win rate's prior, in seats at the mean share (chosen on the tuning servers)
 
@@ -223,6 +224,7 @@ def predict_server(key: str, games: list[tuple[Table, dict[str, Any]]], known: P
             out.append(({
                 "rating": ladder.chances([[table.seats[s] for s in side] for side in table_sides]),
                 "win rate": by_mean(lambda s: rate(table.seats[s])),
+                "uniform": [1 / len(table_sides)] * len(table_sides),
                 "seat": by_mean(lambda s: known.seat_share.get((size, s), mean)),
                 "levels known": by_mean(lambda s: known.level_rate(table.levels[s])),
             }, winners))
@@ -285,9 +287,9 @@ def row(key: str, kind: str, found: dict[str, Any], players: int) -> str:
             f" {ld:+.3f} ± {lse:.3f} |")
 
 
-HEADER = ["| game | servers | games | players | picked: rating | win rate | seat | levels known | rating - win rate"
-          " | log-loss: rating | win rate | seat | levels known | rating - win rate |",
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+HEADER = ["| game | servers | games | players | picked: " + " | ".join(PREDICTORS) + " | rating - win rate"
+          " | log-loss: " + " | ".join(PREDICTORS) + " | rating - win rate |",
+          "|---|---|---|---|" + "---|" * (2 * len(PREDICTORS) + 2)]
 
 
 def main(argv: list[str] | None = None) -> int:
