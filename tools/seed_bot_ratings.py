@@ -1,12 +1,14 @@
 """``python -m tools.seed_bot_ratings [game ...] [--games N] [--jobs J]``: the bots' ladder on day one.
 
-Rates the bot-only games 1..N of each game (N: ``tools.bot_games.GAMES``) (``tools.bot_games``: a level drawn at every seat of tables of 2-3
-seats, played or read from the cache) with the same code as a server's ladder (``bot.ratings.Ladder``), every level
-starting at the library's default, in seed order. The ratings are then shifted together so that the normal bot's
-skill (mu) is the default's, 25: a new player starts level with the normal bot's skill, though far less sure of it
-(a shift changes no prediction: the model only compares skills). Writes ``data/ratings/bots.json`` and prints each
-game's three levels, with whether their order matches the measured strength order (README "Bot levels": easy below
-normal below hard at every game).
+Rates the bot-only games 1..N of each game (N: ``tools.bot_games.GAMES``; ``tools.bot_games``: a level drawn at
+every seat of tables of 2-3 seats, played or read from the cache) with the same code as a server's ladder
+(``bot.ratings.Ladder``), every level starting at the library's default, in seed order. The ratings are then
+shifted together so that the three levels' mean skill (mu) is the default's, 25: a new player starts at the bots'
+average skill, though far less sure of it (``ANCHOR``; a shift changes no prediction between bots, only where
+newcomers stand among them: on the tuning servers that predicted better than starting level with the normal bot,
+``tools.tune_ratings``). Writes ``data/ratings/bots.json`` and prints each game's three levels, with whether their
+order matches the measured strength order (docs/bots.md "Bot levels": easy below normal below hard at every game).
+``--reanchor`` shifts the file's seeds of the games given to ``ANCHOR`` without rating their games again.
 """
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ def train(key: str, records: list[dict[str, Any]], model: PlackettLuce | None = 
 
 
 ANCHORS = ("normal", "levels")
-ANCHOR = "normal"  # where a new player starts among the bots (chosen on the tuning servers, tools.tune_ratings)
+ANCHOR = "levels"  # a new player starts at the three levels' mean skill (chosen on tools.tune_ratings' servers)
 
 
 def seeds(key: str, records: list[dict[str, Any]], model: PlackettLuce | None = None,
@@ -99,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         print(rows[-1], flush=True)
     data["about"] = ("The bots' seeded ratings (openskill Plackett-Luce, the library's defaults), by game and level:"
                      " made by python -m tools.seed_bot_ratings from bot-only games (tools/bot_games.py), shifted so"
-                     " that the normal bot's mu is 25. Read by bot/ratings.py.")
+                     " that the three levels' mean mu is 25 (a new player's). Read by bot/ratings.py.")
     data["games"] = dict(sorted(data["games"].items()))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(dict(sorted(data.items())), indent=1) + "\n")

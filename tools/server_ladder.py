@@ -75,7 +75,7 @@ TUNING_SERVERS = range(1, 100)
 REPORTED_FROM = 101
 PREDICTORS = ("rating", "win rate", "uniform", "seat", "levels known")
 BASELINE = "win rate"
-PRIOR_SEATS = 2.0  # the win rate's prior, in seats at the mean share (chosen on the tuning servers)
+PRIOR_SEATS = 4.0  # the win rate's prior, in seats at the mean share (chosen on the tuning servers)
 
 
 @dataclass
