@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 
+from bot.games import shipped
 from tests.bench_load import Move, assign_boards, check_boards
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -16,7 +17,7 @@ FIGURES = [
     "storage commit p50 (Storage.commit_actions)",
     "whole move p50 (TableService.act)",
     "storage commit per move, 50 moves arriving together (p50 of the batch time / 50)",
-    *[f"event-loop CPU per move, platform's share ({key})" for key in ("heist", "masterminds", "rage", "sleeping", "tower")],
+    *[f"event-loop CPU per move, platform's share ({key})" for key in sorted(shipped())],
     "timer loop queries p50 (fire_timers + next_timer)",
     "/gameadmin list p50 (game_summaries)",
     "database size per 1,000 finished games, states kept",

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bot import ratings
-from bot.games import registry
+from bot.games import registry, shipped
 from bot.search import level_action
 from bot.tables import bot_rng
 from tests.conftest import ADMIN, CHANNEL
@@ -98,7 +98,7 @@ def finishes(engine, game, seat, action, levels) -> bool:
     return True
 
 
-@pytest.mark.parametrize("key", ["tower", "sleeping", "masterminds", "rage", "heist"])
+@pytest.mark.parametrize("key", sorted(shipped()))
 async def test_every_game_rates_a_player_against_the_bots(harness, key):
     """One player against an easy and a normal bot: the player's moves go straight to the table service, but the
     last one, which is clicked, so the final scores come the way players see them."""

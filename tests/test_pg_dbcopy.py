@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import get_engine
+from bot.games import get_engine, shipped
 from bot.storage import GuildSettings, Storage
 from bot.storage_pg import PgStorage
 from bot.tables import TableService
@@ -35,7 +35,7 @@ async def a_server_history(path: str) -> dict:
     storage = await Storage(path).open()
     svc = TableService(storage, seed_source=iter(range(50, 10_000)).__next__)
     ids = {}
-    for n, key in enumerate(("tower", "sleeping", "masterminds", "rage", "heist")):
+    for n, key in enumerate(sorted(shipped())):
         game = await svc.open(1, 10 + n, key, HOST, "Ann", {})
         while len((await svc.get(game.id)).seats) < svc.engine(game).meta.min_players:
             await svc.add_bot(game.id, HOST)

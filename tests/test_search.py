@@ -10,14 +10,14 @@ import random
 import pytest
 
 from bot import search
-from bot.games import get_engine, register
+from bot.games import get_engine, register, shipped
 from bot.search import pool as search_pool
 from bot.storage import Storage
 from bot.tables import TableError, TableService
 from tests.dummy_game import ENGINE as DUMMY
 
 register(DUMMY)
-GAMES = ["tower", "sleeping", "masterminds", "rage", "heist"]
+GAMES = sorted(shipped())
 SMALL = search.Budget(determinizations=3, candidates=3, moves=400, min_determinizations=2)
 # Games whose playouts are long (Masterminds: ~150 moves at 3 players) need more moves to search at all.
 SMALL_FOR = {"masterminds": search.Budget(determinizations=3, candidates=3, moves=2000, min_determinizations=2)}

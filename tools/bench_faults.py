@@ -32,13 +32,13 @@ import threading
 import time
 from typing import Any
 
-from bot.games import registry
+from bot.games import registry, shipped
 from bot.storage import DatabaseInUseError, GameRow, Storage
 from bot.tables import TableError, TableService, bot_controlled
 
 TABLES = 12
 COMPARED = ("status", "version", "state", "seats", "host_id", "options", "deadline_at", "reminder_at")
-TITLES = ("heist", "masterminds", "rage", "sleeping", "tower")
+TITLES = tuple(sorted(shipped()))
 
 
 def titles() -> list[str]:
