@@ -12,10 +12,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import rendering
+from bot import loops
+from bot.backend import make_storage
 from bot.config import Config
 from bot.permissions import ManagerRoles, manages_server
-from bot.storage_pg import make_storage
-from bot.tables import TableService
+from bot.search import pool as search_pool
+from bot.storage import GameRow, StorageError, answering
+from bot.tables import Outcome, TableService
 from cogs.boards import TableUI
 from cogs.refusals import Refusals
 from cogs.router import ComponentRouter
@@ -80,13 +84,23 @@ def sweep_ratelimits_lazily(http: Any, every: float = RATELIMIT_SWEEP_SECONDS,
 class HeistTree(app_commands.CommandTree):
     """One place where every slash command's failure is turned into a reply."""
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every command (and autocomplete) must be answered within Discord's 3 seconds: its database waits end in
+        time to say so if the database fails (``bot.storage.answering``)."""
+        answering(interaction.response.is_done)
+        return True
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        """A failed slash command: a TableError is told to the player; anything else is logged, and they retry."""
+        """A failed slash command: a TableError is told to the player, and so is a database that fails; anything
+        else is logged, and they retry."""
         from bot.tables import TableError
+        from cogs.router import database_trouble
 
         original = getattr(error, "original", error)
         if isinstance(original, TableError):
             await interaction.client.ui.error(interaction, str(original))  # type: ignore[attr-defined]
+        elif isinstance(original, StorageError):
+            await interaction.client.ui.error(interaction, database_trouble(original))  # type: ignore[attr-defined]
         elif isinstance(error, app_commands.CheckFailure):
             return  # the check already answered
         else:
@@ -106,6 +120,8 @@ class HeistBot(commands.AutoShardedBot):
         kwargs.setdefault("shard_ids", config.shard_ids)
         refusals = Refusals(clock=clock or time.time)
         kwargs.setdefault("http_trace", refusals.trace_config())  # counts every answer Discord refuses
+        # The bot uses no voice: discord.py's warnings that its voice libraries are missing would only mislead.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, tree_cls=HeistTree, **kwargs)
         sweep_ratelimits_lazily(self.http)
         self.config = config
@@ -118,6 +134,9 @@ class HeistBot(commands.AutoShardedBot):
         self._timer_task: asyncio.Task | None = None
         self._refusal_log_task: asyncio.Task | None = None
         self._timer_wakeup = asyncio.Event()
+        self._recovered = False  # the start-up recovery is done (tried again on every timer pass until it is)
+        self.timer_passes = 0  # timer passes done (tests wait on it)
+        self._frozen = False
         self._stopping = False
         self.permissions = ManagerRoles(self.storage)
 
@@ -128,6 +147,7 @@ class HeistBot(commands.AutoShardedBot):
         extra = {"clock": self._clock} if self._clock else {}
         self.tables = TableService(self.storage, seed_source=self._seed_source,
                                    default_turn_minutes=self.config.default_turn_minutes, **extra)
+        self.tables.on_late_save = self._late_save
         self.add_listener(ComponentRouter.on_interaction, "on_interaction")
         for name in discover_cogs():
             await self.load_extension(name)
@@ -177,6 +197,22 @@ class HeistBot(commands.AutoShardedBot):
         while (pending := self.handler_tasks()) and loop.time() < deadline:
             await asyncio.wait(pending, timeout=max(0.0, deadline - loop.time()))
 
+    async def _late_save(self, game: GameRow, version: int) -> None:
+        """A change whose save was in doubt (its player was told so) turned out stored: show the table as it is
+        now (its board with the moves made since ``version``, hands and final scores; or its lobby, or that it
+        ended)."""
+        if game.status == "lobby":
+            await self.ui.refresh_lobby(game)
+        elif game.status == "ended":
+            await self.ui.announce_end(game)
+        elif game.state is not None:
+            finished = game.status == "finished"
+            engine = self.tables.engine(game)
+            events = [{"type": "late", "text": text} for n, text in await self.tables.public_log(game.id) if n > version]
+            await self.ui.publish(Outcome(game=game, events=events, turn_passed=True, finished=finished,
+                                          changed_private=set(range(len(game.seats))),
+                                          results=engine.scores(game.state) if finished else None))
+
     # The permission checks live in bot.permissions; these names stay for the cogs that call them on the bot.
     manages_server = staticmethod(manages_server)
 
@@ -194,42 +230,56 @@ class HeistBot(commands.AutoShardedBot):
 
     async def _timer_loop(self) -> None:
         """Fire reminders and deadlines; sleeps until the next one (they are stored,
-        so they fire correctly after a restart)."""
+        so they fire correctly after a restart). Survives anything (``bot.loops``)."""
         await self.wait_until_ready()
-        try:  # games a crash or an outage left waiting on the bot move on now
-            for kind, outcome in await self.tables.recover():
-                if kind == "recovered":
-                    await self.ui.publish(outcome)
-                else:
-                    await self.ui.timer_fired(kind, outcome)
+        await loops.forever("timers", self._timer_pass, log, wake=self._timer_wakeup,
+                            stopping=lambda: self._stopping or self.is_closed())
+
+    async def _timer_pass(self) -> float:
+        """One pass of the timer loop: the start-up recovery until it is done, then the timers due; returns the
+        seconds until the next timer (at most ``TIMER_MAX_SLEEP``)."""
+        if not self._recovered:
+            try:  # games a crash or an outage left waiting on the bot move on now
+                for kind, outcome in await self.tables.recover():
+                    await self._announce(kind, outcome)
+                self._recovered = True
+            finally:
+                self._freeze_start_up()
+        else:
+            for kind, outcome in await self.tables.fire_timers():
+                await self._announce(kind, outcome)
+        next_at = await self.storage.next_timer()
+        self.timer_passes += 1
+        return TIMER_MAX_SLEEP if next_at is None else max(0.05, min(TIMER_MAX_SLEEP, next_at - self.tables.clock()))
+
+    async def _announce(self, kind: str, outcome: Any) -> None:
+        """Post what a timer or the recovery did; a failure is logged and the other games are still announced."""
+        try:
+            if kind == "recovered":
+                await self.ui.publish(outcome)
+            else:
+                await self.ui.timer_fired(kind, outcome)
         except Exception:
-            log.exception("start-up recovery failed")
-        # What start-up loaded (modules, discord.py's caches, the games recovery read) stays for the process's
-        # life: kept out of the garbage collector's full passes, which scanned all of it on the event loop
-        # (65-150 ms each, several during a few minutes of play; tests/bench_botproc.py counts them).
+            log.exception("game %s: could not announce its %s", outcome.game.id, kind)
+
+    def _freeze_start_up(self) -> None:
+        """What start-up loaded (modules, discord.py's caches, the games recovery read) stays for the process's
+        life: kept out of the garbage collector's full passes, which scanned all of it on the event loop
+        (65-150 ms each, several during a few minutes of play; tests/bench_botproc.py counts them). Once."""
+        if self._frozen:
+            return
+        self._frozen = True
         gc.collect()
         gc.freeze()
         log.info("start-up done: %d objects kept out of the garbage collector's full passes", gc.get_freeze_count())
-        while not self._stopping and not self.is_closed():
-            try:
-                for kind, outcome in await self.tables.fire_timers():
-                    await self.ui.timer_fired(kind, outcome)
-            except Exception:  # keep the loop alive whatever one game does
-                log.exception("timer loop failed")
-            next_at = await self.storage.next_timer()
-            clock = self.tables.clock
-            delay = TIMER_MAX_SLEEP if next_at is None else max(0.05, min(TIMER_MAX_SLEEP, next_at - clock()))
-            self._timer_wakeup.clear()
-            try:  # asyncio.timeout, unlike wait_for, never swallows our own cancellation
-                async with asyncio.timeout(delay):
-                    await self._timer_wakeup.wait()
-            except TimeoutError:
-                pass
 
 
 def create_bot(config: Config, **kwargs: Any) -> HeistBot:
     """The bot, with its database file claimed for this process (raises
-    bot.storage.DatabaseInUseError when another process already runs on it)."""
+    bot.storage.DatabaseInUseError when another process already runs on it). The drawing and search workers take
+    their settings from ``config``."""
+    rendering.configure(config.render_workers, config.render_timeout)
+    search_pool.configure(config.search_workers)
     bot = HeistBot(config, **kwargs)
     bot.storage.claim()
     return bot

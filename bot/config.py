@@ -5,6 +5,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
+from urllib.parse import urlsplit
+
+from dotenv import dotenv_values
 
 DEFAULT_DB = "heistcord.sqlite3"
 
@@ -56,29 +59,47 @@ def parse_database_url(text: str) -> str | None:
     text = text.strip()
     if not text:
         return None
+    example = "postgresql://heistcord:password@localhost:5432/heistcord"
     if text.split("://", 1)[0] not in ("postgresql", "postgres") or "://" not in text:
-        raise ConfigError("HEISTCORD_DATABASE_URL must be a PostgreSQL URL such as"
-                          " postgresql://heistcord:password@localhost:5432/heistcord (or empty for SQLite).")
+        raise ConfigError(f"HEISTCORD_DATABASE_URL must be a PostgreSQL URL such as {example} (or empty for SQLite).")
+    try:
+        urlsplit(text).port
+    except ValueError:  # (the message would quote the URL, password and all)
+        raise ConfigError(f"HEISTCORD_DATABASE_URL: the port after the host must be a number, as in {example}."
+                          " (A password with ':', '@' or '/' in it must be percent-encoded.)") from None
     return text
 
 
 def read_env_file(path: Path) -> dict[str, str]:
-    """``KEY=value`` lines; ``#`` comments and blank lines skipped; quotes stripped."""
-    values: dict[str, str] = {}
+    """A ``.env`` file's settings (python-dotenv: ``export``, quotes, inline comments); none if there is no file."""
     if not path.is_file():
-        return values
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.partition("=")
-        values[key.strip()] = value.strip().strip("'\"")
-    return values
+        return {}
+    return {key: value for key, value in dotenv_values(path).items() if value is not None}
 
 
-# Settings read from the process environment where they are used (the drawing worker); a
-# value in .env is exported there when the environment has none.
-PROCESS_SETTINGS = ("HEISTCORD_RENDER_WORKERS", "HEISTCORD_RENDER_TIMEOUT", "HEISTCORD_SEARCH_WORKERS")
+def parse_whole(env: Mapping[str, str], name: str, default: int | None, *, low: int, high: int,
+                meaning: str) -> int | None:
+    """A whole-number setting between ``low`` and ``high`` (``default`` when empty)."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdecimal() or not low <= int(text) <= high:
+        raise ConfigError(f"{name} must be a whole number from {low} to {high}: {meaning} (not '{text}').")
+    return int(text)
+
+
+def parse_seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    """A positive number of seconds (``default`` when empty)."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise ConfigError(f"{name} must be a number of seconds above 0 (not '{text}').")
+    return value
 
 
 @dataclass
@@ -93,17 +114,16 @@ class Config:
     shard_count: int | None = None  # None: as many shards as Discord recommends
     shard_ids: list[int] | None = None  # the shards this process runs; None: all of them
     database_url: str | None = None  # postgresql://...: games in PostgreSQL, shared by many processes
+    render_workers: int | None = None  # drawing processes; None: one per core but one; 0: a thread
+    render_timeout: float = 15.0  # seconds a picture may take before it is given up
+    search_workers: int = 1  # processes where hard bots think; 0: a thread
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")) -> "Config":
-        """Settings from ``env`` (default: the process environment) over the .env file."""
-        from_file: dict[str, str] = read_env_file(env_file) if env_file else {}
-        merged = dict(from_file)
+        """Settings from ``env`` (default: the process environment) over the .env file. Nothing is written to
+        the environment: the parts that need a setting get it from this Config."""
+        merged = read_env_file(env_file) if env_file else {}
         merged.update(os.environ if env is None else env)
-        if env is None:  # the drawing worker's settings are read from the process environment
-            for key in PROCESS_SETTINGS:
-                if key in from_file and key not in os.environ:
-                    os.environ[key] = from_file[key]
         guild = merged.get("HEISTCORD_DEV_GUILD_ID", "").strip()
         minutes = merged.get("HEISTCORD_TURN_MINUTES", "").strip()
         shard_count = parse_shard_count(merged.get("HEISTCORD_SHARD_COUNT", ""))
@@ -117,4 +137,9 @@ class Config:
             shard_count=shard_count,
             shard_ids=parse_shard_ids(merged.get("HEISTCORD_SHARD_IDS", ""), shard_count),
             database_url=parse_database_url(merged.get("HEISTCORD_DATABASE_URL", "")),
+            render_workers=parse_whole(merged, "HEISTCORD_RENDER_WORKERS", None, low=0, high=256,
+                                       meaning="drawing processes (0 draws on a thread of the bot)"),
+            render_timeout=parse_seconds(merged, "HEISTCORD_RENDER_TIMEOUT", 15.0),
+            search_workers=parse_whole(merged, "HEISTCORD_SEARCH_WORKERS", 1, low=0, high=256,
+                                       meaning="processes for the hard bots (0 thinks on a thread of the bot)") or 0,
         )

@@ -20,6 +20,7 @@ for an extra picture with ``"image": kind``: the board message then also carries
 from __future__ import annotations
 
 import importlib
+import math
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,25 @@ def exact_form(value: Any) -> Any:
         items = tuple(sorted((key, exact_form(item)) for key, item in value.items()))
         return NOT_JSON if any(form is NOT_JSON for _, form in items) else ("dict", items)
     return NOT_JSON
+
+
+MAX_NUMBER = 10**9  # no move of any game counts, indexes or numbers anything beyond this
+OUT_OF_RANGE = "That move isn't allowed: one of its numbers is out of range."
+
+
+def numbers_in_range(value: Any) -> bool:
+    """Whether every number in a JSON value is finite and within ``MAX_NUMBER`` either way (what a move can
+    hold). Infinity, NaN or a huge number is refused before any game reads it (``int(inf)`` raises)."""
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value) and abs(value) <= MAX_NUMBER
+    if kind is int:
+        return abs(value) <= MAX_NUMBER
+    if kind is list:
+        return all(numbers_in_range(item) for item in value)
+    if kind is dict:
+        return all(numbers_in_range(item) for item in value.values())
+    return True
 
 
 class RuleError(Exception):
@@ -130,6 +150,11 @@ class GameMeta:
     blurb: str  # one line for the game list
     summary: str  # a concise rules summary for /game rules (under 3500 characters)
     options: tuple[Option, ...] = ()
+    # The rules revision: raise it whenever a change makes a game stored before it replay from its seed and log to
+    # a different state (a rule, the shape of a legal action, the state's layout). The platform stores each game's
+    # revision when it opens and replays (``/game replay``, ``/game log``, ``db copy``'s check) only games of the
+    # engine's current one; a stored game of an earlier revision still carries on from its stored state.
+    revision: int = 1
 
     def check_players(self, count: int) -> None:
         """Every engine's setup starts here: the seat count must fit the game."""
@@ -231,7 +256,7 @@ class Engine:
         return "Waiting for " + ", ".join(waiting) if waiting else ""
 
     def balance_tally(self, state: State, trace: list[dict[str, Any]]) -> dict[str, Any]:
-        """Facts about one finished game for the balance report (``python -m bot.balance``).
+        """Facts about one finished game for the balance report (``python -m tools.balance``).
 
         ``trace`` has one entry per decision taken: ``{"seat", "action", "options"
         (how many legal actions there were), "acting" (how many seats could act)}``.
@@ -294,6 +319,12 @@ class Engine:
         make = self.package_attr("teach", "tutorial")
         return None if make is None else make()
 
+    def rating_sides(self, players: int) -> list[list[int]] | None:
+        """For the skill ratings (:mod:`bot.ratings`): the seats that win or lose together, side by side, at a
+        table of ``players``. Told by the seat count alone, since a finished game is rated again from its stored
+        results. None (the default): every seat for itself, ranked by its final standing."""
+        return None
+
     def remove_seat(self, state: State, seat: int) -> list[Event] | None:
         """A player left. Return events if the game can go on without any change
         (the platform then hands the seat to the bot), or None to end the game."""
@@ -321,14 +352,17 @@ class Engine:
 
     def _explain_illegal(self, state: State, seat: int, action: Any, legal: list[Action]) -> str:
         """The game's own explanation, unless the action is malformed (not a plain JSON
-        dict) or a look-alike of a legal move (``2.0`` for ``2``): the game's explanation
-        would then be about a move it allows, and the plain refusal is given."""
+        dict), a look-alike of a legal move (``2.0`` for ``2``: the game's explanation
+        would then be about a move it allows, and the plain refusal is given) or holds a
+        number no move has (infinite, NaN, huge: :func:`numbers_in_range`)."""
         generic = Engine.illegal_message(self, state, seat, action)
         if type(action) is not dict or exact_form(action) is NOT_JSON or action in legal:
             return generic
+        if not numbers_in_range(action):  # (one check for every game: no explanation meets such a number)
+            return OUT_OF_RANGE
         try:
             return self.illegal_message(state, seat, action) or generic
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ArithmeticError):
             return generic  # a value the explanation did not expect: the move is refused all the same
 
     def not_your_turn_message(self, state: State, seat: int) -> str:

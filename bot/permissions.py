@@ -3,12 +3,17 @@ server configured with ``/admin``. Both the bot (``bot/app.py``) and the cogs im
 module; it imports neither, so there is no import loop."""
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot.storage import StorageError
+
 if TYPE_CHECKING:
     from bot.storage import Storage
+
+log = logging.getLogger("heistcord.permissions")
 
 
 def manages_server(interaction: discord.Interaction) -> bool:
@@ -34,5 +39,9 @@ class ManagerRoles:
         return bool(role_id and any(r.id == role_id for r in roles))
 
     async def refresh(self, guild_id: int) -> None:
-        """Read a guild's manager role from its stored settings again."""
-        self._roles[guild_id] = (await self.storage.settings(guild_id)).manager_role_id
+        """Read a guild's manager role from its stored settings again. If the database can't be read, the role
+        read last is kept: the command's own work meets the same failure and says so."""
+        try:
+            self._roles[guild_id] = (await self.storage.settings(guild_id)).manager_role_id
+        except StorageError as exc:
+            log.debug("manager role of guild %s not read again: %s", guild_id, exc)

@@ -15,8 +15,10 @@ writes go to a writer thread with a connection of its own: one hop per batch, an
 writes that arrive together share one transaction, each under its own savepoint
 (group commit, see :meth:`Storage.save_game`). Server settings are kept in memory.
 
-One process owns a database file: :meth:`Storage.claim` takes an exclusive lock on
-``<db>.lock`` and refuses a second process with :class:`DatabaseInUseError`.
+One process owns a database file: :meth:`Storage.claim` takes an exclusive lock on the
+file itself (its inode: the same file through a symlink or a second name is the same lock)
+and refuses a second process with :class:`DatabaseInUseError`. SQLite's own locks are
+POSIX record locks, which ``flock`` neither takes nor disturbs.
 """
 from __future__ import annotations
 
@@ -24,16 +26,23 @@ import asyncio
 import contextlib
 import fcntl
 import json
+import logging
 import os
 import sqlite3
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, cast
+from typing import Any, Awaitable, Callable, Iterable, TypeVar, cast
 
 import aiosqlite
 
+from bot import rating_store
+from bot.ratings import Rating, Standing
+
 ACTIVE = ("lobby", "running")
+T = TypeVar("T")
+log = logging.getLogger("heistcord.storage")
 
 MIGRATIONS: list[str] = [
     # 0 -> 1: the first schema.
@@ -146,9 +155,83 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE guild_settings ADD COLUMN bot_level TEXT NOT NULL DEFAULT 'normal';
     """,
+    # 6 -> 7: tutorial runs (/game learn): where each learner is in a game's tutorial (bot.teach.TutorialRun's
+    # JSON), so a lesson carries on after a restart; and results by player, to tell whether someone has played a
+    # game before (the tutorial is offered at their first table of it).
+    """
+    CREATE TABLE tutorial_runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL,
+        game_key TEXT NOT NULL,
+        run TEXT NOT NULL,
+        rev INTEGER NOT NULL DEFAULT 0,
+        finished INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX tutorial_runs_user_game ON tutorial_runs (user_id, game_key);
+    CREATE INDEX results_user_game ON results (user_id, game_key);
+    """,
+    # 7 -> 8: skill ratings (bot/ratings.py; the tables are described in bot/rating_store.py): seasons, every
+    # finished game's place on its ladder, each player's standing, each rated seat's change. The games finished
+    # before wait on their ladders ('pending', in the order they finished) and are rated as the storage opens.
+    """
+    CREATE TABLE rating_seasons (
+        guild_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        started_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, season)
+    );
+    CREATE TABLE rated_games (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL UNIQUE REFERENCES games (id),
+        guild_id INTEGER NOT NULL,
+        game_key TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        status TEXT NOT NULL
+    );
+    CREATE INDEX rated_games_ladder ON rated_games (guild_id, game_key, season, seq);
+    CREATE INDEX rated_games_pending ON rated_games (seq) WHERE status = 'pending';
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        game_key TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, game_key, season, player)
+    );
+    CREATE TABLE rating_changes (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        game_key TEXT NOT NULL,
+        season INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        side INTEGER NOT NULL,
+        rank INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu_after REAL NOT NULL,
+        sigma_after REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX rating_changes_player ON rating_changes (guild_id, game_key, season, player, seq);
+    INSERT INTO rated_games (seq, game_id, guild_id, game_key, season, status)
+        SELECT ROW_NUMBER() OVER (ORDER BY MIN(finished_at), game_id), game_id, guild_id, game_key, 1, 'pending'
+        FROM results GROUP BY game_id, guild_id, game_key;
+    """,
 ]
 
 WRITE_BUDGET = 2.0  # seconds a write may wait for the database before giving up
+READ_BUDGET = 2.0  # seconds a read may wait for a database server (PostgreSQL) before giving up
+ANSWER_WITHIN = 2.0  # seconds an interaction's database waits may take before its first answer (Discord allows 3)
 
 
 class VersionConflictError(Exception):
@@ -164,8 +247,71 @@ class StorageError(Exception):
     I/O error). It was rolled back: nothing changed."""
 
 
+class CommitUnknownError(StorageError):
+    """The database stopped answering after a write's COMMIT was sent: it may or may not have been stored.
+    ``await settle()`` finds out (returns the new revision if it was stored, raises StorageError if it was not,
+    or CommitUnknownError again while the database still does not answer)."""
+
+    def __init__(self, settle: Callable[[], Awaitable[int]]) -> None:
+        super().__init__("the database stopped answering while saving")
+        self.settle = settle
+
+
 class DatabaseInUseError(Exception):
     """Another process is already using this SQLite database file."""
+
+
+@dataclass
+class Answering:
+    """An interaction waiting for its first answer: Discord shows "This interaction failed" unless the bot answers
+    (or defers) within 3 seconds, so every database wait made for it before then ends by ``deadline`` (loop time)
+    with StorageError, leaving time to say so. Once ``answered()`` (the reply or a deferral went out) the waits
+    get their own budgets again. ``saved`` records that a write made for it was committed, so that a failure
+    after it is never reported as "nothing changed"."""
+    deadline: float
+    answered: Callable[[], bool]
+    saved: bool = False
+
+    def left(self) -> float:
+        """Seconds the database may still take before the first answer (infinite once it was answered)."""
+        if self.answered():
+            return float("inf")
+        return self.deadline - asyncio.get_running_loop().time()
+
+
+_ANSWERING: ContextVar[Answering | None] = ContextVar("heistcord_answering", default=None)
+
+
+def answering(answered: Callable[[], bool], within: float = ANSWER_WITHIN) -> Answering:
+    """Mark the current task as handling an interaction that must be answered: its database waits end within
+    ``within`` seconds until ``answered()`` (see :class:`Answering`). Tasks it starts inherit it."""
+    current = Answering(asyncio.get_running_loop().time() + within, answered)
+    _ANSWERING.set(current)
+    return current
+
+
+def current_answering() -> Answering | None:
+    """The interaction the current task is answering, if any."""
+    return _ANSWERING.get()
+
+
+def wait_budget(own: float) -> float:
+    """How long a database wait may take: its own budget, or less when an interaction must be answered sooner.
+    StorageError at once when that time is already spent."""
+    current = _ANSWERING.get()
+    if current is None:
+        return own
+    left = current.left()
+    if left <= 0:
+        raise StorageError("the database did not answer in time")
+    return min(own, left)
+
+
+def note_saved() -> None:
+    """A write was committed for the interaction being answered (if any)."""
+    current = _ANSWERING.get()
+    if current is not None:
+        current.saved = True
 
 
 @dataclass
@@ -238,6 +384,28 @@ class GuildSettings:
     bot_level: str = "normal"  # the bot playing a timed-out or departed seat: easy, normal or hard
 
 
+@dataclass
+class TutorialRow:
+    """One learner's run through a game's tutorial: ``run`` is ``TutorialRun.to_json()``; every save is a
+    compare-and-set on ``rev``, so two clicks on one step never both count."""
+    id: int
+    user_id: int
+    game_key: str
+    run: dict[str, Any]
+    rev: int = 0
+    finished: bool = False
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    @classmethod
+    def from_row(cls, row: Any) -> "TutorialRow":
+        """The run of one database row, its JSON decoded."""
+        data = dict(row)
+        data["run"] = json.loads(data["run"])
+        data["finished"] = bool(data["finished"])
+        return cls(**data)
+
+
 _RESULT_INSERT = ("INSERT INTO results (game_id, guild_id, game_key, seat, user_id, name, is_bot, score, rank,"
                   " won, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
@@ -271,6 +439,16 @@ def _decode_actions(rows: Iterable[Any]) -> list[dict[str, Any]]:
              "action": json.loads(r["action"]), "at": r["at"]} for r in rows]
 
 
+def _runner(conn: sqlite3.Connection, hook: Any) -> Callable[..., sqlite3.Cursor]:
+    """``run(sql, args=(), many=False)`` on the writer's connection, through the fault tests' hook if one is set."""
+    def run(sql: str, args: Any = (), many: bool = False) -> sqlite3.Cursor:
+        if hook is not None:
+            hook(sql)
+        return conn.executemany(sql, args) if many else conn.execute(sql, args)
+
+    return run
+
+
 class Storage:
     """The SQLite store of games, action logs, settings and results, written by one writer thread."""
     shared = False  # True when other processes write to the same games (PostgreSQL: bot/storage_pg.py)
@@ -297,18 +475,23 @@ class Storage:
         self.batches = 0  # write transactions the writer committed or tried (for the benchmarks)
 
     def claim(self) -> None:
-        """Take the database file for this process, or raise DatabaseInUseError."""
+        """Take the database file for this process (created if it is new), or raise DatabaseInUseError;
+        StorageError, saying where, if the file can't be opened for writing."""
         if self._lock_file is not None or self.path == ":memory:" or self.path.startswith("file:"):
             return
-        fd = os.open(self.path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise StorageError(f"can't open the SQLite database {self.path} for writing ({exc.strerror}): set"
+                               " HEISTCORD_DB to a file in a folder the bot may write to.") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
             raise DatabaseInUseError(f"another heistcord process is already using {self.path};"
                                 " stop it first (only one bot may use a SQLite database).") from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
+        # Held open until release(), after SQLite's own connections are closed: closing any descriptor of the
+        # file drops the process's POSIX locks on it, SQLite's included.
         self._lock_file = fd
 
     def release(self) -> None:
@@ -333,8 +516,12 @@ class Storage:
             await self.migrate()
             self._writer = ThreadPoolExecutor(1, thread_name_prefix="heistcord-db-writer")
             self._wconn = await asyncio.get_running_loop().run_in_executor(self._writer, self._connect_writer)
-        except BaseException:
+            await self.catch_up_ratings()
+        except BaseException as exc:
             await self.close()
+            if isinstance(exc, sqlite3.Error):  # e.g. a read-only file or folder: one line saying where
+                raise StorageError(f"can't use the SQLite database {self.path} ({exc}): set HEISTCORD_DB to a file"
+                                   " the bot may write to, in a folder it may write to.") from None
             raise
         return self
 
@@ -395,9 +582,10 @@ class Storage:
         failure. Gives up with StorageError after ``write_budget`` seconds of waiting
         for the database (another program holding its write lock)."""
         loop = asyncio.get_running_loop()
-        give_up_at = loop.time() + self.write_budget
+        budget = wait_budget(self.write_budget)
+        give_up_at = loop.time() + budget
         try:
-            async with asyncio.timeout(self.write_budget):
+            async with asyncio.timeout(budget):
                 await self.write_lock.acquire()
         except TimeoutError:
             raise StorageError("the database is busy") from None
@@ -412,6 +600,7 @@ class Storage:
             try:
                 yield db
                 await db.execute("COMMIT")
+                note_saved()
             except BaseException as exc:
                 with contextlib.suppress(Exception):
                     await db.execute("ROLLBACK")
@@ -502,11 +691,13 @@ class Storage:
             raise RuntimeError("storage is not open")
         loop = asyncio.get_running_loop()
         request = _Save(game_id, expected_rev, fields, actions, expected_version, results,
-                        loop.time() + self.write_budget, loop.create_future())
+                        loop.time() + wait_budget(self.write_budget), loop.create_future())
         self._queue.append(request)
         if not self._writing:
             self._send()
-        return await request.future
+        rev = await request.future
+        note_saved()
+        return rev
 
     def _send(self) -> None:
         """Hand every waiting write to the writer thread, as one batch. Its outcome is
@@ -563,12 +754,7 @@ class Storage:
         transaction itself fails."""
         conn = self._wconn
         assert conn is not None
-
-        def run(sql: str, args: Any = (), many: bool = False) -> sqlite3.Cursor:
-            if hook is not None:
-                hook(sql)
-            return conn.executemany(sql, args) if many else conn.execute(sql, args)
-
+        run = _runner(conn, hook)
         if wait_ms != self._busy_ms:
             run(f"PRAGMA busy_timeout = {wait_ms}")
             self._busy_ms = wait_ms
@@ -590,6 +776,9 @@ class Storage:
                         cur = run(sql, args, many)
                         if sql.startswith("UPDATE") and cur.rowcount != 1:
                             raise VersionConflictError()
+                    if request.results:  # the game's rating, in the same transaction as its results
+                        guild_id, game_key = request.results[0][1:3]
+                        rating_store.run_sync(run, rating_store.record_game(request.game_id, guild_id, game_key))
                 except (VersionConflictError, sqlite3.IntegrityError) as exc:
                     if not single:
                         run(f"ROLLBACK TO w{i}")
@@ -742,6 +931,7 @@ class Storage:
         now = time.time()
         async with self.transaction() as db:
             await db.executemany(_RESULT_INSERT, [(*r, now) for r in self.result_rows(game, results)])
+            await rating_store.run_aiosqlite(db, rating_store.record_game(game.id, game.guild_id, game.game_key))
 
     async def user_stats(self, guild_id: int, user_id: int, game_key: str | None = None) -> list[dict[str, Any]]:
         """A player's games, wins and scores per game (of one game if given), bots left out."""
@@ -754,17 +944,99 @@ class Storage:
         async with self._db.execute(sql + " GROUP BY game_key ORDER BY game_key", args) as cur:
             return [dict(r) for r in await cur.fetchall()]
 
-    async def leaderboard(self, guild_id: int, game_key: str, limit: int = 10) -> list[dict[str, Any]]:
-        """A guild's best players of one game: most wins, then best average score."""
-        async with self._db.execute(
-            "SELECT user_id, COUNT(*) AS played, SUM(won) AS wins, AVG(score) AS avg_score,"
-            " (SELECT r2.name FROM results r2 WHERE r2.guild_id = results.guild_id AND r2.user_id = results.user_id"
-            "  ORDER BY r2.finished_at DESC LIMIT 1) AS name FROM results"
-            " WHERE guild_id = ? AND game_key = ? AND is_bot = 0 GROUP BY user_id"
-            " ORDER BY wins DESC, avg_score DESC, played DESC LIMIT ?",
-            (guild_id, game_key, limit),
-        ) as cur:
-            return [dict(r) for r in await cur.fetchall()]
+    # --- skill ratings (bot/ratings.py; the SQL, for both databases, in bot/rating_store.py) -----
+    async def _read_ratings(self, procedure: rating_store.Procedure[T]) -> T:
+        return await rating_store.run_aiosqlite(self._db, procedure)
+
+    async def _write_ratings(self, make: Callable[[], rating_store.Procedure[T]]) -> T:
+        """A procedure of bot.rating_store in a transaction of its own, on the writer thread (the arithmetic of a
+        whole ladder stays off the event loop), after the writes asked for before it."""
+        if self._writer is None:
+            raise RuntimeError("storage is not open")
+        hook = getattr(self.db, "before_statement", None)  # the fault tests' injected failures
+        wait_ms = max(1, int(self.write_budget * 1000))
+
+        def job() -> T:
+            conn = self._wconn
+            assert conn is not None  # open() connected it
+            run = _runner(conn, hook)
+            if wait_ms != self._busy_ms:
+                run(f"PRAGMA busy_timeout = {wait_ms}")
+                self._busy_ms = wait_ms
+            run("BEGIN IMMEDIATE")
+            try:
+                result = rating_store.run_sync(run, make())
+                run("COMMIT")
+                return result
+            except BaseException:
+                if conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                raise
+
+        try:
+            return await asyncio.wrap_future(self._writer.submit(job))
+        except sqlite3.Error as exc:
+            raise StorageError(str(exc)) from exc
+
+    async def catch_up_ratings(self) -> int:
+        """Rate the games waiting on their ladders: stored before the ratings existed (the migration put them
+        there, in the order they finished), or whose rating failed. Done as the storage opens; a ladder that
+        fails is logged and tried again next time. Returns how many ladders were caught up."""
+        ladders = await self._read_ratings(rating_store.pending_ladders())
+        done = 0
+        for ladder in ladders:
+            try:
+                await self._write_ratings(lambda ladder=ladder: rating_store.catch_up(*ladder))  # type: ignore[misc]
+                done += 1
+            except Exception:
+                log.exception("rating the games waiting on ladder %s failed; tried again at the next start", ladder)
+        if done:
+            log.info("rated the games waiting on %d ladders", done)
+        return done
+
+    async def rebuild_ratings(self) -> tuple[int, int]:
+        """Every ladder rebuilt from the stored results (``heistcord ratings rebuild``): (ladders, games rated)."""
+        return await self._write_ratings(rating_store.rebuild_all)
+
+    async def unrate_game(self, game_id: int, *, undo: bool = False) -> tuple[int, str, int] | None:
+        """Take a finished game off its ladder (``undo``: put it back), which is rebuilt: the ladder (server,
+        game, season), or None if the game has no place on a ladder."""
+        return await self._write_ratings(lambda: rating_store.unrate(game_id, undo))
+
+    async def start_season(self, guild_id: int, now: float | None = None) -> int:
+        """Close the server's season; games finished from now on go on new ladders. Returns the new season."""
+        return await self._write_ratings(lambda: rating_store.start_season(guild_id, time.time() if now is None else now))
+
+    async def current_season(self, guild_id: int) -> int:
+        """The server's season now."""
+        return await self._read_ratings(rating_store.current_season(guild_id))
+
+    async def rating_seasons(self, guild_id: int) -> list[tuple[int, float | None]]:
+        """The server's seasons, ``(season, started_at)``, oldest first."""
+        return await self._read_ratings(rating_store.seasons(guild_id))
+
+    async def game_rating(self, game_id: int) -> tuple[str | None, int, list[tuple[Any, ...]]]:
+        """A finished game's status on its ladder, its season and its rated seats' changes (see bot.rating_store)."""
+        return await self._read_ratings(rating_store.game_rating(game_id))
+
+    async def ladder(self, guild_id: int, game_key: str, season: int) -> list[tuple[str, Standing]]:
+        """A ladder's standings, best conservative rating first (the bots only once they played here)."""
+        return await self._read_ratings(rating_store.standings(guild_id, game_key, season))
+
+    async def rating_history(self, guild_id: int, game_key: str, season: int,
+                             player: str) -> list[tuple[int, Rating, Rating]]:
+        """A player's rated games on a ladder, oldest first: (game id, before, after)."""
+        return await self._read_ratings(rating_store.history(guild_id, game_key, season, player))
+
+    async def rating_versus_bots(self, guild_id: int, game_key: str, season: int,
+                                 player: str) -> list[tuple[str, int, int, int]]:
+        """A player's results against each level's bot on a ladder: (bot, ahead, tied, behind)."""
+        return await self._read_ratings(rating_store.versus_bots(guild_id, game_key, season, player))
+
+    async def all_ratings(self) -> list[tuple[Any, ...]]:
+        """Every standing, change and ladder place, in a fixed order (to compare a rebuild with before)."""
+        return await self._read_ratings(rating_store.all_ratings())
 
     # --- guild settings ----------------------------------------------------------
     async def settings(self, guild_id: int) -> GuildSettings:
@@ -814,3 +1086,51 @@ class Storage:
             else:
                 await db.execute("INSERT INTO dm_refusals (user_id, until) VALUES (?, ?) ON CONFLICT (user_id)"
                                  " DO UPDATE SET until = excluded.until", (user_id, until))
+
+    # --- tutorial runs (/game learn) ----------------------------------------------------
+    async def start_tutorial(self, user_id: int, game_key: str, run: dict[str, Any]) -> TutorialRow:
+        """A new run of a game's tutorial for a learner; their unfinished run of that game, if any, is dropped
+        (its buttons then answer that the lesson was started over)."""
+        now = time.time()
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM tutorial_runs WHERE user_id = ? AND game_key = ? AND finished = 0",
+                             (user_id, game_key))
+            cur = await db.execute("INSERT INTO tutorial_runs (user_id, game_key, run, created_at, updated_at)"
+                                   " VALUES (?, ?, ?, ?, ?)", (user_id, game_key, _dumps(run), now, now))
+        return TutorialRow(cur.lastrowid, user_id, game_key, run, 0, False, now, now)
+
+    async def tutorial_run(self, run_id: int) -> TutorialRow | None:
+        """The tutorial run with this id, or None (started over, or never made)."""
+        async with self._db.execute("SELECT * FROM tutorial_runs WHERE id = ?", (run_id,)) as cur:
+            row = await cur.fetchone()
+        return TutorialRow.from_row(row) if row else None
+
+    async def open_tutorial(self, user_id: int, game_key: str) -> TutorialRow | None:
+        """The learner's unfinished run of a game's tutorial, or None."""
+        async with self._db.execute("SELECT * FROM tutorial_runs WHERE user_id = ? AND game_key = ? AND finished = 0"
+                                    " ORDER BY id DESC LIMIT 1", (user_id, game_key)) as cur:
+            row = await cur.fetchone()
+        return TutorialRow.from_row(row) if row else None
+
+    async def save_tutorial(self, run_id: int, expected_rev: int, run: dict[str, Any], finished: bool) -> bool:
+        """Store a run's new position if it is still at ``expected_rev`` (False: another click got there first)."""
+        async with self.transaction() as db:
+            cur = await db.execute("UPDATE tutorial_runs SET run = ?, finished = ?, rev = rev + 1, updated_at = ?"
+                                   " WHERE id = ? AND rev = ?",
+                                   (_dumps(run), int(finished), time.time(), run_id, expected_rev))
+        return cur.rowcount == 1
+
+    async def delete_tutorial(self, run_id: int) -> None:
+        """Forget a run (the learner quit it)."""
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM tutorial_runs WHERE id = ?", (run_id,))
+
+    async def knows_game(self, user_id: int, game_key: str) -> bool:
+        """Whether a player has finished a game of ``game_key`` (on any server) or started its tutorial."""
+        async with self._db.execute(
+            "SELECT EXISTS (SELECT 1 FROM results WHERE user_id = ? AND game_key = ?)"
+            " OR EXISTS (SELECT 1 FROM tutorial_runs WHERE user_id = ? AND game_key = ?)",
+            (user_id, game_key, user_id, game_key),
+        ) as cur:
+            row = await cur.fetchone()
+        return row is not None and bool(row[0])

@@ -14,6 +14,7 @@ reloaded.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import copy
 import logging
 import pickle
@@ -22,13 +23,22 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from bot.engine import Engine, RuleError
 from bot.games import get_engine, registry
+from bot.loops import Backoff
 from bot.search import DEFAULT_LEVEL, level_action, parse_level
 from bot.search import pool as search_pool
-from bot.storage import ChannelBusyError, GameRow, GuildSettings, Storage, StorageError, VersionConflictError
+from bot.storage import (
+    ChannelBusyError,
+    CommitUnknownError,
+    GameRow,
+    GuildSettings,
+    Storage,
+    StorageError,
+    VersionConflictError,
+)
 from bot.turns import replay_turns, turn_passed
 
 log = logging.getLogger("heistcord.tables")
@@ -39,6 +49,7 @@ HISTORY_SIZE = 512  # recent (game, version) states kept in all, to resolve clic
 RETENTION_DAYS = 30  # a finished game's state is compacted away after this (its log replays it)
 RETENTION_EVERY = 3600.0  # seconds between two compaction passes of the timer loop
 COMPACT_BATCH = 500  # games compacted per transaction
+SETTLE_TRIES = 60  # a write in doubt is looked up this many times (backing off to 15 s: about 15 minutes)
 
 SAVE_FAILED = "I couldn't save that (the database is busy or failing), so nothing changed. Please try again in a moment."
 CHANGED_ELSEWHERE = "The game changed at the same moment, so that was not applied. Please look and try again."
@@ -88,6 +99,27 @@ PLATFORM_OPTIONS = (TURN_OPTION, LEAVE_OPTION)
 def engine_options(game: GameRow) -> dict[str, Any]:
     """The game's own options (the platform keeps its own under a leading ``_``)."""
     return {k: v for k, v in game.options.items() if not k.startswith("_")}
+
+
+REVISION = "_revision"  # the platform option that keeps the rules revision a game was opened under
+
+
+def game_revision(game: GameRow) -> int:
+    """The rules revision (``GameMeta.revision``) the game was opened under; 1 for a game stored before they
+    were kept."""
+    return int(game.options.get(REVISION, 1))
+
+
+def replays_here(game: GameRow) -> bool:
+    """Whether this code can rebuild the game from its seed and log: it was opened under the engine's revision."""
+    return game.game_key in registry() and game_revision(game) == get_engine(game.game_key).meta.revision
+
+
+def require_replayable(game: GameRow) -> None:
+    """TableError, in a sentence, for a game this code can't rebuild move by move (an earlier revision)."""
+    if not replays_here(game):
+        raise TableError(f"Game #{game.id} was played under an earlier version of the game's rules (the bot was"
+                         " updated since), so I can't rebuild it move by move. Its results are kept.")
 
 
 def parse_on_leave(value: Any) -> str:
@@ -148,6 +180,10 @@ class TableService:
         self._channels: dict[int, int] = {}  # channel id -> the game last found playing there (see in_channel)
         self.retention_days = RETENTION_DAYS
         self._next_compaction = float("-inf")
+        # Called with a game whose change was found stored after its save's outcome was in doubt, and its version
+        # before that change (the bot posts its board then: the player was told it could not tell yet).
+        self.on_late_save: Callable[[GameRow, int], Awaitable[None]] | None = None
+        self._settling: set[asyncio.Task] = set()
 
     # --- loading ----------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -260,6 +296,13 @@ class TableService:
             rev = await self.storage.save_game(
                 game.id, game.rev, fields, actions=moves, expected_version=game.version,
                 results=self.storage.result_rows(draft, results) if results else None)
+        except CommitUnknownError as unknown:  # stored or not: the caller says it can't tell yet; we find out
+            log.warning("game %s: the database stopped answering while saving; finding out whether it was stored",
+                        game.id)
+            self._cache.pop(game.id, None)  # read again from the database next time: the truth, whichever it is
+            self._views.pop(game.id, None)
+            self._settle_later(game.id, game.version, unknown)
+            raise
         except StorageError as exc:
             log.warning("game %s: a write failed and was rolled back: %s", game.id, exc)
             raise TableError(SAVE_FAILED) from None
@@ -275,6 +318,41 @@ class TableService:
         draft.rev = rev
         draft.version = game.version + len(moves)
         vars(game).update(vars(draft))
+
+    def _settle_later(self, game_id: int, version: int, unknown: CommitUnknownError) -> None:
+        """Find out, in the background, whether a write whose COMMIT got no answer was stored (trying again with
+        a back-off while the database does not answer); if it was, ``on_late_save`` shows the game as it is (and
+        what was played since ``version``)."""
+        async def settle() -> None:
+            nonlocal unknown
+            backoff = Backoff()
+            for _ in range(SETTLE_TRIES):
+                try:
+                    await unknown.settle()
+                except CommitUnknownError as again:
+                    unknown = again
+                    await asyncio.sleep(backoff.failed())
+                    continue
+                except (StorageError, VersionConflictError) as exc:  # not stored, or stored and changed since
+                    log.info("game %s: the write in doubt is settled: %s", game_id, exc or "changed since")
+                    return
+                log.info("game %s: the write in doubt was stored", game_id)
+                if self.on_late_save is not None:
+                    await self.on_late_save(await self.get(game_id), version)
+                return
+            log.warning("game %s: could not find out whether a write was stored; its next use reads it", game_id)
+
+        async def guarded() -> None:
+            try:
+                await settle()
+            except Exception:
+                log.exception("game %s: settling a write in doubt failed", game_id)
+
+        # A context of its own: not the interaction's, whose time to answer is long spent.
+        task = asyncio.get_running_loop().create_task(guarded(), name=f"heistcord-settle-{game_id}",
+                                                      context=contextvars.Context())
+        self._settling.add(task)
+        task.add_done_callback(self._settling.discard)
 
     async def _reload(self, game: GameRow) -> None:
         """Make the cached row what the database says (after someone else changed it)."""
@@ -337,6 +415,7 @@ class TableService:
         except RuleError as exc:
             raise TableError(str(exc)) from None
         options.update({"_" + key: value for key, value in platform.items()})
+        options[REVISION] = engine.meta.revision
         try:
             game_id = await self.storage.create_game(
                 guild_id, channel_id, game_key, host_id, options, self.seed_source(),
@@ -508,7 +587,7 @@ class TableService:
     async def _state_at(self, game: GameRow, version: int) -> dict[str, Any] | None:
         """The game's state at ``version``: from recent history, else replayed from the log."""
         state = self._history.get((game.id, version))
-        if state is not None:
+        if state is not None or not replays_here(game):  # (a panel from before an update: stale)
             return state
         engine = self.engine(game)
         entries = await self.storage.actions_until(game.id, version)
@@ -870,7 +949,7 @@ class TableService:
 
         try:
             await self._change(game.id, change)
-        except TableError as exc:
+        except (TableError, StorageError) as exc:  # (a save in doubt, or a read that failed, too)
             log.warning("game %s: message ids not saved: %s", game.id, exc)
 
     async def set_seat_info(self, game: GameRow, info: dict[int, dict[str, Any]]) -> None:
@@ -881,7 +960,7 @@ class TableService:
 
         try:
             await self._change(game.id, change)
-        except TableError as exc:
+        except (TableError, StorageError) as exc:
             log.warning("game %s: seat details not saved: %s", game.id, exc)
 
     # --- replay -------------------------------------------------------------------------
@@ -892,6 +971,7 @@ class TableService:
             raise TableError(f"There is no game #{game_id}.")
         if not game.started:
             raise TableError(f"Game #{game_id} never started.")
+        require_replayable(game)
         return game, self.engine(game), await self.storage.actions(game.id)
 
     async def replay(self, game_id: int, move: int | None = None) -> tuple[GameRow, dict[str, Any], int]:
@@ -925,6 +1005,7 @@ class TableService:
         game = await self.storage.get_game(game_id)
         if game is None or not game.started:
             return []
+        require_replayable(game)
         engine = self.engine(game)
         entries = await self.storage.actions(game.id)
 

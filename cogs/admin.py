@@ -13,12 +13,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import ratings
 from bot.games import get_engine
 from bot.tables import TableError, seat_of
 from cogs.limits import fit
 from cogs.refusals import INVALID_LIMIT, UNKNOWN_CHANNEL
 
-SERVER_SETTINGS = ("settings", "maintenance")  # Manage Server only
+SERVER_SETTINGS = ("settings", "maintenance", "season start")  # Manage Server only
 
 if TYPE_CHECKING:
     from bot.app import HeistBot
@@ -28,6 +29,8 @@ class AdminCog(commands.Cog):
     """The /gameadmin commands for server managers, and the events that tell the bot a channel or role changed."""
     admin = app_commands.Group(name="gameadmin", description="Manage heistcord games on this server",
                                guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+
+    season = app_commands.Group(name="season", description="Rating seasons on this server", parent=admin)
 
     def __init__(self, bot: "HeistBot") -> None:
         self.bot = bot
@@ -39,7 +42,7 @@ class AdminCog(commands.Cog):
             await self.bot.ui.error(interaction, "Only server managers (Manage Server, or the game-manager role)"
                                     " can use /gameadmin.")
             return False
-        name = getattr(interaction.command, "name", "")
+        name = getattr(interaction.command, "qualified_name", "").removeprefix("gameadmin ")
         if name in SERVER_SETTINGS and not self.bot.manages_server(interaction):
             await self.bot.ui.error(interaction, f"Only members with Manage Server can change `/gameadmin {name}`;"
                                     " the game-manager role manages games.")
@@ -166,6 +169,35 @@ class AdminCog(commands.Cog):
             lines.append(f"Channels where I'm missing permissions (nothing posted there): {', '.join(muted)}")
         await interaction.response.send_message(**fit("\n".join(lines), ephemeral=True))
 
+    @season.command(name="start", description="Close this season's ladders and start new ones (old ones stay viewable)")
+    async def season_start(self, interaction: discord.Interaction) -> None:
+        """/gameadmin season start: the games finished from now on go on new ladders; the old ones are kept."""
+        new = await self.bot.storage.start_season(interaction.guild_id)
+        await interaction.response.send_message(
+            f"Season {new} has started: every game's ladder starts afresh (players at 0, the bots at their seeded"
+            f" ratings). Season {new - 1}'s ladders stay on view: `/leaderboard game season:{new - 1}`.", ephemeral=True)
+
+    @admin.command(name="unrate", description="Take a finished game off the ratings (its ladder is recomputed)")
+    @app_commands.describe(game_id="The table number (in its final scores)",
+                           undo="Put a game taken off back on its ladder")
+    async def unrate(self, interaction: discord.Interaction, game_id: int, undo: bool = False) -> None:
+        """/gameadmin unrate: rebuild a game's ladder without it (or, with ``undo``, with it again)."""
+        game = await self.bot.storage.get_game(game_id)
+        if game is None or game.guild_id != interaction.guild_id:
+            raise TableError(f"There is no game #{game_id} on this server.")
+        status, _, _ = await self.bot.storage.game_rating(game_id)
+        if status is None:
+            raise TableError(f"Game #{game_id} has no final result, so it was never rated.")
+        if (status == ratings.UNRATED) != undo:
+            raise TableError(f"Game #{game_id} is {'on its ladder' if undo else 'already off the ladder'}.")
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a long ladder takes a moment
+        ladder = await self.bot.storage.unrate_game(game_id, undo=undo)
+        assert ladder is not None  # it had a status above
+        name = get_engine(game.game_key).meta.name
+        await interaction.followup.send(
+            f"Game #{game_id} is {'back on' if undo else 'off'} the {name} ladder (season {ladder[2]}): its ratings"
+            f" were recomputed {'with' if undo else 'without'} it.", ephemeral=True)
+
     @staticmethod
     def _describe(s) -> str:
         role = f"<@&{s.manager_role_id}>" if s.manager_role_id else "none (Manage Server only)"
@@ -197,6 +229,13 @@ class AdminCog(commands.Cog):
         # Threads take their permissions from their channel.
         threads = [t.id for t in getattr(after, "threads", [])]
         self.bot.refusals.permissions_changed([after.id, *threads])
+
+    @commands.Cog.listener()
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        """A moderator unlocked a game's thread: post in it again, starting with a fresh board."""
+        if before.locked and not after.locked:
+            self.bot.refusals.permissions_changed([after.id])
+            await self.bot.ui.fresh_board(after.id)
 
     @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:

@@ -210,6 +210,8 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
                 edited = await self._edit_board(channel, game, content, images, view)
                 if edited is not None:
                     return edited
+                if not self.bot.refusals.channel_usable(game.channel_id):  # refused for good: don't post either
+                    return None
             kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(users=True)}
             if images:
                 kwargs["files"] = as_files(images)
@@ -306,13 +308,18 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         description = alt_text(game, engine, "final", public, results=results)
         lines = await self.tables.public_log(game.id)
         full_log = "\n".join(f"{n:>4}  {text}" for n, text in lines)
+        try:  # the ratings the game's results moved (recorded in the same transaction)
+            rating = await self.bot.storage.game_rating(game.id)
+        except Exception:
+            log.exception("game %s: its ratings could not be read for the final scores", game.id)
+            rating = None
         targets = [game.channel_id] + ([game.parent_channel_id] if game.parent_channel_id else [])
         for channel_id in targets:
             channel = await self.channel(channel_id)
             if channel is None:
                 continue
             files = as_files([("final.png", png, description)]) if png is not None else []
-            content = results_text(game, results)
+            content = results_text(game, results, rating)
             if channel_id == game.channel_id:
                 files.append(discord.File(io.BytesIO(full_log.encode()), filename=f"table-{game.id}-log.txt"))
             else:
@@ -327,17 +334,42 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
             return
         name = self.tables.engine(game).meta.name
         if code == refusals.UNKNOWN_CHANNEL:
+            # A thread of its own, unless the channel it was in went too (its threads are reported after it).
+            what = ("thread" if game.parent_channel_id and game.parent_channel_id not in self.bot.refusals.gone_channels
+                    else "channel")
             try:
-                await self.tables.end(game.id, "Its channel was deleted.")
+                await self.tables.end(game.id, f"Its {what} was deleted.")
             except TableError:
                 return
-            await self.tell(game.host_id, f"Your table #{game.id} ({name}) has ended: its channel was deleted.")
+            await self.tell(game.host_id, f"Your table #{game.id} ({name}) has ended: its {what} was deleted.")
+            return
+        if code == refusals.THREAD_LOCKED:
+            await self.tell(game.host_id, (
+                f"A moderator locked <#{channel_id}>, the thread of your table #{game.id} ({name}), so I can't post"
+                " its boards there. Until it is unlocked the game goes on: the **Play** and **Show my hand** buttons"
+                " of its last board still work. I'll post a fresh board there as soon as the thread is unlocked."))
             return
         await self.tell(game.host_id, (
             f"I can't post in <#{channel_id}>, where your table #{game.id} ({name}) is playing: Discord says I'm"
             " missing permissions there. Please ask a server admin to let me View Channel, Send Messages, Embed"
             " Links and Attach Files in that channel. Until then the game goes on: `/game play` to move and"
             " `/game status` to see the board. I'll post boards again as soon as the permissions change."))
+
+    async def adopt_board(self, game: GameRow, message_id: int) -> None:
+        """A board posted in answer to a command (``/game status``) becomes the table's living board: the one it
+        replaces loses its buttons now, and it loses its own when the next board comes or the game ends."""
+        previous = game.board_message_id
+        await self.tables.set_message(game, board_message_id=message_id)
+        channel = await self.channel(game.channel_id) if previous and previous != message_id else None
+        if channel is not None and previous:
+            await self._retire_board(channel, game, previous)
+
+    async def fresh_board(self, channel_id: int) -> None:
+        """Post the board of the table playing in ``channel_id`` anew (the old one retired): the bot may post
+        there again after it could not (a thread unlocked)."""
+        game = await self.tables.in_channel(channel_id)
+        if game is not None and game.status == "running":
+            await self.boards.submit(game.id, [([], True)])
 
     async def announce_end(self, game: GameRow) -> None:
         """Say in the channel that the table ended, take the buttons off its board, refresh its lobby."""

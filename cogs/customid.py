@@ -4,9 +4,14 @@ typed move. Parsing is strict (ASCII digits only, bounded lengths, known kinds),
 so a damaged or forged id is refused with a sentence instead of a traceback.
 
 Custom ids (at most 100 characters):
-  ``hc:<kind>:<game>`` for join, leave, bot, start, play, hand, end, cancel, dm;
+  ``hc:<kind>:<game>`` for join, leave, bot, start, play, hand, end, cancel, dm, help (a panel's "?");
   ``hc:act:<game>:<version>:<index>`` (a move button) and
-  ``hc:sel:<game>:<version>:<menu>`` (a select menu whose option values are move indexes).
+  ``hc:sel:<game>:<version>:<menu>`` (a select menu whose option values are move indexes);
+  ``hc:<kind>:<game key>`` for howto, rules (the full rules doc) and learn (start the tutorial), which need
+  a game but no table;
+  a tutorial run's buttons, numbered by the run: ``hc:thelp:<run>``, ``hc:tagain:<run>``, ``hc:tquit:<run>``,
+  and with the step they were drawn for, ``hc:tact:<run>:<step>:<index>``, ``hc:tsel:<run>:<step>:<menu>``,
+  ``hc:tnext:<run>:<step>:0``.
 """
 from __future__ import annotations
 
@@ -17,14 +22,17 @@ from bot.tables import TableError
 from cogs.limits import CUSTOM_ID
 
 PREFIX = "hc:"
-SIMPLE = frozenset({"join", "leave", "bot", "start", "play", "hand", "end", "cancel", "dm"})
-WITH_MOVE = frozenset({"act", "sel"})
+SIMPLE = frozenset({"join", "leave", "bot", "start", "play", "hand", "end", "cancel", "dm", "help",
+                    "thelp", "tagain", "tquit"})
+WITH_MOVE = frozenset({"act", "sel", "tact", "tsel", "tnext"})
+KEYED = frozenset({"howto", "rules", "learn"})
 MAX_ID = 2**63 - 1  # SQLite's INTEGER
 MAX_VERSION = 10**9
 MAX_INDEX = 10**4
 
 _NUMBER = r"(0|[1-9][0-9]{0,18})"
 _PATTERN = re.compile(rf"hc:(?P<kind>[a-z]{{1,10}}):(?P<game>{_NUMBER})(?::(?P<version>{_NUMBER}):(?P<n>{_NUMBER}))?")
+_KEYED = re.compile(r"hc:(?P<kind>[a-z]{1,10}):(?P<key>[a-z][a-z0-9_]{0,31})")
 _MOVE = re.compile(rf"(?P<version>{_NUMBER}):(?P<index>{_NUMBER})")
 _INDEX = re.compile(_NUMBER)
 
@@ -38,11 +46,13 @@ class BadInputError(TableError):
 
 @dataclass(frozen=True)
 class CustomId:
-    """A parsed custom id: its kind, game and, for a move, the state version and the move or menu number."""
+    """A parsed custom id: its kind, game (or tutorial run) and, for a move, the state version (or tutorial step)
+    and the move or menu number; for a kind that names a game rather than a table, the game's key."""
     kind: str
     game_id: int
     version: int | None = None
     n: int | None = None
+    key: str = ""
 
 
 NOT_A_MOVE = "That isn't one of your moves right now. Pick one from the list as you type."
@@ -70,8 +80,21 @@ def encode(kind: str, game_id: int, version: int | None = None, n: int | None = 
     return text
 
 
+def encode_key(kind: str, key: str) -> str:
+    """The custom id of a button about a game rather than a table (``howto``, ``rules``, ``learn``)."""
+    text = f"{PREFIX}{kind}:{key}"
+    if kind not in KEYED or _KEYED.fullmatch(text) is None:
+        raise ValueError(f"no custom id of kind {kind!r} for the game {key!r}")
+    return text
+
+
 def parse(custom_id: str) -> CustomId:
     """The parts of one of our custom ids, or :class:`BadInputError`."""
+    keyed = _KEYED.fullmatch(custom_id or "") if len(custom_id or "") <= CUSTOM_ID else None
+    if keyed is not None:
+        if keyed["kind"] not in KEYED:
+            raise BadInputError(DAMAGED)
+        return CustomId(keyed["kind"], 0, key=keyed["key"])
     match = _PATTERN.fullmatch(custom_id or "") if len(custom_id or "") <= CUSTOM_ID else None
     if match is None:
         raise BadInputError(DAMAGED)

@@ -4,19 +4,25 @@ No rules here: everything goes through the table service and the engines.
 """
 from __future__ import annotations
 
+import functools
 import io
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine import RULES_OPTION
 from bot.games import get_engine, registry
-from bot.tables import TableError, seat_of
+from bot.paths import rules_doc
+from bot.storage import StorageError
+from bot.tables import TableError, require_replayable, seat_of
 from cogs import customid
 from cogs.deadline import in_time, reply
-from cogs.embeds import new_view
+from cogs.embeds import new_view, rules_set, rules_sets
 from cogs.limits import CHOICE_TEXT, EMBED_DESCRIPTION, FIELD_VALUE, clip, fit, fit_choices, quote
+from cogs.panel import after_move
+from cogs.router import lessons
 from cogs.ui import ALT_TEXT_LIMIT, alt_text, board_content, board_view, lobby_embed, lobby_view, render_file
 from rendering import render_async
 
@@ -67,6 +73,19 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
         if current in key or current in e.meta.name.lower()])
 
 
+def quiet_on_outage(complete: Callable[..., Awaitable[list[app_commands.Choice[str]]]]):
+    """An autocomplete that reads the database offers nothing while it is down (rather than an error logged and
+    no answer: the command itself then says what is wrong)."""
+    @functools.wraps(complete)
+    async def choices(self: Any, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            return await complete(self, interaction, current)
+        except StorageError:
+            return []
+
+    return choices
+
+
 class GameCog(commands.Cog):
     """The /game commands: open, join and play a table in this channel, and look at its rules, log and replays."""
     game = app_commands.Group(name="game", description="Play heist board games in this channel",
@@ -104,6 +123,7 @@ class GameCog(commands.Cog):
         await interaction.response.send_message(embed=lobby_embed(row, engine), view=lobby_view(row))
         message = await interaction.original_response()
         await self.tables.set_message(row, lobby_message_id=message.id)
+        await lessons(self.bot).offer(interaction, row)  # the host's first table of this game?
 
     @new.autocomplete("options")
     async def new_options_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -132,6 +152,7 @@ class GameCog(commands.Cog):
         await self.ui.refresh_lobby(row)
 
     @option.autocomplete("name")
+    @quiet_on_outage
     async def option_autocomplete(self, interaction: discord.Interaction, current: str):
         """The option names of this channel's lobby (the game's and the platform's)."""
         row = await self.tables.in_channel(interaction.channel_id)
@@ -148,7 +169,12 @@ class GameCog(commands.Cog):
         """/game join: take a seat in this channel's lobby."""
         row = await self.tables.require_in_channel(interaction.channel_id)
         row = await self.tables.join(row.id, interaction.user.id, interaction.user.display_name)
-        await interaction.response.send_message(f"You joined {self.tables.engine(row).meta.name}.", ephemeral=True)
+        engine = self.tables.engine(row)
+        text, kwargs = f"You joined {engine.meta.name}.", {}
+        offer = await lessons(self.bot).first_table_offer(interaction.user.id, engine)
+        if offer is not None:
+            text, kwargs = f"{text}\n{offer[0]}", {"view": offer[1]}
+        await interaction.response.send_message(**fit(text, ephemeral=True, **kwargs))
         await self.ui.refresh_lobby(row)
 
     @game.command(name="leave", description="Leave this channel's table")
@@ -197,7 +223,11 @@ class GameCog(commands.Cog):
         row = await self.tables.require_in_channel(interaction.channel_id)
         version, index = self._parse_move(row, interaction.user.id, move)
         outcome = await in_time(interaction, self.tables.act(row.id, interaction.user.id, version=version, index=index))
-        await reply(interaction, content=f"✅ {outcome.label}" if outcome.label else "✅ Done.")
+        done = f"✅ {outcome.label}" if outcome.label else "✅ Done."
+        game, engine, seat = outcome.game, self.tables.engine(outcome.game), seat_of(outcome.game, interaction.user.id)
+        if game.status == "running" and seat is not None and seat not in engine.to_act(game.state):
+            done += "\n" + after_move(game, engine, seat, outcome)  # e.g. "Locked in; waiting for Dave."
+        await reply(interaction, content=done)
         await self.ui.publish(outcome)
 
     def _parse_move(self, row, user_id: int, text: str) -> tuple[int, int]:
@@ -217,6 +247,7 @@ class GameCog(commands.Cog):
         return row.version, matches[0]
 
     @move.autocomplete("move")
+    @quiet_on_outage
     async def move_autocomplete(self, interaction: discord.Interaction, current: str):
         """The player's legal moves whose description contains what they typed."""
         row = await self.tables.in_channel(interaction.channel_id)
@@ -260,7 +291,9 @@ class GameCog(commands.Cog):
         view = board_view(row)
         if view is not None:
             kwargs["view"] = view
-        await interaction.followup.send(**fit(**kwargs, allowed_mentions=discord.AllowedMentions.none()))
+        message = await interaction.followup.send(**fit(**kwargs, allowed_mentions=discord.AllowedMentions.none()),
+                                                  wait=True)
+        await self.ui.adopt_board(row, message.id)  # the living board now: retired like every other
 
     @game.command(name="rejoin", description="Take your seat back from the bot after missing turns")
     async def rejoin(self, interaction: discord.Interaction) -> None:
@@ -269,17 +302,47 @@ class GameCog(commands.Cog):
         await interaction.response.send_message("Welcome back: your seat is yours again.", ephemeral=True)
         await self.bot.ui.channel_note(row, f"<@{interaction.user.id}> is back at the table.")
 
-    @game.command(name="rules", description="A short summary of a game's rules")
+    @game.command(name="rules", description="A short summary of a game's rules, and where to learn it")
     @app_commands.autocomplete(game=game_autocomplete)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        """/game rules: a game's rules summary and options."""
-        meta = get_engine(require_game_key(game)).meta
+        """/game rules: a game's rules summary, its rules sets (and which one this channel's table plays), its
+        options, and the way on: How to play, Full rules (the rules doc as a file), Learn by playing."""
+        engine = get_engine(require_game_key(game))
+        meta = engine.meta
         embed = discord.Embed(title=f"{meta.name} ({meta.min_players}-{meta.max_players} players)",
                               description=clip(meta.summary, EMBED_DESCRIPTION), colour=discord.Colour.gold())
-        if meta.options:
+        if any(o.key == RULES_OPTION.key for o in meta.options):
+            sets = "\n".join(f"**{name}**{' (the default)' if name == RULES_OPTION.default else ''}: {what}."
+                             for name, what in rules_sets().items())
+            table = await self.tables.in_channel(interaction.channel_id)
+            if table is not None and table.game_key == meta.key:
+                sets += f"\nThe table here (#{table.id}) plays the **{rules_set(table.options)}** rules."
+            else:
+                sets += (f"\nThe host picks one in the lobby: `/game option {RULES_OPTION.key}"
+                         f" {RULES_OPTION.choices[-1]}`.")
+            embed.add_field(name="Rules sets", value=clip(sets, FIELD_VALUE), inline=False)
+        options = [o for o in meta.options if o.key != RULES_OPTION.key]
+        if options:
             embed.add_field(name="Table options", value=clip("\n".join(
-                f"`{o.key}` (default {o.default}): {o.label}" for o in meta.options), FIELD_VALUE), inline=False)
-        await interaction.response.send_message(**fit(embed=embed, ephemeral=True))
+                f"`{o.key}` (default {o.default}): {o.label}" for o in options), FIELD_VALUE), inline=False)
+        learn = ["**How to play**: the goal, a turn and the board in a minute."]
+        if engine.tutorial() is not None:
+            learn.append(f"**Learn by playing** (`/game learn game:{meta.key}`): a private lesson against bots.")
+        if rules_doc(meta.key) is not None:
+            learn.append("**Full rules**: every rule as this bot plays it, as a file.")
+        embed.add_field(name="Learn it", value=clip("\n".join(learn), FIELD_VALUE), inline=False)
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
+        view = lessons(self.bot).leads_on(engine, howto=True)
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.response.send_message(**fit(**kwargs))
+
+    @game.command(name="learn", description="Learn a game in a short private lesson against bots (by DM)")
+    @app_commands.describe(game="Which game")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def learn(self, interaction: discord.Interaction, game: str) -> None:
+        """/game learn: the game's tutorial, played privately (in DMs, or here when they are closed)."""
+        await lessons(self.bot).learn(interaction, require_game_key(game))
 
     @game.command(name="end", description="End this channel's game (host or game manager)")
     async def end(self, interaction: discord.Interaction) -> None:
@@ -317,6 +380,7 @@ class GameCog(commands.Cog):
             raise TableError("Replays are for finished games (a running game's secrets would show).")
         if not row.started:
             raise TableError(f"Game #{id} never started.")
+        require_replayable(row)
         moves = row.version  # the log's length, without reading it
         if move is not None and not 0 <= move <= moves:
             raise TableError(f"Game #{id} has moves 0 to {moves}.")

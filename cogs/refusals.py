@@ -10,9 +10,10 @@ a refusal that will repeat must not be repeated:
   :data:`DM_BACKOFF` has passed. Remembered across restarts (``dm_refusals`` table).
 - a channel or thread is gone (404, 10003): never used again; its table ends and
   its host is told.
-- the bot lacks permission in a channel (403, 50013 / 50001): nothing is posted
-  there until its permissions change (channel or role update) or
-  :data:`CHANNEL_BACKOFF` has passed; the host is told once.
+- the bot lacks permission in a channel (403, 50013 / 50001), or a moderator locked
+  the game's thread (403, 160005): nothing is posted there until its permissions
+  change (channel or role update), the thread is unlocked (a fresh board is posted
+  then) or :data:`CHANNEL_BACKOFF` has passed; the host is told once.
 
 Every 4xx answer is counted by kind (an aiohttp trace on discord.py's HTTP session,
 so interaction replies count too), logged at INFO every :data:`LOG_EVERY` seconds
@@ -30,6 +31,8 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import aiohttp
 
+from bot import loops
+
 if TYPE_CHECKING:
     from bot.storage import Storage
 
@@ -46,12 +49,13 @@ UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
+THREAD_LOCKED = 160005  # a moderator locked the thread: only members who may Manage Threads post there
 
 NAMES = {
     0: "general error", 10003: "Unknown Channel", 10008: "Unknown Message", 10015: "Unknown Webhook",
     10062: "Unknown Interaction", 40060: "Interaction already acknowledged", 50001: "Missing Access",
     50006: "Empty message", 50007: "Cannot send messages to this user", 50013: "Missing Permissions",
-    50035: "Invalid Form Body", 50083: "Thread is archived",
+    50035: "Invalid Form Body", 50083: "Thread is archived", 160005: "Thread is locked",
 }
 
 # A refusal here means the bot may not post in the channel; one on another route (say, starting
@@ -194,7 +198,7 @@ class Refusals:
         if code == UNKNOWN_CHANNEL and status == 404:
             if self.channel_gone(channel_id):
                 self._notify(channel_id, code)
-        elif code in (MISSING_ACCESS, MISSING_PERMISSIONS) and route in POSTING_ROUTES:
+        elif code in (MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_LOCKED) and route in POSTING_ROUTES:
             if self.channel_muted(channel_id):
                 self._notify(channel_id, code)
 
@@ -242,7 +246,10 @@ class Refusals:
         return True
 
     async def log_forever(self, every: float = LOG_EVERY) -> None:
-        """Log the summary every ``every`` seconds (a background task)."""
-        while True:
-            await asyncio.sleep(every)
+        """Log the summary every ``every`` seconds (a background task that survives anything: ``bot.loops``)."""
+        async def log_now() -> float:
             self.log_summary()
+            return every
+
+        await asyncio.sleep(every)
+        await loops.forever("the refusal log", log_now, log)

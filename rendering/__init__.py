@@ -57,7 +57,7 @@ def render(key: str, kind: str, view: dict[str, Any] | Snapshots, *extra: Any) -
 
 # Drawing runs in a worker process by default: Pillow work then never competes with
 # the event loop for the interpreter, so clicks stay fast while boards are drawn
-# (measured by ``python -m bot.bench``). There is one worker per core but one (at
+# (measured by ``python -m tools.bench``). There is one worker per core but one (at
 # least one); HEISTCORD_RENDER_WORKERS sets how many, and 0 draws on one thread of
 # the bot's own process instead.
 #
@@ -71,12 +71,19 @@ def render(key: str, kind: str, view: dict[str, Any] | Snapshots, *extra: Any) -
 # it go first (a move asks for its DMs and its board together, and the board is what the
 # whole table waits for), but no later ones, so under load neither starves the other.
 BACKGROUND_GRACE = 1.0  # seconds a background picture lets boards go first
-RENDER_TIMEOUT: float | None = None  # None: HEISTCORD_RENDER_TIMEOUT (default 15 s), read when drawing
+RENDER_TIMEOUT = 15.0  # seconds (Config.render_timeout, HEISTCORD_RENDER_TIMEOUT)
+RENDER_WORKERS: int | None = None  # drawing processes (Config.render_workers); None: one per core but one
+
+
+def configure(workers: int | None, timeout: float) -> None:
+    """The drawing settings from the bot's Config (set before the first picture)."""
+    global RENDER_WORKERS, RENDER_TIMEOUT
+    RENDER_WORKERS, RENDER_TIMEOUT = workers, timeout
 
 
 def render_timeout() -> float:
     """Seconds a drawing may take before it is abandoned."""
-    return RENDER_TIMEOUT if RENDER_TIMEOUT is not None else float(os.environ.get("HEISTCORD_RENDER_TIMEOUT", "15"))
+    return RENDER_TIMEOUT
 
 log = logging.getLogger("heistcord.rendering")
 _executor: Workers | None = None
@@ -94,8 +101,7 @@ def _cores() -> int:
 def _workers() -> int:
     """Drawing processes: HEISTCORD_RENDER_WORKERS, by default one per core but one,
     which is left to the event loop (and at least one)."""
-    configured = os.environ.get("HEISTCORD_RENDER_WORKERS", "").strip()
-    return int(configured) if configured else max(1, _cores() - 1)
+    return RENDER_WORKERS if RENDER_WORKERS is not None else max(1, _cores() - 1)
 
 
 def render_executor() -> Workers:

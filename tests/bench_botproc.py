@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import io
 import itertools
 import json
@@ -54,9 +55,11 @@ def heistcord_bot(args: argparse.Namespace):
 
         bot.app.TIMER_MAX_SLEEP = args.timer_poll
     seeds = itertools.count(args.seed)
-    return create_bot(Config(token="fake-token", db_path=args.db or "unused.db", dev_guild_id=args.guild or None,
-                             log_level=args.log_level, database_url=args.database_url,
-                             shard_count=args.shard_count, shard_ids=args.shard_ids),
+    settings = Config.from_env(env_file=None)  # the workers' settings (HEISTCORD_RENDER_WORKERS, ...) from the run
+    return create_bot(dataclasses.replace(settings, token="fake-token", db_path=args.db or "unused.db",
+                                          dev_guild_id=args.guild or None, log_level=args.log_level,
+                                          database_url=args.database_url, shard_count=args.shard_count,
+                                          shard_ids=args.shard_ids),
                       seed_source=lambda: next(seeds))
 
 
@@ -250,12 +253,27 @@ def install_timeline(kind: str) -> None:
     rendering.render_executor = render_executor
 
 
+async def report_quiet(bot, asked: list[asyncio.Task]) -> None:
+    """Tests (``--quiet-signal``, SIGUSR1): log "QUIET" once two timer passes ran since the signal and every
+    interaction being handled is done: whatever a move or a timer would still do has been done by then."""
+    passes = bot.timer_passes
+    while bot.timer_passes < passes + 2:  # (the first may have begun before the signal)
+        bot.wake_timers()
+        await asyncio.sleep(0.02)
+    await bot.idle()
+    logging.getLogger("heistcord").info("QUIET after %d timer passes", bot.timer_passes)
+    asked[:] = [t for t in asked if not t.done()]
+
+
 async def serve(args: argparse.Namespace) -> None:
     point_discord_at(args.url)
     bot = heistcord_bot(args) if args.bot == "heistcord" else bare_bot(args)
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task] = []
     loop.add_signal_handler(signal.SIGTERM, lambda: stopping.append(asyncio.create_task(bot.close())))
+    if args.quiet_signal and args.bot == "heistcord":
+        asked: list[asyncio.Task] = []
+        loop.add_signal_handler(signal.SIGUSR1, lambda: asked.append(asyncio.create_task(report_quiet(bot, asked))))
     try:
         await bot.start("fake-token")
     finally:
@@ -277,6 +295,8 @@ def main() -> int:
     parser.add_argument("--shard-ids", type=lambda t: [int(x) for x in t.split(",")], help="heistcord: e.g. 0 or 0,1")
     parser.add_argument("--timer-poll", type=float, help="heistcord: longest sleep of the timer loop (seconds)")
     parser.add_argument("--with-test-game", action="store_true", help="heistcord: add the tests' Coin Pile game")
+    parser.add_argument("--quiet-signal", action="store_true",
+                        help="heistcord: on SIGUSR1, log QUIET once idle after two timer passes (tests)")
     parser.add_argument("--pngs", help="bare: JSON file mapping channel id to the PNG its boards upload")
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args()

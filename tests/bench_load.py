@@ -42,7 +42,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.bench import percentile, sample_states
 from bot.games import registry
 from bot.storage import Storage
 from bot.tables import TableService, bot_rng
@@ -50,6 +49,7 @@ from cogs import customid
 from rendering import render
 from tests.botprocess import BotProcess, log_tail
 from tests.fakediscord import FakeDiscord, RecordedMessage
+from tools.bench import percentile, sample_states
 
 GUILD = 5000
 FIRST_CHANNEL = 10_000

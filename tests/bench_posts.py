@@ -14,13 +14,13 @@ import asyncio
 import logging
 import tempfile
 
-from bot.games import register
+from bot.games import register, shipped
 from tests.conftest import CHANNEL, GUILD, MEMBER_PERMS, USERS, Clock, Harness
 from tests.dummy_game import ENGINE as DUMMY
 from tests.fakediscord import FakeDiscord
 from tests.test_e2e_posts import posts_of_a_game
 
-GAMES = ["tower", "sleeping", "masterminds", "rage", "heist"]
+GAMES = sorted(shipped())
 
 
 async def main() -> None:

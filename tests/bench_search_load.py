@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=4)
     args = parser.parse_args(argv)
     moves = 60 if args.quick else 300
-    os.environ.setdefault("HEISTCORD_SEARCH_WORKERS", "1")
+    search_pool.configure(1)  # one search process, as a bot with the default settings has
     rows = {}
     try:
         for level in ("idle", "normal", "hard"):

@@ -45,6 +45,7 @@ class Harness:
     clock: Clock
     bots: list[HeistBot] = field(default_factory=list)
     seed: int = 1234
+    database_url: str | None = None  # PostgreSQL instead of the SQLite file at db_path
 
     @property
     def bot(self) -> HeistBot:
@@ -53,7 +54,7 @@ class Harness:
     async def launch(self, members_intent: bool = False) -> HeistBot:
         seeds = iter(range(self.seed + 100 * len(self.bots), self.seed + 100 * len(self.bots) + 10_000))
         bot = HeistBot(Config(token="fake-token", db_path=self.db_path, dev_guild_id=GUILD,
-                              members_intent=members_intent),
+                              members_intent=members_intent, database_url=self.database_url),
                        seed_source=lambda: next(seeds), clock=self.clock)
         await start_client(bot, self.fake)
         self.bots.append(bot)
@@ -112,9 +113,8 @@ def errors():
     collector.assert_clean()
 
 
-@pytest_asyncio.fixture
-async def harness(fake_discord: FakeDiscord, tmp_path, errors):
-    fake = fake_discord
+def populate(fake: FakeDiscord) -> None:
+    """The test server: a guild with two channels, its members (Ann manages it) and an outsider."""
     fake.add_guild(GUILD, name="Heist Club", owner_id=ADMIN)
     fake.add_channel(GUILD, CHANNEL, "heists")
     fake.add_channel(GUILD, OTHER_CHANNEL, "general")
@@ -123,6 +123,12 @@ async def harness(fake_discord: FakeDiscord, tmp_path, errors):
         fake.add_member(GUILD, uid, permissions=(MEMBER_PERMS | MANAGE_GUILD) if uid == ADMIN else MEMBER_PERMS)
     fake.add_user(OUTSIDER, "Oz")
     fake.add_member(GUILD, OUTSIDER, permissions=MEMBER_PERMS)
+
+
+@pytest_asyncio.fixture
+async def harness(fake_discord: FakeDiscord, tmp_path, errors):
+    fake = fake_discord
+    populate(fake)
     h = Harness(fake=fake, db_path=str(tmp_path / "heistcord.db"), clock=Clock())
     await h.launch()
     yield h

@@ -1,9 +1,12 @@
 """A tiny game for platform tests: take 1 or 2 coins from a pile; whoever takes
-the last coin wins. Each seat holds a secret word (shown only to its owner)."""
+the last coin wins. Each seat holds a secret word (shown only to its owner).
+It teaches itself as the real games do (bot/teach.py): how to play, a glossary, help
+for its one kind of move and a three-step tutorial, for the platform's teaching tests."""
 from __future__ import annotations
 
 from bot.engine import Engine, GameMeta, Option
 from bot.rng import Rng
+from bot.teach import HowToPlay, Tutorial, TutorialStep
 
 WORDS = ["ZEBRA-SECRET", "MANGO-SECRET", "COMET-SECRET", "OPAL-SECRET"]
 
@@ -76,5 +79,47 @@ class DummyEngine(Engine):
                 return a
         return legal[0]
 
+
+    # --- teaching (a real game has these in its bot/games/<key>/teach.py) ---
+    def how_to_play(self):
+        return HOW_TO_PLAY
+
+    def glossary(self):
+        return {"pile": "The coins still on the table."}
+
+    def action_help(self, state, seat, legal):
+        return {"take": f"Take coins from the pile ({state['pile']} left); whoever takes the last one wins."}
+
+    def tutorial(self):
+        return TUTORIAL
+
+
+HOW_TO_PLAY = HowToPlay(
+    goal="Be the one who takes the last coin from the pile.",
+    winning="Whoever takes the last coin wins; nothing else scores.",
+    turn="On your turn take 1 or 2 coins (the buttons say which).",
+    board="The board says how many coins are left in the pile.")
+
+
+def tutorial_start():
+    """The lesson's table: the learner ("You", seat 0) against one bot, 7 coins."""
+    return ENGINE.setup(["You", "Bot"], ENGINE.meta.resolve_options({"pile": 7}), seed=1)
+
+
+TUTORIAL = Tutorial(
+    seat=0, start=tutorial_start, intro="Coin Pile in three steps.",
+    steps=(
+        TutorialStep("The goal", "There are 7 coins. You and the bot take turns; whoever takes the last coin wins.",
+                     expect=None),
+        TutorialStep("Taking coins", "On your turn you take 1 or 2 coins. Take one now.",
+                     expect=({"type": "take", "n": 1},), hint="Press **Take 1**.",
+                     wrong="This step is about taking one coin: press Take 1.",
+                     after="You took one coin; the bot took its turn."),
+        TutorialStep("The last coin", "Two coins are left and it's your turn: take them both and win.",
+                     expect=({"type": "take", "n": 2},), hint="Press **Take 2**.",
+                     wrong="Take 1 would leave the last coin to the bot. Take both.",
+                     after="You took the last coin and won.",
+                     position=lambda: {**tutorial_start(), "pile": 2}),
+    ))
 
 ENGINE = DummyEngine()

@@ -111,3 +111,55 @@ async def play_to_end(h: Harness, choose: Callable | None = None, seed: int = 0,
         assert moves < max_moves, "the game did not end"
         game = await h.bot.tables.get(game.id)
     return game
+
+
+async def learn_through_discord(h: Harness, user: int, key: str):
+    """Play a game's whole lesson (``/game learn``) through the fake Discord as a learner who reads each step and
+    presses what it asks, first trying a wrong move wherever there is one; returns the lesson message at its end.
+    A shadow ``TutorialRun`` (the same steps, bots seeded alike) says which moves each step wants."""
+    from bot.games import get_engine
+    from bot.teach import TutorialRun
+
+    fake = h.fake
+    engine = get_engine(key)
+    tutorial = engine.tutorial()
+    assert tutorial is not None, f"{key} has no tutorial"
+    rec = await h.slash(user, "game learn", {"game": key})
+    await h.settle()
+    lessons = [m for m in fake.dms(user) if "lesson" in m.content] or [rec.message]
+    message = lessons[-1]
+    shadow = TutorialRun.begin(engine)
+    total = len(tutorial.steps)
+
+    async def press(index: int):
+        ids = [c for c in fake.find_components(message) if customid.kind_of(c.get("custom_id", "")) in ("tact", "tsel")]
+        for component in ids:
+            parts = customid.parse(component["custom_id"])
+            if parts.kind == "tact" and parts.n == index:
+                return await h.click(user, message, component["custom_id"])
+            if parts.kind == "tsel" and any(o["value"] == str(index) for o in component["options"]):
+                rec = await fake.select(user, message, component["custom_id"], [str(index)])
+                await rec.response(timeout=10)
+                return rec
+        raise AssertionError(f"{key}: move {index} is not on the lesson's panel: {message.content}")
+
+    for number, step in enumerate(tutorial.steps):
+        message = fake.get_message(message.id)
+        assert f"step {number + 1} of {total}" in message.content, message.content
+        if step.expect is None:
+            await h.click(user, message, fake.find_component(message, label="Next")["custom_id"])
+            shadow.next()
+        else:
+            legal = shadow.legal()
+            wrong = [a for a in legal if step.expect and a not in step.expect]
+            if wrong:
+                await press(legal.index(wrong[0]))
+                message = fake.get_message(message.id)
+                assert "❌" in message.content and f"step {number + 1} of {total}" in message.content, message.content
+            right = (step.expect or legal)[0]
+            await press(legal.index(right))
+            assert shadow.answer(right).right
+        await h.settle()
+    message = fake.get_message(message.id)
+    assert tutorial.outro in message.content, message.content
+    return message

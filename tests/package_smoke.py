@@ -3,7 +3,7 @@ built wheel installed, from a temporary working directory (never the checkout):
 
     python -I package_smoke.py VENV CHECKOUT GAME [GAME ...]
 
-It checks the code and the data come from the venv, imports the bot and every cog,
+It checks the code, the data and the rules docs come from the venv, imports the bot and every cog,
 then plays one seeded bot game of each title to the end, drawing every kind of
 picture the game has (board, each seat's private view, the events' extra pictures,
 the final scoreboard). Prints one line per game; any failure is a traceback.
@@ -11,7 +11,8 @@ the final scoreboard). Prints one line per game; any failure is a traceback.
 Then it runs the installed bot itself against the fake Discord (a copy of
 ``tests/fakediscord`` beside this script, not the checkout): a Tower table with a
 bot seat is opened, started and played by clicking, boards drawn by the bot's
-drawing process, and prints one ``discord:`` line.
+drawing process, the Tower's full rules sent as a file from ``/game rules``, and
+prints one ``discord:`` line.
 """
 from __future__ import annotations
 
@@ -51,6 +52,11 @@ def main() -> int:
             assert inside(path, venv), f"font {path} is not the installed copy"
     for name in discover_cogs():
         importlib.import_module(name)
+    from bot.paths import rules_doc
+
+    for key in games:  # the docs the bot attaches for "Full rules"
+        doc = rules_doc(key)
+        assert doc is not None and inside(doc, venv) and not inside(doc, checkout), f"{key}: rules doc at {doc}"
 
     assert games_found == games, f"installed games {games_found}, checkout has {games}"
     for key, engine in sorted(registry().items()):
@@ -143,11 +149,17 @@ async def play_through_fake_discord() -> None:
             else:
                 continue
             moves += 1
+        rec = await fake.slash(host, channel, "game rules", {"game": "tower"})
+        await rec.wait_done(timeout=20)
+        full = await click(rec.message, "Full rules")
+        (name, doc), = full.message.files
+        assert name == "tower-rules.md" and doc.startswith(b"# "), (name, doc[:40])
         pictures = [f for m in fake.public_messages(channel) for f in m.files]
         assert moves >= 1, "no move could be made through Discord"
         assert pictures and all(data.startswith(PNG) for _, data in pictures), "no board picture was posted"
         assert fake.unhandled == [], fake.unhandled
-        print(f"discord: tower with a bot seat, {moves} moves by clicking, {len(pictures)} pictures posted")
+        print(f"discord: tower with a bot seat, {moves} moves by clicking, {len(pictures)} pictures posted,"
+              f" its rules doc sent ({len(doc)} bytes)")
     finally:
         await bot.close()
         await asyncio.wait([task], timeout=10)

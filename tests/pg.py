@@ -14,6 +14,7 @@ database (see :meth:`PgServer.fresh_database`).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import glob
 import itertools
 import os
@@ -112,12 +113,20 @@ class PgServer:
             self.stop()
             raise PgUnavailableError(f"initdb failed: {(done.stderr or done.stdout)[-800:]}")
         self.port = free_port()
-        log = open(os.path.join(self.dir, "server.log"), "w")
+        self._bin_dir, self._data = bin_dir, data
+        self._launch()
+        atexit.register(self.stop)
+        return self
+
+    def _launch(self) -> None:
+        """Start the server on its data directory and port; return once it accepts connections."""
+        assert self.dir is not None
+        log = open(os.path.join(self.dir, "server.log"), "a")
         if self.root:
             os.chown(log.name, NOBODY, NOBODY)
         # Durability is traded for speed (a test database lives for seconds): no fsync.
         self.proc = subprocess.Popen(
-            [os.path.join(bin_dir, "postgres"), "-D", data, "-h", "127.0.0.1", "-p", str(self.port),
+            [os.path.join(self._bin_dir, "postgres"), "-D", self._data, "-h", "127.0.0.1", "-p", str(self.port),
              "-k", self.dir, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
              "-c", "max_connections=400", "-c", "shared_buffers=64MB"],
             stdout=log, stderr=subprocess.STDOUT, preexec_fn=_as_server_user if self.root else _die_with_parent,
@@ -127,19 +136,57 @@ class PgServer:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 break
-            ready = subprocess.run([os.path.join(bin_dir, "pg_isready"), "-q", "-h", "127.0.0.1", "-p",
+            ready = subprocess.run([os.path.join(self._bin_dir, "pg_isready"), "-q", "-h", "127.0.0.1", "-p",
                                     str(self.port), "-U", USER], capture_output=True)
             if ready.returncode == 0:
-                atexit.register(self.stop)
-                return self
+                return
             time.sleep(0.1)
         with open(os.path.join(self.dir, "server.log")) as f:
             tail = f.read()[-800:]
         self.stop()
         raise PgUnavailableError(f"the PostgreSQL server did not start: {tail}")
 
+    # --- outages, for the fault tests (a server of their own: the session's one is shared) -----------
+    def halt(self) -> None:
+        """Stop the server as ``pg_ctl stop -m fast`` does (open connections are closed), keeping its data."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            with open(os.path.join(self.dir or "", "server.log")) as f:
+                raise PgUnavailableError(f"the server did not stop within 30 s: {f.read()[-1500:]}") from None
+        self.proc = None
+
+    def resume(self) -> None:
+        """Start the halted server again, on the same port and data."""
+        assert self.proc is None and self.dir is not None
+        self._launch()
+
+    def _processes(self) -> list[int]:
+        """The server's processes: the postmaster, then its children (each in a session of its own)."""
+        assert self.proc is not None
+        pids = [self.proc.pid]
+        with contextlib.suppress(OSError):
+            with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as f:
+                pids += [int(p) for p in f.read().split()]
+        return pids
+
+    def freeze(self) -> None:
+        """SIGSTOP every server process: connections stay open and nothing is answered (a hung host)."""
+        for pid in self._processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """SIGCONT every server process (undo :meth:`freeze`)."""
+        for pid in self._processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
+            self.thaw()  # a frozen server would not hear the signal
             self.proc.send_signal(signal.SIGQUIT)  # immediate shutdown: nothing here is worth keeping
             try:
                 self.proc.wait(10)
@@ -176,15 +223,20 @@ class PgServer:
 _server: PgServer | None = None
 
 
+def start_or_fail() -> PgServer:
+    """A new server; if it can't start, the test run fails saying why (never a skip)."""
+    try:
+        return PgServer().start()
+    except PgUnavailableError as exc:
+        pytest.fail(f"PostgreSQL is needed by these tests and could not be started: {exc}", pytrace=False)
+
+
 @pytest.fixture(scope="session")
 def pg_server():
     """The session's PostgreSQL server (started on first use, stopped at the end)."""
     global _server
     if _server is None:
-        try:
-            _server = PgServer().start()
-        except PgUnavailableError as exc:
-            pytest.fail(f"PostgreSQL is needed by these tests and could not be started: {exc}", pytrace=False)
+        _server = start_or_fail()
     yield _server
     _server.stop()
     _server = None

@@ -1,10 +1,10 @@
-"""The balance report's runner and arithmetic (``python -m bot.balance``)."""
+"""The balance report's runner and arithmetic (``python -m tools.balance``)."""
 from __future__ import annotations
 
 import pytest
 
-from bot import balance
-from bot.balance import GameRecord, report, run, win_shares
+from tools import balance
+from tools.balance import GameRecord, report, run, win_shares
 
 
 def record(winners: list[int], players: int = 3, **kw) -> GameRecord:
@@ -56,7 +56,7 @@ def test_with_asymmetric_roles_a_seat_is_compared_with_the_seats_of_its_role():
 
 
 def test_a_simultaneous_moment_counts_as_one_decision():
-    from bot.balance import decision_weight
+    from tools.balance import decision_weight
 
     # Three seats asked at once answer one by one: one decision in time.
     assert [decision_weight(None, [0, 1, 2]), decision_weight([0, 1, 2], [0, 2]), decision_weight([0, 2], [2])] == [1, 0, 0]
@@ -93,7 +93,7 @@ def test_the_role_line_splits_a_shared_win_as_the_seat_line_does():
 
 
 def test_turn_position_is_recorded_and_reported_when_the_start_player_varies():
-    from bot.balance import turn_order
+    from tools.balance import turn_order
 
     assert turn_order([{"seat": 2}, {"seat": 0}, {"seat": 2}], 3) == [2, 0, 1]
     cell = balance.Cell("demo", 2)

@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 
+from bot.games import shipped
 from tests.bench_load import Move, assign_boards, check_boards
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -16,7 +17,7 @@ FIGURES = [
     "storage commit p50 (Storage.commit_actions)",
     "whole move p50 (TableService.act)",
     "storage commit per move, 50 moves arriving together (p50 of the batch time / 50)",
-    *[f"event-loop CPU per move, platform's share ({key})" for key in ("heist", "masterminds", "rage", "sleeping", "tower")],
+    *[f"event-loop CPU per move, platform's share ({key})" for key in sorted(shipped())],
     "timer loop queries p50 (fire_timers + next_timer)",
     "/gameadmin list p50 (game_summaries)",
     "database size per 1,000 finished games, states kept",
@@ -96,11 +97,11 @@ def test_the_cross_check_reads_whom_each_board_waits_for():
 
 
 async def test_bot_bench_counts_a_board_when_it_is_drawn_not_when_it_is_queued(monkeypatch, capsys):
-    """``python -m bot.bench``'s load run: boards still being drawn when the players stop are not boards drawn
+    """``python -m tools.bench``'s load run: boards still being drawn when the players stop are not boards drawn
     during the run (they used to be counted, and divided by the run's length)."""
     import asyncio
 
-    import bot.bench
+    import tools.bench
 
     seconds = 0.5
 
@@ -108,8 +109,8 @@ async def test_bot_bench_counts_a_board_when_it_is_drawn_not_when_it_is_queued(m
         await asyncio.sleep(seconds + 2.5)
         return b"png"
 
-    monkeypatch.setattr(bot.bench, "render_async", slow_render)
-    await bot.bench.bench_load(tables=5, guilds=1, seconds=seconds, with_render=True)
+    monkeypatch.setattr(tools.bench, "render_async", slow_render)
+    await tools.bench.bench_load(tables=5, guilds=1, seconds=seconds, with_render=True)
     out = capsys.readouterr().out
     drawn = re.search(r"boards: (\d+) drawn while the players moved \((\d+)/s\).*; (\d+) more drawn after", out)
     assert drawn, out

@@ -6,6 +6,8 @@ fires once although both processes watch the timers; shard 1's process is killed
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from pathlib import Path
 
 import aiohttp
@@ -23,7 +25,17 @@ def shard_bot(fake, url: str, shard: int, log_path: Path) -> BotProcess:
     """``tests/bench_botproc.py heistcord`` running shard ``shard`` of 2, on PostgreSQL."""
     return BotProcess(fake.base_url, log_path, guild=0, name=f"shard {shard}", args=[
         "--database-url", url, "--shard-count", "2", "--shard-ids", str(shard), "--timer-poll", "0.3",
-        "--with-test-game", "--seed", str(1000 * (shard + 1))])
+        "--with-test-game", "--seed", str(1000 * (shard + 1)), "--quiet-signal"])
+
+
+async def quiet(*bots: BotProcess) -> None:
+    """Every bot has finished what it was doing and run two timer passes since now: a board a move (or a timer)
+    would still post, it has posted. (Waited on, not slept: a check after a fixed sleep can't fail on a slow
+    machine, where what it looks for comes after it.)"""
+    marks = {bot.name: bot.log().count("QUIET after") for bot in bots}
+    for bot in bots:
+        os.kill(bot.pid, signal.SIGUSR1)
+    await eventually(lambda: all(bot.log().count("QUIET after") > marks[bot.name] for bot in bots), timeout=30)
 
 
 async def start_shard(fake, bot: BotProcess, shard: int) -> None:
@@ -130,7 +142,7 @@ async def test_two_processes_on_one_postgres_database(fake_discord, pg_server, t
         assert (await pg.get_game(games[ODD])).state["pile"] == 4
         assert f"game {games[ODD]} seat 0 ({HOST}) moved" in bots[0].log()
         await eventually(lambda: boards(fake, ODD) and board_of(fake, CHANNELS[ODD]).id != board_before)  # posted
-        await asyncio.sleep(1.0)
+        await quiet(*bots.values())
         await settle(fake)
         new_boards = [m for m in boards(fake, ODD) if m.id not in seen]
         assert len(new_boards) == 1, "the move's board was posted by more than one process"
@@ -149,7 +161,7 @@ async def test_two_processes_on_one_postgres_database(fake_discord, pg_server, t
         async with asyncio.timeout(20):
             while (await pg.get_game(games[EVEN])).version == even.version:
                 await asyncio.sleep(0.1)
-        await asyncio.sleep(1.5)  # several more timer rounds of both processes
+        await quiet(*bots.values())  # more timer passes of both processes: a second firing would be done by now
         await settle(fake)
         timed_out = [a for a in await pg.actions(games[EVEN]) if a["user_id"] is None]
         assert len(timed_out) == 1 and timed_out[0]["seat"] == 1

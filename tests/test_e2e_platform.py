@@ -103,13 +103,13 @@ async def test_a_whole_game_through_discord(harness):
     log_text = next(data for name, data in final[0].files if name.endswith("-log.txt")).decode()
     assert "takes the last coin" in log_text
 
-    # Stats and leaderboard count the finished game.
+    # Stats and leaderboard count the finished game (tests/test_e2e_ratings.py has the ratings).
     rec = await h.slash(ADMIN, "stats")
     assert "Coin Pile: 1 played" in callback_text(rec)
     rec = await h.slash(BOB, "leaderboard", {"game": "dummy"})
     assert rec.callback["type"] == 5  # deferred at once: the chart is drawn afterwards
-    assert "leaderboard" in callback_text(rec) and [n for n, _ in rec.message.files] == ["leaderboard.png"]
-    assert "wins" in rec.message.attachments[0]["description"]
+    assert "ladder" in callback_text(rec) and [n for n, _ in rec.message.files] == ["leaderboard.png"]
+    assert "ratings" in rec.message.attachments[0]["description"]
 
     # The channel is free again; no secret ever reached a public payload.
     assert await h.table() is None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games import get_engine
+from bot.games import get_engine, shipped
 from bot.tables import engine_options
 from bot.turns import turn_snapshots
 from tests.conftest import ADMIN, CHANNEL
@@ -28,7 +28,7 @@ async def posts_of_a_game(h, key: str) -> tuple[int, int, int]:
     return in_thread, turns, in_channel
 
 
-@pytest.mark.parametrize("key", ["tower", "sleeping", "masterminds", "rage", "heist"])
+@pytest.mark.parametrize("key", sorted(shipped()))
 async def test_a_game_posts_about_one_message_per_turn(harness, key):
     posts, turns, in_channel = await posts_of_a_game(harness, key)
     print(f"\n{key}: {posts} posts in the thread for {turns} turn changes; {in_channel} in the channel")

@@ -1,6 +1,6 @@
 """The backends benchmark (``tests/bench_backends.py``: 1 process on SQLite, 1 and 2 processes on PostgreSQL)
 runs and prints every figure beside its floor. No time is checked (the machine is shared; people read the
-figures: README, "Running several processes"): so boards posted per second, counted in the quick run's two
+figures: docs/operations.md, "Running several processes"): so boards posted per second, counted in the quick run's two
 seconds of play, may be 0 on a loaded machine (the boards come after; their ratio is then n/a)."""
 from __future__ import annotations
 

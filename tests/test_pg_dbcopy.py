@@ -5,10 +5,12 @@ import contextlib
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from bot.games import get_engine, shipped
 from bot.storage import GuildSettings, Storage
 from bot.storage_pg import PgStorage
 from bot.tables import TableService
@@ -33,7 +35,7 @@ async def a_server_history(path: str) -> dict:
     storage = await Storage(path).open()
     svc = TableService(storage, seed_source=iter(range(50, 10_000)).__next__)
     ids = {}
-    for n, key in enumerate(("tower", "sleeping", "masterminds", "rage", "heist")):
+    for n, key in enumerate(sorted(shipped())):
         game = await svc.open(1, 10 + n, key, HOST, "Ann", {})
         while len((await svc.get(game.id)).seats) < svc.engine(game).meta.min_players:
             await svc.add_bot(game.id, HOST)
@@ -53,6 +55,9 @@ async def a_server_history(path: str) -> dict:
     await storage.save_settings(GuildSettings(1, manager_role_id=77, allowed_channels=[10, 11], turn_minutes=15,
                                               on_leave="end", threads=False))
     await storage.set_dm_refusal(555, 2_000_000_123.5)
+    lesson = await storage.start_tutorial(HOST, "tower", {"game": "tower", "index": 2, "state": {"x": [1, 2]}})
+    await storage.save_tutorial(lesson.id, 0, {"game": "tower", "index": 3, "state": {"x": [1, 2, 3]}}, False)
+    ids["lesson"] = (await storage.start_tutorial(101, "rage", {"game": "rage", "index": 0, "state": {}})).id
     await storage.close()
     return ids
 
@@ -63,10 +68,11 @@ async def snapshot(storage) -> dict:
     return {
         "games": sorted((vars(g) for g in games), key=lambda g: g["id"]),
         "actions": {g.id: await storage.actions(g.id) for g in games},
-        "leaderboards": [await storage.leaderboard(1, key) for key in ("tower", "sleeping", "masterminds", "rage", "heist")],
+        "ratings": await storage.all_ratings(),  # every ladder's standings and changes, every game's place
         "stats": await storage.user_stats(1, HOST),
         "settings": [await storage.settings(1), await storage.settings(2)],
         "dm": await storage.dm_refusals(),
+        "lessons": [vars(await storage.open_tutorial(user, key)) for user, key in ((HOST, "tower"), (101, "rage"))],
     }
 
 
@@ -91,8 +97,13 @@ async def test_copy_moves_everything_and_verifies_by_replay(pg_server, tmp_path)
         svc = TableService(pg)
         await play_to_the_end(svc, ids["running"])
         assert (await pg.get_game(ids["running"])).status == "finished"
+        # Ann and the normal bot on four ladders (HEIST's table of one is a solo job, never rated).
+        assert sum(row[0] == "rating" for row in before["ratings"]) == 2 * 4
+        places = [row for row in await pg.all_ratings() if row[0] == "game"]
+        assert places[-1][2] == ids["running"] and places[-1][1] == len(places)  # rated after the copied ones
         newer = await svc.open(1, 30, "tower", HOST, "Ann", {}, is_manager=True)
-        assert newer.id == max(ids.values()) + 1
+        assert newer.id == max(v for k, v in ids.items() if k != "lesson") + 1
+        assert (await pg.start_tutorial(102, "heist", {})).id == ids["lesson"] + 1  # so do new lessons' ids
     finally:
         await sqlite.close()
         await pg.close()
@@ -154,3 +165,97 @@ async def test_the_copy_names_every_column_of_the_schema(tmp_path):
             assert set(columns) == {row[1] for row in db.execute(f"PRAGMA table_info({table})")}, table
     finally:
         db.close()
+
+
+# --- issue 27, item 4 ----------------------------------------------------------------------------------------
+async def tables_in(url: str) -> list[str]:
+    """The tables of the URL's schema (the tests' fresh databases are schemas of their own)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        return [r["table_name"] for r in await conn.fetch(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")]
+    finally:
+        await conn.close()
+
+
+async def test_an_established_database_with_compacted_games_is_copied_and_verified(pg_server, tmp_path):
+    """After 30 days the retention drops finished games' states and keeps their logs: the copy replays each such
+    game's log to its recorded results (it refused the whole copy: 'moves logged but never started')."""
+    source = str(tmp_path / "heistcord.sqlite3")
+    ids = await a_server_history(source)
+    storage = await Storage(source).open()
+    svc = TableService(storage)
+    assert await svc.compact(time.time() + (svc.retention_days + 1) * 86400) == 5  # the five finished games
+    await storage.close()
+    url = await pg_server.fresh_database()
+    done = run_copy(source, url)
+    assert done.returncode == 0, done.stderr
+    assert "Verified" in done.stdout and "the 5 games whose states were dropped" in done.stdout, done.stdout
+    assert "all 1 started games replay" in done.stdout, done.stdout
+    sqlite, pg = await Storage(source).open(), await PgStorage(url).open()
+    try:
+        assert await snapshot(pg) == await snapshot(sqlite)
+        _, state, _ = await TableService(pg).replay(ids["tower"])  # and the copy still replays them
+        assert get_engine("tower").is_terminal(state)
+    finally:
+        await sqlite.close()
+        await pg.close()
+
+
+async def test_a_compacted_game_whose_log_does_not_lead_to_its_results_is_refused(pg_server, tmp_path):
+    source = str(tmp_path / "heistcord.sqlite3")
+    ids = await a_server_history(source)
+    storage = await Storage(source).open()
+    svc = TableService(storage)
+    await svc.compact(time.time() + (svc.retention_days + 1) * 86400)
+    await storage.close()
+    import sqlite3
+
+    with sqlite3.connect(source) as db:  # a recorded score its log does not lead to
+        db.execute("DROP TRIGGER results_no_update")
+        db.execute("UPDATE results SET score = score + 1 WHERE game_id = ? AND seat = 0", (ids["heist"],))
+    url = await pg_server.fresh_database()
+    done = run_copy(source, url)
+    assert done.returncode == 1
+    assert f"game #{ids['heist']}: its log replays to other results than those recorded" in done.stderr, done.stderr
+    assert await tables_in(url) == []  # the target is left as it was: not even the schema
+
+
+async def test_a_refused_copy_leaves_the_target_as_it_was(pg_server, tmp_path):
+    source = str(tmp_path / "heistcord.sqlite3")
+    ids = await a_server_history(source)
+    import sqlite3
+
+    with sqlite3.connect(source) as db:
+        db.execute("UPDATE games SET state = json_set(state, '$.tampered', 1) WHERE id = ?", (ids["rage"],))
+    url = await pg_server.fresh_database()
+    assert run_copy(source, url).returncode == 1
+    assert await tables_in(url) == []  # (the schema was created outside the copy's transaction, and left behind)
+
+
+async def test_rows_are_compared_value_by_value(pg_server, tmp_path):
+    """A row that arrives changed (here a trigger of the target alters every score) is caught: the rows of every
+    table are compared, not counted."""
+    import asyncpg
+
+    source = str(tmp_path / "heistcord.sqlite3")
+    await a_server_history(source)
+    url = await pg_server.fresh_database()
+    await (await PgStorage(url).open()).close()  # the target has the (empty) schema already
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("CREATE FUNCTION bump() RETURNS trigger LANGUAGE plpgsql AS $$"
+                           " BEGIN NEW.score = NEW.score + 1; RETURN NEW; END $$;"
+                           " CREATE TRIGGER bump BEFORE INSERT ON results FOR EACH ROW EXECUTE FUNCTION bump()")
+    finally:
+        await conn.close()
+    done = run_copy(source, url)
+    assert done.returncode == 1, done.stdout
+    assert "results: " in done.stderr and "differ" in done.stderr, done.stderr
+    pg = await PgStorage(url).open()
+    try:
+        assert await pg.pool.fetchval("SELECT COUNT(*) FROM results") == 0
+    finally:
+        await pg.close()

@@ -6,9 +6,11 @@ import asyncio
 import asyncpg
 import pytest
 
+from bot.backend import make_storage
 from bot.config import Config, ConfigError
+from bot.dburl import redact
 from bot.storage import MIGRATIONS, Storage, StorageError, VersionConflictError
-from bot.storage_pg import PG_MIGRATIONS, PgStorage, make_storage, redact
+from bot.storage_pg import PG_MIGRATIONS, PgStorage
 
 
 @pytest.fixture
@@ -132,7 +134,8 @@ def test_the_bot_stops_with_one_line_when_postgresql_is_unreachable(tmp_path):
 
     root = Path(__file__).resolve().parent.parent
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "HEISTCORD_"))}
-    env.update(PYTHONPATH=str(root), DISCORD_TOKEN="x", HEISTCORD_DATABASE_URL="postgresql://bot:secret@127.0.0.1:1/heist")
+    env.update(PYTHONPATH=str(root), DISCORD_TOKEN="MTIz.GaBcDe.abcdefghijklmnopqrstuvwxyz",  # shaped like a token
+               HEISTCORD_DATABASE_URL="postgresql://bot:secret@127.0.0.1:1/heist")
     result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
                             timeout=60)
     assert result.returncode == 1

@@ -63,8 +63,8 @@ def test_pictures_are_sent_with_the_game_palette_and_the_same_view_gives_the_sam
 
 from PIL import ImageDraw  # noqa: E402
 
-from bot.bench import sample_states  # noqa: E402
 from rendering.common import PaletteDraw, drawing_in, font, palette_canvas  # noqa: E402
+from tools.bench import sample_states  # noqa: E402
 
 
 def _moments(key: str) -> list[tuple[str, dict]]:

@@ -9,11 +9,11 @@ import zlib
 import pytest
 from PIL import Image
 
-from bot.bench import sample_states
 from bot.games import registry
 from rendering import render, renderer
 from rendering.common import drawing_in, png_bytes, to_png
 from rendering.palette import game_palette
+from tools.bench import sample_states
 
 GAMES = sorted(key for key in registry() if renderer(key) is not None)
 

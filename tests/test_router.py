@@ -16,7 +16,7 @@ from cogs.router import ROUTES
 
 
 def test_every_kind_of_custom_id_has_exactly_one_route():
-    assert set(ROUTES) == set(customid.SIMPLE | customid.WITH_MOVE)
+    assert set(ROUTES) == set(customid.SIMPLE | customid.WITH_MOVE | customid.KEYED)
 
 
 def test_kind_of_reads_only_our_custom_ids():
@@ -24,6 +24,17 @@ def test_kind_of_reads_only_our_custom_ids():
     assert customid.kind_of(customid.encode("act", 12, 3, 4)) == "act"
     for other in ["", "hc:play", "hc:act:1:2", "other:play:1", "hc:zap:1"]:
         assert customid.kind_of(other) is None
+
+
+def test_a_button_about_a_game_names_its_key_and_nothing_else():
+    assert customid.parse(customid.encode_key("howto", "tower")) == customid.CustomId("howto", 0, key="tower")
+    assert customid.kind_of("hc:learn:masterminds") == "learn"
+    for other in ["hc:play:tower", "hc:howto:Tower", "hc:howto:1tower", "hc:howto:tower:1:2", "hc:howto:" + "a" * 40]:
+        assert customid.kind_of(other) is None
+    with pytest.raises(ValueError):
+        customid.encode_key("play", "tower")  # a table's button needs its number
+    with pytest.raises(ValueError):
+        customid.encode_key("howto", "no such game!")
 
 
 def test_the_ui_face_still_offers_the_names_the_cogs_import():

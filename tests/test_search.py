@@ -10,14 +10,14 @@ import random
 import pytest
 
 from bot import search
-from bot.games import get_engine, register
+from bot.games import get_engine, register, shipped
 from bot.search import pool as search_pool
 from bot.storage import Storage
 from bot.tables import TableError, TableService
 from tests.dummy_game import ENGINE as DUMMY
 
 register(DUMMY)
-GAMES = ["tower", "sleeping", "masterminds", "rage", "heist"]
+GAMES = sorted(shipped())
 SMALL = search.Budget(determinizations=3, candidates=3, moves=400, min_determinizations=2)
 # Games whose playouts are long (Masterminds: ~150 moves at 3 players) need more moves to search at all.
 SMALL_FOR = {"masterminds": search.Budget(determinizations=3, candidates=3, moves=2000, min_determinizations=2)}
@@ -145,7 +145,7 @@ def test_easy_makes_mistakes_normal_does_not():
 
 async def test_the_pool_answers_what_the_search_answers(monkeypatch):
     """The worker process gets the view, not the state, and finds the same move."""
-    monkeypatch.setenv("HEISTCORD_SEARCH_WORKERS", "1")
+    monkeypatch.setattr(search_pool, "SEARCH_WORKERS", 1)
     search_pool.shutdown()
     engine = get_engine("tower")
     try:
@@ -166,7 +166,7 @@ def test_parse_level():
 # --- the table service --------------------------------------------------------------
 @pytest.fixture
 async def service(tmp_path, monkeypatch):
-    monkeypatch.setenv("HEISTCORD_SEARCH_WORKERS", "0")  # a thread: the same code path, no process start
+    monkeypatch.setattr(search_pool, "SEARCH_WORKERS", 0)  # a thread: the same code path, no process start
     monkeypatch.setitem(search.BUDGETS, "tower", SMALL)
     search_pool.shutdown()
     storage = await Storage(str(tmp_path / "s.db")).open()

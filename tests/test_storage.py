@@ -17,7 +17,7 @@ async def storage(request, tmp_path):
 async def test_migrations_are_versioned_and_idempotent(tmp_path):
     path = str(tmp_path / "m.db")
     s = await Storage(path).open()
-    assert await s.schema_version() == len(MIGRATIONS) == 6
+    assert await s.schema_version() == len(MIGRATIONS) == 8
     await s.close()
     s = await Storage(path).open()  # opening again migrates nothing twice
     assert await s.schema_version() == len(MIGRATIONS)
@@ -75,3 +75,36 @@ async def test_settings_round_trip(storage):
     again = await storage.settings(7)
     assert (again.maintenance, again.allowed_channels, again.turn_minutes, again.manager_role_id) == (True, [3, 4], 10, 99)
 
+
+
+async def test_a_tutorial_run_is_kept_saved_by_compare_and_set_and_replaced_when_started_over(storage):
+    run = {"game": "dummy", "index": 0, "state": {"pile": 7}}
+    first = await storage.start_tutorial(100, "dummy", run)
+    assert (await storage.tutorial_run(first.id)).run == run
+    assert (await storage.open_tutorial(100, "dummy")).id == first.id
+    assert await storage.open_tutorial(100, "tower") is None and await storage.open_tutorial(101, "dummy") is None
+    moved = {**run, "index": 1}
+    assert await storage.save_tutorial(first.id, 0, moved, False)
+    assert not await storage.save_tutorial(first.id, 0, {**run, "index": 5}, False)  # a second click on step 1
+    row = await storage.tutorial_run(first.id)
+    assert row.run == moved and row.rev == 1 and not row.finished
+    again = await storage.start_tutorial(100, "dummy", run)  # started over: the unfinished run is gone
+    assert again.id != first.id and await storage.tutorial_run(first.id) is None
+    assert await storage.save_tutorial(again.id, 0, moved, True)
+    assert await storage.open_tutorial(100, "dummy") is None and (await storage.tutorial_run(again.id)).finished
+    third = await storage.start_tutorial(100, "dummy", run)  # a finished run is kept beside a new one
+    assert (await storage.tutorial_run(again.id)).finished and (await storage.open_tutorial(100, "dummy")).id == third.id
+    await storage.delete_tutorial(third.id)
+    assert await storage.tutorial_run(third.id) is None
+
+
+async def test_knows_game_after_a_finished_game_or_a_started_lesson(storage):
+    assert not await storage.knows_game(100, "dummy")
+    await storage.start_tutorial(100, "dummy", {"index": 0})
+    assert await storage.knows_game(100, "dummy") and not await storage.knows_game(100, "tower")
+    gid = await storage.create_game(1, 10, "tower", 101, {}, 5, [{"user_id": 101, "name": "Bo"}])
+    await storage.update_game(gid, 0, status="finished")
+    game = await storage.get_game(gid)
+    assert not await storage.knows_game(101, "tower")
+    await storage.record_results(game, [{"seat": 0, "score": 3, "rank": 1, "won": True}])
+    assert await storage.knows_game(101, "tower") and not await storage.knows_game(101, "dummy")

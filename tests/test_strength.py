@@ -1,10 +1,11 @@
-"""The strength report's role runs (``python -m bot.strength rage --role wizard``): the hard bot sits only in that
+"""The strength report's role runs (``python -m tools.strength rage --role wizard``): the hard bot sits only in that
 role's seats, and its side's win rate is set against a normal bot's in the same seats and seeds."""
 from __future__ import annotations
 
 import pytest
 
-from bot import search, strength
+from bot import search
+from tools import strength
 
 
 @pytest.fixture

@@ -41,7 +41,7 @@ async def open_three(svc, channel=10, **opts):
 
 async def test_lobby_rules(service):
     game = await service.open(1, 10, "dummy", 100, "Ann", {"pile": "9"})
-    assert game.options == {"pile": 9, "streak": 1}
+    assert game.options == {"pile": 9, "streak": 1, "_revision": 1}
     with pytest.raises(TableError, match="already open"):
         await service.open(1, 10, "dummy", 200, "Zed")
     with pytest.raises(TableError, match="already seated"):
@@ -140,7 +140,7 @@ async def test_restart_resumes_from_storage(service, tmp_path):
 
 async def test_deadline_reminder_then_bot_move_and_benching(service):
     game = await open_three(service, pile=30, turn_minutes="10")
-    assert game.options == {"pile": 30, "streak": 1, "_turn_minutes": 10}
+    assert game.options == {"pile": 30, "streak": 1, "_turn_minutes": 10, "_revision": 1}
     await service.start(game.id, 100)
     clock = service.test_clock
     row = await service.storage.get_game(game.id)

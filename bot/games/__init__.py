@@ -13,8 +13,8 @@ from bot.engine import Engine
 
 
 @lru_cache(maxsize=1)
-def registry() -> dict[str, Engine]:
-    """Every game package's ENGINE, by key (a new package under bot/games/ is found by itself)."""
+def shipped() -> dict[str, Engine]:
+    """The games that ship with heistcord: every package under bot/games/ with an ENGINE, by key."""
     games: dict[str, Engine] = {}
     for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if not module.ispkg:
@@ -24,6 +24,12 @@ def registry() -> dict[str, Engine]:
         if isinstance(engine, Engine):
             games[engine.meta.key] = engine
     return games
+
+
+@lru_cache(maxsize=1)
+def registry() -> dict[str, Engine]:
+    """Every playable game by key: the shipped ones plus any added with :func:`register`."""
+    return dict(shipped())
 
 
 def register(engine: Engine) -> None:

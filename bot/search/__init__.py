@@ -275,12 +275,12 @@ def _gain(mine: list[float], base: list[float], confidence: float) -> float:
     return mean - confidence * (var / len(diffs)) ** 0.5
 
 
-# Sized so a decision keeps within 300 ms at p95 on a 2-core machine (see the README).
+# Sized so a decision keeps within 300 ms at p95 on a 2-core machine (see docs/bots.md).
 BUDGETS: dict[str, Budget] = {
     # Tower: ~40 moves a 4-player game. Whole playouts fitted 2-3 samples early on (1.45x): playouts are cut
     # after 10 moves and judged by the sampler's ``evaluate``, a logistic fit on normal-bot games (the lead as
     # it stands and as the heuristic reckons it, weighed by how few cards are left, the cards still within
-    # reach, who is still inside; ``python -m bot.games.tower.fit``). The hauls as they stand gave 37.0% over
+    # reach, who is still inside; ``python -m tools.fit_tower``). The hauls as they stand gave 37.0% over
     # 400 games (1.48x), and a larger budget or whole playouts no more. With the fit (200 games each, seeds
     # 7000+): 41.0% overruling the heuristic one standard error above noise, 48.0% at a quarter, 48.5% at half
     # a standard error, 43.0% at none; 16 samples 42.5%, 20-move playouts 41.5%, 4 candidates 38.3%; the hauls

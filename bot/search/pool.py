@@ -8,7 +8,6 @@ for tests). A worker that dies is replaced, and a search that fails falls back t
 from __future__ import annotations
 
 import logging
-import os
 import random
 
 from bot.engine import Action, Engine, State
@@ -19,8 +18,17 @@ log = logging.getLogger("heistcord.search")
 _executor: Workers | None = None
 
 
+SEARCH_WORKERS = 1  # processes where hard bots think (Config.search_workers); 0: a thread of this process
+
+
+def configure(workers: int) -> None:
+    """The pool's size from the bot's Config (set before the first search)."""
+    global SEARCH_WORKERS
+    SEARCH_WORKERS = workers
+
+
 def _workers() -> int:
-    return int(os.environ.get("HEISTCORD_SEARCH_WORKERS", "1"))
+    return SEARCH_WORKERS
 
 
 def executor() -> Workers:

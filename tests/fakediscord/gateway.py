@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from aiohttp import WSMsgType, web
 
-from .records import _Guild, _Session
+from .records import PRIVILEGED_INTENTS, _Guild, _Session
 
 
 class GatewayMixin:
@@ -128,6 +128,12 @@ class GatewayMixin:
         return ws
 
     async def _identify(self, s: _Session, d: dict) -> None:
+        if self.valid_token is not None and d.get("token") != self.valid_token:
+            await s.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        if int(d.get("intents") or 0) & PRIVILEGED_INTENTS & ~self.portal_intents:
+            await s.ws.close(code=4014, message=b"Disallowed intent(s).")
+            return
         refusal = self._identify_shard_refusal(d)
         if refusal is not None:
             await s.ws.close(code=refusal[0], message=refusal[1].encode())

@@ -152,6 +152,8 @@ class RestMixin:
 
     # -- simple GETs
     async def _r_me(self, request, body, files):
+        if self.valid_token is not None and request.headers.get("Authorization") != f"Bot {self.valid_token}":
+            return _error(401, 0, "401: Unauthorized")  # (discord.py's login: LoginFailure)
         return _json_response({**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0,
                                "email": None, "locale": "en-US"})
 

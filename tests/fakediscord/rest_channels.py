@@ -34,6 +34,13 @@ class ChannelRoutesMixin:
         ch.archived, ch.locked, ch.archive_timestamp = True, locked, _now_iso()
         await self.dispatch("THREAD_UPDATE", ch.payload(self))
 
+    async def lock_thread(self, thread_id: int, locked: bool = True) -> None:
+        """A moderator locks (or unlocks) a thread and leaves it open: members without Manage Threads (the bot)
+        can no longer post or edit there (403, 160005 Thread is locked)."""
+        ch = self.channels[thread_id]
+        ch.locked = locked
+        await self.dispatch("THREAD_UPDATE", ch.payload(self))
+
     async def _unarchive(self, ch: _Channel) -> None:
         ch.archived, ch.archive_timestamp = False, _now_iso()
         await self.dispatch("THREAD_UPDATE", ch.payload(self))

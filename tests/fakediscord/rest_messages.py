@@ -11,6 +11,7 @@ from .records import (
     INTENT_DM_MESSAGES,
     INTENT_GUILD_MESSAGES,
     LOADING,
+    MANAGE_THREADS,
     SEND_MESSAGES_IN_THREADS,
     InteractionRecord,
     RecordedMessage,
@@ -138,6 +139,8 @@ class MessageRoutesMixin:
         if ch.is_thread:
             if not self.bot_can(ch.guild_id, SEND_MESSAGES_IN_THREADS):
                 return _error(403, 50013, "Missing Permissions")
+            if self._locked_to_bot(ch):
+                return _error(403, 160005, "Thread is locked")
             if ch.archived:  # "Sending a message will automatically unarchive the thread, unless ... locked"
                 if ch.locked:
                     return _error(400, 50083, "Thread is archived")
@@ -161,6 +164,10 @@ class MessageRoutesMixin:
             msgs = [m for m in msgs if m.id > int(after)]
         msgs.sort(key=lambda m: m.id, reverse=True)
         return _json_response([self.message_payload(m) for m in msgs[:limit]])
+
+    def _locked_to_bot(self, ch) -> bool:
+        """A thread a moderator locked (and left open): only members who may Manage Threads post or edit there."""
+        return ch.is_thread and ch.locked and not ch.archived and not self.bot_can(ch.guild_id, MANAGE_THREADS)
 
     def _in_archived_thread(self, m: RecordedMessage) -> bool:
         ch = self.channels.get(m.channel_id)
@@ -189,6 +196,8 @@ class MessageRoutesMixin:
         if m.channel_id in self.bot_denied:
             code = self.bot_denied[m.channel_id]
             return _error(403, code, "Missing Permissions" if code == 50013 else "Missing Access")
+        if self._locked_to_bot(self.channels[m.channel_id]):
+            return _error(403, 160005, "Thread is locked")
         errors = _limits.check_message(body, len(files))
         if errors:
             return self._invalid(request, errors)

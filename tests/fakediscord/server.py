@@ -50,6 +50,7 @@ from .records import (  # noqa: F401
     OPT_STRING,
     OPT_SUBCOMMAND,
     OPT_USER,
+    PRIVILEGED_INTENTS,
     SEND_MESSAGES_IN_THREADS,
     THREAD_ARCHIVE_DURATIONS,
     InteractionRecord,
@@ -127,6 +128,12 @@ class FakeDiscord(
         self.initial_response_deadline: float = 3.0
         #: interactions whose initial response came too late
         self.expired: List[InteractionRecord] = []
+        #: the bot's token as Discord knows it: another one is refused (401 at login, 4004 at IDENTIFY);
+        #: None accepts any token
+        self.valid_token: Optional[str] = None
+        #: the privileged intents switched on in the Developer Portal: IDENTIFY asking for another closes
+        #: the connection with 4014 "Disallowed intent(s)" (all of them by default)
+        self.portal_intents: int = PRIVILEGED_INTENTS
         #: every gateway payload received from clients (op, d)
         self.gateway_received: List[dict] = []
         self._public: List[Any] = []

@@ -1,5 +1,5 @@
 """A heistcord bot logged into the fake Discord with its drawing worker frozen
-(SIGSTOP), for the fault benchmark (``python -m bot.bench faults``)."""
+(SIGSTOP), for the fault benchmark (``python -m tools.bench faults``)."""
 from __future__ import annotations
 
 import asyncio

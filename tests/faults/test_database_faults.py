@@ -203,3 +203,25 @@ async def test_a_move_racing_a_due_timer_keeps_the_next_players_reminder(storage
     clock.now += 451
     fired = await service.fire_timers()
     assert [k for k, _ in fired] == ["reminder"] and fired[0][1].missed == [1]
+
+
+# --- issue 27, item 6: the lock is the database file's, not a name's ------------------------------------------------
+async def test_the_same_database_through_a_symlink_is_refused(storage, tmp_path):
+    from bot.storage import DatabaseInUseError
+
+    link = tmp_path / "another-name.db"
+    link.symlink_to(storage.path)
+    with pytest.raises(DatabaseInUseError, match="already using"):
+        await Storage(str(link)).open()
+
+
+async def test_a_deleted_lock_file_does_not_let_a_second_process_in(storage):
+    import os
+
+    from bot.storage import DatabaseInUseError
+
+    for leftover in (storage.path + ".lock",):  # what held the lock before (a name, not the file)
+        if os.path.exists(leftover):
+            os.remove(leftover)
+    with pytest.raises(DatabaseInUseError, match="already using"):
+        await Storage(storage.path).open()

@@ -3,8 +3,12 @@ check comes first; strange typed moves, button ids and select values get a clear
 private error (no traceback); only Manage Server changes server settings."""
 from __future__ import annotations
 
+import copy
+
 import pytest
 
+from cogs import customid
+from cogs.router import OWN_SEAT_KINDS
 from tests.conftest import ADMIN, CHANNEL, GUILD, MEMBER_PERMS
 from tests.e2e_helpers import callback_text
 
@@ -52,6 +56,19 @@ async def test_malformed_button_ids(harness, make):
     text = callback_text(rec)
     assert is_private(rec) and "Something went wrong" not in text, text
     assert "older version of the bot" in text
+
+
+@pytest.mark.parametrize("custom_id", ["xx:play:1", "play:1", "HC:play:1", "heistcord", "x" * 100])
+async def test_button_ids_without_our_prefix_are_answered_privately(harness, custom_id):
+    """Issue 27, item 10: a click on a button the bot did not make (or one damaged past its prefix) is answered
+    (before: no reply at all, and Discord showed "This interaction failed")."""
+    await running_game(harness)
+    old = harness.fake.post_as_bot(CHANNEL, {"content": "an old panel", "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "Take 1", "custom_id": custom_id}]}]})
+    rec = await harness.fake.click(ADMIN, old, custom_id)
+    await rec.response(timeout=5)
+    text = callback_text(rec)
+    assert is_private(rec) and "older version of the bot" in text, text
 
 
 @pytest.mark.parametrize("value", ["x", "²", "-1", "9" * 90, "1:2"])
@@ -123,3 +140,33 @@ async def test_replay_errors_are_private_and_the_server_check_comes_first(harnes
     assert is_private(rec) and "finished games" in callback_text(rec)
     assert not [m for m in h.fake.public_messages(CHANNEL) if "There is no game" in m.content
                 or "finished games" in m.content]
+
+
+# --- issue 27, item 7: a custom id naming another server's game ---------------------------------------------------
+@pytest.mark.parametrize("kind", ["join", "leave", "bot", "start", "end", "play", "hand", "dm", "act", "help"])
+async def test_a_button_naming_a_game_of_another_server_is_refused(harness, kind):
+    """If one were ever delivered (a forged id, a bug), it must not join, start or end that server's game, nor
+    show a hand: the interaction's server is checked against the game's."""
+    h, fake = harness, harness.fake
+    tables = h.bot.tables
+    lobby = await tables.open(OTHER_GUILD, OTHER_GUILD_CHANNEL, "dummy", CID, "Cid", {"pile": "9"})
+    playing = await tables.open(OTHER_GUILD, OTHER_GUILD_CHANNEL + 1, "dummy", CID, "Cid", {"pile": "9"})
+    await tables.join(playing.id, BOB, "Bob")
+    await tables.start(playing.id, CID)
+    game = lobby if kind in ("join", "leave", "bot", "start") else playing
+    before = copy.deepcopy(await h.bot.storage.get_game(game.id))
+    custom_id = customid.encode(kind, game.id, game.version, 0) if kind == "act" else customid.encode(kind, game.id)
+    # Cid hosts it, on the other server; in a DM a player's own seat may be played (the bot DMs Play buttons).
+    places = [(CHANNEL, "another server")] + ([] if kind in OWN_SEAT_KINDS else [(fake.dm_channel_id(CID), "direct")])
+    for channel, refusal in places:
+        forged = fake.post_as_bot(channel, {"content": "a forged button", "components": [
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": custom_id}]}]})
+        rec = await fake.click(CID, forged, custom_id)
+        await rec.response(timeout=5)
+        text = callback_text(rec)
+        assert is_private(rec) and refusal in text, (channel, text)
+    await h.settle()
+    after = await h.bot.storage.get_game(game.id)
+    assert (after.status, after.seats, after.version, after.rev) == (before.status, before.seats, before.version,
+                                                                     before.rev)
+    assert "SECRET" not in "".join(m.content for m in fake.dms(CID))

@@ -9,8 +9,9 @@ import asyncio
 import logging
 
 from cogs.refusals import DM_BACKOFF
-from tests.conftest import ADMIN, CHANNEL
-from tests.e2e_helpers import callback_text, latest_board, open_and_start, play_to_end, press
+from tests.conftest import ADMIN, CHANNEL, GUILD
+from tests.e2e_helpers import callback_text, latest_board, open_and_start, play_boards, play_to_end, press
+from tests.fakediscord.records import MANAGE_THREADS
 
 BOB, CID = 101, 102
 
@@ -108,7 +109,7 @@ async def test_a_deleted_channel_ends_its_table_without_further_requests(harness
     await h.settle()
     game = await h.bot.tables.get(game.id)
     assert game.status == "ended" and "deleted" in game.ended_reason
-    assert any("has ended: its channel was deleted" in m.content for m in fake.dms(ADMIN))
+    assert any("has ended: its thread was deleted" in m.content for m in fake.dms(ADMIN))
     h.clock.now += 1000
     h.bot.wake_timers()
     await h.settle()
@@ -122,7 +123,7 @@ async def test_a_channel_deleted_while_the_bot_watches(harness):
     where = game.channel_id  # the table's thread
     before = len(fake.requests_to_channel(where))
     await fake.delete_channel(where)
-    await fake.wait_for(lambda: any("its channel was deleted" in m.content for m in fake.dms(ADMIN)), timeout=5)
+    await fake.wait_for(lambda: any("its thread was deleted" in m.content for m in fake.dms(ADMIN)), timeout=5)
     await h.settle()
     assert (await h.bot.tables.get(game.id)).status == "ended"
     assert len(fake.requests_to_channel(where)) == before
@@ -215,3 +216,32 @@ async def test_a_deleted_lobby_message_is_refused_once_while_the_database_is_slo
     edits = [r for r in fake.requests_to_channel(CHANNEL) if r["method"] == "PATCH"]
     assert len(edits) == 1  # refused once (10008), then forgotten
     assert len([m for m in fake.public_messages(CHANNEL) if "lobby of table" in m.content]) == 1
+
+
+async def test_a_locked_thread_is_left_alone_the_host_told_once_and_a_fresh_board_posted_when_unlocked(harness):
+    h, fake = harness, harness.fake
+    game = await open_and_start(h, "dummy", [ADMIN, BOB], options="pile=30")
+    where = game.channel_id  # the table's thread
+    fake.guilds[GUILD].bot_permissions &= ~MANAGE_THREADS  # as invited (docs/admin.md): it may not post in a locked thread
+    stale = latest_board(h)
+    await fake.lock_thread(where)
+    await fake.settle()
+    before = len(fake.requests_to_channel(where))
+    for _ in range(3):  # moves still work (interaction replies need no permission in the thread)
+        seat = game.state["turn"]
+        rec = await press(h, game.seats[seat]["user_id"], 0, game)
+        assert "✅" in callback_text(rec)
+        await h.settle()
+        game = await h.bot.tables.get(game.id)
+    refused = [r for r in fake.requests_to_channel(where)[before:]]
+    assert len(refused) == 1, refused  # one board refused (403, 160005), then nothing more asked of the thread
+    told = [m for m in fake.dms(ADMIN) if "locked" in m.content]
+    assert len(told) == 1 and f"<#{where}>" in told[0].content, [m.content for m in fake.dms(ADMIN)]
+    # A moderator unlocks it: a fresh board at once, naming the player whose turn it is.
+    await fake.lock_thread(where, locked=False)
+    await fake.wait_for(lambda: len(fake.requests_to_channel(where)) > before + 1, timeout=5)
+    await h.settle()
+    boards = play_boards(fake, CHANNEL)
+    up = game.seats[game.state["turn"]]["user_id"]
+    assert len(boards) == 1 and boards[0].id != stale.id  # the stale board retired
+    assert f"Waiting for: <@{up}>" in boards[0].content, boards[0].content

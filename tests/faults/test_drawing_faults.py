@@ -67,7 +67,7 @@ async def busy_worker(monkeypatch) -> tuple[list[str], threading.Event, asyncio.
 
     monkeypatch.setattr(rendering, "_executor", ThreadWorkers("render"))
     monkeypatch.setattr(rendering, "render", draw)
-    monkeypatch.setenv("HEISTCORD_RENDER_WORKERS", "1")
+    monkeypatch.setattr(rendering, "RENDER_WORKERS", 1)
     first = asyncio.create_task(rendering.render_async("g", "board", {"name": "busy board"}))
     await asyncio.get_running_loop().run_in_executor(None, started.wait, 30)
     return order, release, first

@@ -6,7 +6,7 @@ states of every game (seeded random playouts, every player count), each legal ac
 of each seat that may act is mutated into look-alikes; applying one must raise
 RuleError with a sentence a player can read and leave the state byte-identical (as
 JSON). So must an acting seat given as ``True`` or ``1.0``, and an action that is not
-a dict at all."""
+a dict at all; and so must a number no move has (infinite, NaN, astronomically large)."""
 from __future__ import annotations
 
 import copy
@@ -53,11 +53,19 @@ def lookalikes(value: Any) -> Iterator[Any]:
     yield [value]  # nested one level deeper
 
 
+# Numbers no move has (issue 27, item 13): not finite, or too large for any game's count, index or id (Tower's
+# ``{"type": "claim", "floor": inf}`` raised OverflowError in its explanation).
+EXTREMES = (float("inf"), float("-inf"), float("nan"), 1e308, 10**30, -(10**30))
+
+
 def mutations(action: dict[str, Any]) -> Iterator[tuple[str, Any]]:
     """(what changed, the mutated action) for one legal action."""
     for key, value in action.items():
         for other in lookalikes(value):
             yield f"{key}={other!r}", {**action, key: other}
+        if type(value) in (int, float):
+            for other in EXTREMES:
+                yield f"{key}={other!r}", {**action, key: other}
         if type(value) is list:
             for i, item in enumerate(value):
                 for other in lookalikes(item):

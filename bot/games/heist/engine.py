@@ -77,6 +77,7 @@ class HeistEngine(Engine):
         max_players=6,
         blurb="Semi-cooperative jobs: assist each other, draw tokens, keep your secret.",
         summary=SUMMARY,
+        revision=2,  # 2: the rules option (tuned or rulebook), teaching, this session's rule changes
         options=(
             RULES_OPTION,
             Option("token_faces", "Drawn token faces", "random",

@@ -73,6 +73,7 @@ class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, Heist
         max_players=5,
         blurb="Recruit a crew, gear up and push your luck through four-step heists for gems.",
         summary=SUMMARY,
+        revision=2,  # 2: the rules option (tuned or rulebook), teaching, this session's rule changes
         options=(
             RULES_OPTION,
             Option("round_limit", "Round limit", 25, "The game also ends after this many rounds (anti-stall).",

@@ -69,6 +69,7 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
         max_players=5,
         blurb="One wizard against 2-4 heroes: find three keys, storm the tower before the world crumbles.",
         summary=SUMMARY,
+        revision=2,  # 2: the rules option (tuned or rulebook), teaching, this session's rule changes
         options=(
             RULES_OPTION,
             Option("lone_hero", "Last-hero boost", False,
@@ -121,6 +122,10 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
             events.append(self._event("end", "The wizard ends the turn. Heroes, commit your moves!"))
             events.extend(self._start_hero_phase(state))
         return events
+
+    def rating_sides(self, players: int) -> list[list[int]]:
+        """The wizard (seat 0) against the heroes as one side."""
+        return [[0], list(range(1, players))]
 
     def scores(self, state: dict) -> list[dict]:
         """A team game: the winning side's seats score 1 and rank first, the other side 0."""

@@ -71,6 +71,7 @@ class TowerEngine(Engine):
         max_players=5,
         blurb="Loot a wizard's tower floor by floor; you can never climb back up.",
         summary=SUMMARY,
+        revision=2,  # 2: the rules option (tuned or rulebook), teaching, this session's rule changes
         options=(
             RULES_OPTION,
             Option("special_set", "Special cards", "A", "Which 8 special Dark cards are used: set A (basic) or set B.",

@@ -316,7 +316,7 @@ def test_four_player_bot_games_fit_the_box_time():
     as the balance report counts it (it was ~47 min before step D came down to 7-9 and the die face was set)."""
     import statistics
 
-    from bot.balance import SECONDS_PER_DECISION, play
+    from tools.balance import SECONDS_PER_DECISION, play
     games = [play("masterminds", 4, 1000 + i) for i in range(40)]
     minutes = statistics.median(g.weighted_decisions for g in games) * SECONDS_PER_DECISION / 60
     assert minutes <= 45, minutes

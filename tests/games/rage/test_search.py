@@ -364,8 +364,8 @@ def test_the_hard_wizard_hides_keys_further_from_the_door_and_on_its_view_only()
 def test_the_fit_sees_keys_hidden_where_the_normal_wizard_never_hides_them():
     """The fit's games 4-7, 12-15, ... hide the keys at random (``bot_game``'s ``act``): without them every
     game's keys lie where the normal wizard puts them, and the fit could not learn what a hiding place is worth."""
-    from bot.games.rage.fit import random_hiding
     from bot.search.logistic import bot_game
+    from tools.fit_rage import random_hiding
 
     def vaults(state):
         return sorted(i for i, t in enumerate(state["tiles"]) if t["key_tile"])

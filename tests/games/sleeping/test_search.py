@@ -166,8 +166,9 @@ def test_the_search_tries_only_moves_that_differ_to_the_seat():
 
 
 def test_the_fit_script_reproduces_the_weights_in_use():
-    """``python -m bot.games.sleeping.fit`` fits the judge's weights on ``FIT_GAMES`` seeded games: the same
+    """``python -m tools.fit_sleeping`` fits the judge's weights on ``FIT_GAMES`` seeded games: the same
     numbers as the sampler keeps, so a change to the features cannot quietly leave stale weights behind."""
-    from bot.games.sleeping import fit, sampler
+    import tools.fit_sleeping as fit
+    from bot.games.sleeping import sampler
     assert fit.weights(fit.FIT_GAMES) == [sampler._BIAS, *sampler._WEIGHTS]
     assert len(sampler._WEIGHTS) == len(sampler.FEATURES)

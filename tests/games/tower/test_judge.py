@@ -1,12 +1,13 @@
 """The hard bot's judgement of a cut-short Tower playout (issue 18): a logistic fit on normal-bot games
-(``bot.games.tower.fit``) that sees what is still to come, not only the hauls as they stand."""
+(``tools.fit_tower``) that sees what is still to come, not only the hauls as they stand."""
 from __future__ import annotations
 
 import copy
 import random
 
+import tools.fit_tower as fit
 from bot import search
-from bot.games.tower import ENGINE, fit, sampler
+from bot.games.tower import ENGINE, sampler
 from bot.search.logistic import fit as logistic_fit
 from bot.search.logistic import log_loss
 
@@ -70,7 +71,7 @@ def test_the_chances_are_a_share_of_one_win():
 
 
 def test_the_weights_are_the_fit_scripts():
-    """The constants in the sampler are what ``python -m bot.games.tower.fit`` prints (2,000 games, a minute),
+    """The constants in the sampler are what ``python -m tools.fit_tower`` prints (2,000 games, a minute),
     checked on a small sample: a fit on its first 200 games judges their moments as the constants do (the
     features overlap, so single weights wander at 200 games; the chances they give do not)."""
     import math

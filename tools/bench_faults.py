@@ -1,4 +1,4 @@
-"""The fault run of the benchmark: ``python -m bot.bench faults [--kills N]``.
+"""The fault run of the benchmark: ``python -m tools.bench faults [--kills N]``.
 
 For each fault it prints what a player would lose, all of which must be 0:
 
@@ -32,13 +32,13 @@ import threading
 import time
 from typing import Any
 
-from bot.games import registry
+from bot.games import registry, shipped
 from bot.storage import DatabaseInUseError, GameRow, Storage
 from bot.tables import TableError, TableService, bot_controlled
 
 TABLES = 12
 COMPARED = ("status", "version", "state", "seats", "host_id", "options", "deadline_at", "reminder_at")
-TITLES = ("heist", "masterminds", "rage", "sleeping", "tower")
+TITLES = tuple(sorted(shipped()))
 
 
 def titles() -> list[str]:
@@ -86,10 +86,17 @@ def stuck(service: TableService, games: list, now: float) -> int:
 
 
 # --- the process that gets killed -------------------------------------------------------------
+def storage_at(target: str) -> Storage:
+    """The storage of a SQLite file, or of a PostgreSQL URL."""
+    from bot.backend import make_storage
+
+    return make_storage(target, target if target.startswith(("postgresql://", "postgres://")) else None)
+
+
 async def child(path: str, seed: int) -> None:
     """Play moves on TABLES tables as fast as possible, printing ``ACK game version``
-    once each move is acknowledged (stored), until killed."""
-    storage = await Storage(path).open()
+    once each move is acknowledged (stored), until killed. ``path``: a SQLite file or a PostgreSQL URL."""
+    storage = await storage_at(path).open()
     service = TableService(storage, seed_source=lambda: random.getrandbits(40))
     await service.recover()  # what the bot does at start-up
     rng = random.Random(seed)
@@ -121,7 +128,7 @@ async def child(path: str, seed: int) -> None:
 
 async def check_after_crash(path: str, acked: dict[int, int]) -> tuple[int, int, int]:
     """After a crash: (acknowledged moves lost, games left stuck, cache/database disagreements)."""
-    storage = await Storage(path).open()
+    storage = await storage_at(path).open()
     try:
         lost = 0
         for game_id, version in acked.items():
@@ -136,19 +143,21 @@ async def check_after_crash(path: str, acked: dict[int, int]) -> tuple[int, int,
         await storage.close()
 
 
-def bench_crashes(kills: int, seed: int) -> None:
-    """Print what ``kills`` kill -9 of a playing bot process cost after each restart."""
-    print(f"\n## crash: kill -9 of the bot process at {kills} random points while {TABLES} tables play, then restart")
+def bench_crashes(kills: int, seed: int, target: str | None = None) -> list[int]:
+    """Print what ``kills`` kill -9 of a playing bot process cost after each restart (on a SQLite file in a
+    temporary folder, or the PostgreSQL database ``target``); returns the totals printed."""
+    print(f"\n## crash: kill -9 of the bot process at {kills} random points while {TABLES} tables play, then restart"
+          + (" (PostgreSQL)" if target else ""))
     rng = random.Random(seed)
     totals = [0, 0, 0]
     moves = 0
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "crash.db")
+        path = target or os.path.join(tmp, "crash.db")
         for kill in range(kills):
-            proc = subprocess.Popen([sys.executable, "-m", "bot.bench_faults", "child", path, str(seed + kill)],
+            proc = subprocess.Popen([sys.executable, "-m", "tools.bench_faults", "child", path, str(seed + kill)],
                                     stdout=subprocess.PIPE, text=True)
             acked: dict[int, int] = {}
-            target = rng.randint(5, 120)  # acknowledged moves before the kill
+            before_kill = rng.randint(5, 120)  # acknowledged moves before the kill
             count = 0
             assert proc.stdout is not None
             for line in proc.stdout:
@@ -156,7 +165,7 @@ def bench_crashes(kills: int, seed: int) -> None:
                     _, gid, version = line.split()
                     acked[int(gid)] = max(acked.get(int(gid), 0), int(version))
                     count += 1
-                    if count >= target:
+                    if count >= before_kill:
                         break
             time.sleep(rng.random() * 0.05)  # land anywhere in the next move
             proc.send_signal(signal.SIGKILL)
@@ -168,6 +177,7 @@ def bench_crashes(kills: int, seed: int) -> None:
                 totals[i] += v
     print(f"{kills} kills after {moves} acknowledged moves: acknowledged moves lost {totals[0]},"
           f" games stuck after restart {totals[1]}, cache/database disagreements {totals[2]}")
+    return totals
 
 
 # --- faults inside one process ------------------------------------------------------------------
@@ -417,6 +427,49 @@ def main(kills: int = 10) -> None:
     asyncio.run(bench_timer_race())
     asyncio.run(bench_drawing())
     print(f"\nfault run took {time.perf_counter() - started:.0f} s")
+
+
+def main_pg(kills: int = 5, quick: bool = False) -> None:
+    """The PostgreSQL fault run (``python -m tools.bench faults --pg``), on a server of its own as the tests start
+    one (tests/pg.py; from the repository): players click while the server is stopped, frozen and slow to commit
+    (tests/faults/pg_harness.py), then a bot process on it is killed (kill -9) mid-load. Every figure but the
+    deadlines fired must be 0; those, all of them within 30 s."""
+    import logging
+
+    try:
+        from tests.faults.pg_harness import DEADLINE_GRACE
+        from tests.faults.pg_harness import run as pg_run
+        from tests.pg import PgServer
+    except ImportError:
+        print("the PostgreSQL fault run needs the test harness: run it from the repository")
+        return
+    logging.getLogger("heistcord").setLevel(logging.ERROR)  # the expected warnings would drown the figures
+    started = time.perf_counter()
+    server = PgServer().start()
+    try:
+        version = subprocess.run([os.path.join(server._bin_dir, "postgres"), "--version"], capture_output=True,
+                                 text=True).stdout.strip()
+        print(f"heistcord PostgreSQL fault run · {os.cpu_count()} CPUs · load average"
+              f" {os.getloadavg()[0]:.1f} · {version}")
+        tallies = asyncio.run(pg_run(server, tables=4 if quick else 8, stopped=4 if quick else 10,
+                                     frozen=4 if quick else 8, slow=3 if quick else 6))
+        for tally in tallies:
+            print(f"\n## {tally.name}\n{tally.line()}")
+        url = asyncio.run(server.fresh_database())
+        lost, stuck_games, disagree = bench_crashes(kills, 2000, target=url)
+    finally:
+        server.stop()
+    deadlines, fired = sum(t.deadlines for t in tallies), sum(t.fired for t in tallies)
+    print(f"\n## in all\ninteractions unanswered within 3 s {sum(t.unanswered for t in tallies)} of"
+          f" {sum(t.interactions for t in tallies)}; \"not saved\" answers for moves that were saved"
+          f" {sum(t.not_saved_but_saved for t in tallies)}; acknowledged moves lost"
+          f" {sum(t.saved_but_lost for t in tallies) + lost}; boards of stored moves missing"
+          f" {sum(t.boards_missing for t in tallies)}; timer loops dead {sum(t.timer_loops_dead for t in tallies)};"
+          f" overdue deadlines fired after recovery {fired} of {deadlines} within {DEADLINE_GRACE:.0f} s (slowest"
+          f" {max(t.slowest_fire for t in tallies):.1f} s); games stuck after a kill {stuck_games},"
+          f" cache/database disagreements {disagree}")
+    print(f"\nPostgreSQL fault run took {time.perf_counter() - started:.0f} s, load average now"
+          f" {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Refit the hard bot's judgement of a cut-short Wizard's Tower playout: ``python -m bot.games.tower.fit``.
+"""Refit the hard bot's judgement of a cut-short Wizard's Tower playout: ``python -m tools.fit_tower``.
 
 Plays seeded normal-bot games (3 and 4 players in turn; heads-up the search plays whole games), notes every
 seat's ``features`` every third move, and fits a logistic model of "this seat wins" on them (a shared win counts
@@ -12,9 +12,8 @@ import argparse
 import math
 
 from bot.games import get_engine
+from bot.games.tower.sampler import _BIAS, _WEIGHTS, FEATURES, hauls_evaluate, table_features
 from bot.search.logistic import Row, bot_game, fit, held_out, log_loss, mean_log_loss, print_weights
-
-from .sampler import _BIAS, _WEIGHTS, FEATURES, hauls_evaluate, table_features
 
 FIRST_SEED = 60000
 EVERY = 3

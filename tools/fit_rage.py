@@ -1,4 +1,4 @@
-"""Refit the hard bot's judgement of a cut-short Wizard's Rage playout: ``python -m bot.games.rage.fit``.
+"""Refit the hard bot's judgement of a cut-short Wizard's Rage playout: ``python -m tools.fit_rage``.
 
 Plays seeded normal-bot games (3, 4 and 5 players in turn), notes the sampler's ``features`` every
 fourth move of the wizard's and the heroes' turns, and fits a logistic model of "the heroes win" on
@@ -15,9 +15,8 @@ import math
 import random
 
 from bot.games import get_engine
+from bot.games.rage.sampler import _BIAS, _WEIGHTS, FEATURES, features
 from bot.search.logistic import Row, bot_game, fit, held_out, log_loss, print_weights
-
-from .sampler import _BIAS, _WEIGHTS, FEATURES, features
 
 
 def random_hiding(engine):

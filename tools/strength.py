@@ -1,4 +1,4 @@
-"""The bot strength and speed report: ``python -m bot.strength [game ...] [--games N] [--jobs J]``.
+"""The bot strength and speed report: ``python -m tools.strength [game ...] [--games N] [--jobs J]``.
 
 For each game, seeded games with one bot of the tested level (``hard``, and ``easy``)
 among normal bots, its seat rotating over the games:

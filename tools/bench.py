@@ -1,4 +1,4 @@
-"""Benchmarks: ``python -m bot.bench [--quick]`` prints figures for
+"""Benchmarks: ``python -m tools.bench [--quick]`` prints figures for
 
 * render: median time to render each game's public board, and its PNG size;
 * bots: median time per bot decision, per game;
@@ -12,10 +12,11 @@ These time the parts, in one process. What a player waits for (the bot in its ow
 process, driven through discord.py and the cogs on the fake Discord server, each figure
 beside a floor from the same run) is measured by ``python -m tests.bench_load``.
 
-``python -m bot.bench faults`` is the fault run (see bot.bench_faults): kill -9 at
+``python -m tools.bench faults`` is the fault run (see tools.bench_faults): kill -9 at
 random points, a locked or failing database, a second process, a timer race and a
 frozen drawing worker, counting moves lost, games stuck, cache/database
-disagreements and unanswered interactions.
+disagreements and unanswered interactions. ``faults --pg`` is PostgreSQL's: its own
+server stopped, frozen and slow to commit while players click, and kill -9 mid-load.
 """
 from __future__ import annotations
 
@@ -228,17 +229,23 @@ async def bench_restart(count: int) -> None:
 
 
 def main() -> None:
-    """The ``python -m bot.bench`` command: every benchmark, or the fault run."""
+    """The ``python -m tools.bench`` command: every benchmark, or the fault run."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     parser.add_argument("run", nargs="?", choices=("all", "faults"), default="all",
                         help="'faults': the fault run (crashes, database faults, frozen drawing worker)")
     parser.add_argument("--kills", type=int, default=10, help="kill points of the fault run")
+    parser.add_argument("--pg", action="store_true", help="faults: the PostgreSQL fault run (a server of its own:"
+                        " stopped, frozen, slow to commit while players click; kill -9 mid-load)")
     args = parser.parse_args()
     if args.run == "faults":
-        from bot.bench_faults import main as faults
+        from tools.bench_faults import main as faults
+        from tools.bench_faults import main_pg
 
-        faults(3 if args.quick else args.kills)
+        if args.pg:
+            main_pg(2 if args.quick else min(args.kills, 5), quick=args.quick)
+        else:
+            faults(3 if args.quick else args.kills)
         return
     quick = args.quick
     print(f"heistcord benchmark · {os.cpu_count()} CPUs · games: {', '.join(sorted(registry()))}")

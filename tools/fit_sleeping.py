@@ -1,4 +1,4 @@
-"""Refit the hard bot's judgement of a cut-short Sleeping Wizard playout: ``python -m bot.games.sleeping.fit``.
+"""Refit the hard bot's judgement of a cut-short Sleeping Wizard playout: ``python -m tools.fit_sleeping``.
 
 Plays seeded normal-bot games (3 and 4 players in turn), notes every guild's ``features`` at the start of
 rounds 2-5 (where the search's playouts stop: each plays out the rest of its round) and fits a logistic model
@@ -17,10 +17,9 @@ import math
 from typing import Any
 
 from bot.games import get_engine
+from bot.games.sleeping import sampler
+from bot.games.sleeping.sampler import FEATURES, expected_points, features, lead_judge
 from bot.search.logistic import Row, bot_game, fit, mean_log_loss, print_weights, shared_chances
-
-from . import sampler
-from .sampler import FEATURES, expected_points, features, lead_judge
 
 FIT_GAMES = 160  # the weights in use are fit on this many games (80 at 3 players, 80 at 4)
 FIRST_SEED = 90000

@@ -1,4 +1,4 @@
-"""The balance report: ``python -m bot.balance [game ...] [--games N] [--players K] [--jobs J] [--rules SET]``.
+"""The balance report: ``python -m tools.balance [game ...] [--games N] [--players K] [--jobs J] [--rules SET]``.
 
 Plays N seeded games per player count with every seat taken by the game's normal
 bot player, and N more with one bot among random players (the bot's seat rotating),
@@ -311,8 +311,8 @@ def side_by_side(tuned: Cell, rulebook: Cell) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The ``python -m bot.balance`` command: the balance report of the games asked for."""
-    parser = argparse.ArgumentParser(prog="python -m bot.balance", description=__doc__.split("\n\n")[0])
+    """The ``python -m tools.balance`` command: the balance report of the games asked for."""
+    parser = argparse.ArgumentParser(prog="python -m tools.balance", description=__doc__.split("\n\n")[0])
     parser.add_argument("games_", nargs="*", metavar="game", help="game keys (default: all)")
     parser.add_argument("--games", type=int, default=200, help="games per player count and mode (default 200)")
     parser.add_argument("--players", type=int, action="append", help="player count (repeatable; default: all)")
