@@ -249,14 +249,17 @@ def _example() -> State:
 
 
 def hire(slot: int) -> Action:
+    """The tutorial's move: hire your hand card in ``slot`` (0 = A)."""
     return {"type": "hire_hand", "slot": slot}
 
 
 def market(name: str) -> Action:
+    """The tutorial's move: hire the market card named ``name``."""
     return {"type": "hire_market", "card": ID[name]}
 
 
 def push(slot: int) -> Action:
+    """The tutorial's move: push your hand card in ``slot`` to the market."""
     return {"type": "push", "slot": slot}
 
 
