@@ -96,7 +96,7 @@ class DealingMixin(TableMixin):
             slots = sorted(rng.sample(range(HAND_SIZE), peek)) if peek < HAND_SIZE else list(range(HAND_SIZE))
             state["known"][seat] = [hand[slot] for slot in slots]
             if slots:
-                seen = ", ".join(f"{slot_name(slot)}, {short(hand[slot])}" for slot in slots)
+                seen = ", ".join(f"card {slot_name(slot)} is {short(hand[slot])}" for slot in slots)
                 what = "all your cards" if peek >= HAND_SIZE else f"your card{'s' if peek > 1 else ''}"
                 events.append({"type": "peek", "to": seat,
                                "text": f"You peek at {what}: {seen}. The rest of your hand stays unseen."

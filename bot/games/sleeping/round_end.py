@@ -140,7 +140,7 @@ class RoundEndMixin(DealingMixin):
                           for seat in seats)
         events: list[Event] = [{"type": "score", "image": "round",
                                 "text": f"Round {state['round']} noise: {parts}. "
-                                        f"Quietest: {', '.join(quiet)} (+{reward} treasure each)."}]
+                                        f"Quietest: {', '.join(quiet)} (+{reward} treasure{' each' if len(quiet) > 1 else ''})."}]
         bonus = [f"{names[seat]} +{teams[seat]['bonus']}" for seat in seats if teams[seat]["bonus"]]
         if bonus:
             events.append({"type": "bonus", "text": f"{self.floor(state)['name']} pays: {', '.join(bonus)}."})

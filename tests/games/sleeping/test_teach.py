@@ -112,3 +112,12 @@ def test_your_hand_and_theirs_are_explained():
     text = ENGINE.private_text(ENGINE.view(state, 0))
     assert "faces away from you" in text and "which they can't see themselves" in text
     assert "unseen" in text
+
+
+def test_one_quietest_team_is_not_paid_each():
+    """Read as a newcomer: "Quietest: Bob (+2 treasure each)" read as if Bob were several; 'each' only for a tie."""
+    from tests.games.sleeping.scenario import SleepingTable
+    events = SleepingTable(2, seed=3).finish_round(["Tansy", "Clover", "Marigold", "Hawkeye"],
+                                                   ["Pebble", "Brickle", "Mossbeard", "Flicker"])
+    score = next(e["text"] for e in events if e["type"] == "score")
+    assert score.endswith("Quietest: P2 (+2 treasure).")
