@@ -9,7 +9,6 @@ keeping its best hand cards as options for later turns.
 from __future__ import annotations
 
 import json
-import math
 import random
 from itertools import combinations_with_replacement
 from typing import Any
@@ -20,32 +19,26 @@ from bot.games.sleeping.viewtypes import HandCardView, SleepingView
 BONUS_WEIGHT = 4.0  # one floor treasure is worth about this much noise
 KEEP_WEIGHT = 1.0  # value of keeping a good card in hand for later
 TRACKER_WEIGHT = 0.1  # treasure lost per point of noise on the tracker (end bonus, wake risk)
-WAKE_COST = 60.0  # waking the wizard: the guild can't win any more (about 15 floor treasures)
-# Noise still to come (issue 29 item 8: the old penalty only looked at this round, at 2 noise a hire to come, and bots
-# overshot 48 by a median 7): a hire still to come this round adds CARD_NOISE on average (spread CARD_SPREAD), a whole
-# round still to play ROUND_NOISE (spread ROUND_SPREAD), as measured in all-bot games.
-CARD_NOISE, CARD_SPREAD = 1.5, 2.0
-ROUND_NOISE, ROUND_SPREAD = 6.2, 6.8
+FUTURE_NOISE = 2.0  # noise a hire still to come adds, on average (a bot team makes about 7 a round)
+WAKE_PENALTY = 60.0  # a team that surely takes the guild to 48 (it can't win any more)
+WAKE_SLOPE = 3.0  # per point the team is projected to go over what the tracker has left
+PACE_SLOPE = 0.5  # per point over this round's fair share of what the tracker has left
 
 
 class Risk:
-    """How near this seat's guild is to waking the wizard (48 on the tracker): a team's cost is WAKE_COST times the
-    chance that the guild ends the game at 48 or more, its noise projected over the hires and rounds still to come
-    (a normal approximation)."""
+    """How much noise this seat's guild can still afford: 48 on the tracker wakes the wizard."""
 
     def __init__(self, total: int = 0, round_number: int = 1) -> None:
-        self.budget = WAKE_AT - 1 - total  # the most noise the guild can still make and stay asleep
-        self.rounds_after = max(0, ROUNDS - round_number)
-        self.key = (self.budget, self.rounds_after)
+        self.budget = WAKE_AT - 1 - total  # the most noise this round that is still safe
+        self.pace = self.budget / max(1, ROUNDS - round_number + 1)
 
     def cost(self, noise: int, cards: int) -> float:
-        """The penalty for a team with ``noise`` after ``cards`` hires: the chance of going past the budget."""
-        left = max(0, TEAM_SIZE - cards)
-        mean = noise + CARD_NOISE * left + ROUND_NOISE * self.rounds_after
-        spread = math.sqrt(CARD_SPREAD ** 2 * left + ROUND_SPREAD ** 2 * self.rounds_after)
-        if spread == 0:
-            return WAKE_COST if noise > self.budget else 0.0
-        return WAKE_COST * 0.5 * math.erfc((self.budget + 0.5 - mean) / (spread * math.sqrt(2)))
+        """The penalty for a team with ``noise`` after ``cards`` hires: projected over what the tracker can take."""
+        projected = noise + FUTURE_NOISE * max(0, TEAM_SIZE - cards)
+        cost = WAKE_SLOPE * max(0.0, projected - self.budget) + PACE_SLOPE * max(0.0, projected - self.pace)
+        if noise > self.budget:
+            cost += WAKE_PENALTY
+        return cost
 
 
 NO_RISK = Risk(-10_000)  # a guild so far from 48 that the tracker never matters
@@ -73,7 +66,7 @@ _LOOKS: list[tuple[Any, ...]] = sorted(set(_SIGNATURE))
 LOOK_ID: list[int] = [_LOOKS.index(signature) for signature in _SIGNATURE]
 _EFFECT_KEYS: dict[int, tuple[dict[str, Any], str]] = {}
 _OUTCOMES: dict[tuple[tuple[int, ...], str], list[tuple[int, int]]] = {}
-_VALUERS: dict[tuple[str, tuple[int, int]], _Valuer] = {}
+_VALUERS: dict[tuple[str, int, float], _Valuer] = {}
 _CACHE_LIMIT = 200_000  # team values (and outcomes) kept in all; past it that cache starts afresh
 _cached = _outcomes_cached = 0
 
@@ -222,12 +215,12 @@ def _valuer(effect: dict[str, Any], risk: Risk) -> _Valuer:
     """The memo of team values for this floor rule and tracker risk."""
     global _cached
     key = _effect_key(effect)
-    found = _VALUERS.get((key, risk.key))
+    found = _VALUERS.get((key, risk.budget, risk.pace))
     if found is None:
         if _cached >= _CACHE_LIMIT:
             _VALUERS.clear()
             _cached = 0
-        found = _VALUERS[(key, risk.key)] = _Valuer(effect, key, risk)
+        found = _VALUERS[(key, risk.budget, risk.pace)] = _Valuer(effect, key, risk)
     return found
 
 

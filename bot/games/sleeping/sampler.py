@@ -197,12 +197,11 @@ def lead_judge(engine, state: dict[str, Any], seat: int) -> float:
 
 
 # Logistic weights of "this guild wins" over ``features``, fit on every guild at the start of rounds 2-5 of
-# 160 seeded normal-bot games at 3 and 4 players (``python -m tools.fit_sleeping``; refit after the normal bot's
-# wake risk changed, issue 29 item 8: the held-out figures below are the previous fit's, not re-measured). Held-out log-loss per
+# 160 seeded normal-bot games at 3 and 4 players (``python -m bot.games.sleeping.fit``). Held-out log-loss per
 # guild (461 moments of 120 later games, chances shared out to add up to one): 0.4210, against 0.4221 for a
 # fit on 520 games (more games barely help), 0.4387 for the hand-set lead judge and 0.5623 for an even share.
-_WEIGHTS = (-0.396, -2.639, 1.496, 0.33, 3.816, -3.548, -0.763)
-_BIAS = -0.046
+_WEIGHTS = (2.382, -3.616, 1.139, 0.928, 2.001, -2.077, -0.611)
+_BIAS = -0.155
 FEATURES = ("lead", "lead early", "ahead of the field", "waking chance", "treasure lead", "noise over the quietest",
             "rivals (log)")
 

@@ -194,13 +194,3 @@ def test_bot_expected_gain_never_draws_a_card_the_team_already_holds():
     assert bot_player.expected_gain(team, ids("Shade", "Whisk"), ground) == -19
     with pytest.raises(ValueError):
         bot_player.gain(team, ID["Shade"], ground)
-
-
-def test_the_bot_counts_the_rounds_still_to_come_against_48():
-    """issue 29 item 8: the bot overshot 48 (highest final noise 62-72): its wake risk only looked at this round, so a
-    guild at 40 after round 4 took a 7-noise team (47: "safe") and then woke the wizard in round 5. Now the risk of
-    the round still to come costs more than two floor treasures' worth there."""
-    from bot.games.sleeping.bot_player import BONUS_WEIGHT, Risk
-    late, early = Risk(40, 4), Risk(0, 1)
-    assert late.cost(7, 4) - late.cost(0, 4) > 2 * BONUS_WEIGHT
-    assert early.cost(7, 4) - early.cost(0, 4) < (late.cost(7, 4) - late.cost(0, 4)) / 4  # far from 48 it matters less
