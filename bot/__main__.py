@@ -1,5 +1,6 @@
 """``python -m bot`` / ``heistcord``: run the bot; ``heistcord db copy``: SQLite to PostgreSQL; ``heistcord ratings
-rebuild``: every ladder recomputed from the results.
+rebuild``: every ladder recomputed from the results; ``heistcord sync``: sync the slash commands with Discord now
+(the bot otherwise syncs them only when they changed).
 
 Every way start-up can fail ends with one line on stderr saying what to do (and never a secret): a
 missing or malformed token, a database that can't be opened or doesn't answer (within about 10 s),
@@ -79,11 +80,13 @@ def main(argv: list[str] | None = None) -> int:
         from bot.rebuild import main as ratings_main
 
         return ratings_main(argv[1:])
-    if argv:
+    if argv not in ([], ["sync"]):
         print("usage: heistcord                (run the bot; settings from the environment or .env)\n"
+              "       heistcord sync           (sync the slash commands with Discord now, then stop)\n"
               "       heistcord db copy --from <sqlite file> --to <postgresql url>\n"
               "       heistcord ratings rebuild  (recompute every ladder from the stored results)", file=sys.stderr)
         return 2
+    sync = argv == ["sync"]
     try:
         config = Config.from_env()
     except ValueError as exc:  # bot.config.ConfigError: one line saying which setting is wrong
@@ -101,7 +104,18 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(check_storage(config))
     except (StorageError, DatabaseInUseError) as exc:
         return fail(str(exc))
+    if sync:  # logs in over HTTP only (no gateway), syncs, stops; the running bot may keep the SQLite file
+        from bot.app import HeistBot
+
+        asyncio.run(sync_commands(HeistBot(config, sync_only=True), config.token))
+        return 0
     return run(config)
+
+
+async def sync_commands(bot, token: str) -> None:
+    """``heistcord sync``: log in (its setup syncs the commands, whatever the stored hash says), then stop."""
+    async with bot:
+        await bot.login(token)
 
 
 if __name__ == "__main__":

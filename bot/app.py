@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import hashlib
+import json
 import logging
 import pkgutil
 import time
@@ -16,8 +18,10 @@ import rendering
 from bot import loops
 from bot.backend import make_storage
 from bot.config import Config
+from bot.metrics import Metrics
 from bot.permissions import ManagerRoles, manages_server
 from bot.search import pool as search_pool
+from bot.sender import Budget, Sender, SharedBudget
 from bot.storage import GameRow, StorageError, answering
 from bot.tables import Outcome, TableService
 from cogs.boards import TableUI
@@ -114,25 +118,34 @@ class HeistBot(commands.AutoShardedBot):
     as Discord recommends, or ``HEISTCORD_SHARD_COUNT`` with this process running the shards
     ``HEISTCORD_SHARD_IDS`` (all of them by default)."""
 
-    def __init__(self, config: Config, *, seed_source=None, clock=None, **kwargs: Any) -> None:
+    def __init__(self, config: Config, *, seed_source=None, clock=None, sync_only: bool = False,
+                 **kwargs: Any) -> None:
         kwargs.setdefault("intents", intents(config.members_intent))
         kwargs.setdefault("shard_count", config.shard_count)
         kwargs.setdefault("shard_ids", config.shard_ids)
         refusals = Refusals(clock=clock or time.time)
-        kwargs.setdefault("http_trace", refusals.trace_config())  # counts every answer Discord refuses
+        storage = make_storage(config.db_path, config.database_url)
+        # Every global-limited request waits for the budget (one per process, or leased from PostgreSQL when
+        # several processes share the bot), and every answer Discord refuses is counted.
+        budget = SharedBudget(storage, config.global_rate) if storage.shared else Budget(config.global_rate)
+        kwargs.setdefault("http_trace", budget.trace_config(refusals.trace_config()))
         # The bot uses no voice: discord.py's warnings that its voice libraries are missing would only mislead.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(command_prefix=commands.when_mentioned, help_command=None, tree_cls=HeistTree, **kwargs)
         sweep_ratelimits_lazily(self.http)
         self.config = config
         self.refusals = refusals
-        self.storage = make_storage(config.db_path, config.database_url)
+        self.storage = storage
+        self.sender = Sender(budget)
+        self.metrics = Metrics(self.sender)
+        self.sync_only = sync_only
         self._seed_source = seed_source
         self._clock = clock
         self.tables: TableService = None  # type: ignore[assignment]
         self.ui = TableUI(self)
         self._timer_task: asyncio.Task | None = None
         self._refusal_log_task: asyncio.Task | None = None
+        self._budget_log_task: asyncio.Task | None = None
         self._timer_wakeup = asyncio.Event()
         self._recovered = False  # the start-up recovery is done (tried again on every timer pass until it is)
         self.timer_passes = 0  # timer passes done (tests wait on it)
@@ -151,21 +164,44 @@ class HeistBot(commands.AutoShardedBot):
         self.add_listener(ComponentRouter.on_interaction, "on_interaction")
         for name in discover_cogs():
             await self.load_extension(name)
-        if self.config.dev_guild_id:
-            guild = discord.Object(id=self.config.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-            log.info("commands synced to development guild %s", self.config.dev_guild_id)
-        else:
-            await self.tree.sync()
-            log.info("commands synced globally (may take up to an hour to appear)")
+        await self.sync_commands(force=self.sync_only)
+        if self.sync_only:
+            return
+        if self.config.metrics_port:
+            self.metrics.serve(self.config.metrics_port)
+        self._budget_log_task = asyncio.create_task(self.sender.log_forever(), name="heistcord-budget-log")
         self._timer_task = asyncio.create_task(self._timer_loop(), name="heistcord-timers")
         self._refusal_log_task = asyncio.create_task(self.refusals.log_forever(), name="heistcord-http-log")
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Sync the slash commands with Discord (a rate-limited route) only when they changed since the last
+        sync: a hash of them is kept in the database, and of several processes starting together with a new
+        command set exactly one syncs it. ``force`` (``heistcord sync``) syncs anyway. True if synced."""
+        guild = discord.Object(id=self.config.dev_guild_id) if self.config.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+        key = f"commands:{guild.id if guild is not None else 'global'}"
+        changed = await self.storage.swap_meta(key, digest)
+        if not changed and not force:
+            log.info("slash commands unchanged since they were last synced: not synced again")
+            return False
+        try:
+            await self.tree.sync(guild=guild)
+        except Exception:
+            await self.storage.swap_meta(key, "")  # not synced after all: the next start tries again
+            raise
+        if guild is not None:
+            log.info("commands synced to development guild %s", guild.id)
+        else:
+            log.info("commands synced globally (may take up to an hour to appear)")
+        return True
 
     async def close(self) -> None:
         """Stop the timers, let running handlers finish, then close the connection and the storage."""
         self._stopping = True
-        for task in (self._timer_task, self._refusal_log_task):
+        for task in (self._timer_task, self._refusal_log_task, self._budget_log_task):
             if task is not None:
                 task.cancel()
                 try:
@@ -173,6 +209,9 @@ class HeistBot(commands.AutoShardedBot):
                 except (asyncio.CancelledError, Exception):
                     pass
         await self._drain_handlers()
+        await self.ui.idle(timeout=DRAIN_SECONDS, dms=True)  # hand DMs waiting to catch up go now
+        await self.sender.close()
+        self.metrics.close()
         await super().close()
         await self.storage.close()
         gc.unfreeze()  # what start-up froze may be collected again (a process that starts another bot: the tests)
@@ -190,12 +229,17 @@ class HeistBot(commands.AutoShardedBot):
         if pending:
             await asyncio.wait(pending, timeout=DRAIN_SECONDS)
 
-    async def idle(self, timeout: float = 30.0) -> None:
-        """Wait until every interaction being handled is done (boards posted, DMs sent)."""
+    async def idle(self, timeout: float = 30.0, *, dms: bool = False) -> None:
+        """Wait until every interaction being handled is done (boards posted, DMs sent; hand DMs that catch up
+        at leisure too if ``dms``)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while (pending := self.handler_tasks()) and loop.time() < deadline:
-            await asyncio.wait(pending, timeout=max(0.0, deadline - loop.time()))
+        while loop.time() < deadline:
+            while (pending := self.handler_tasks()) and loop.time() < deadline:
+                await asyncio.wait(pending, timeout=max(0.0, deadline - loop.time()))
+            await self.ui.idle(timeout=max(0.0, deadline - loop.time()), dms=dms)  # what they queued (DMs, tidying)
+            if not self.handler_tasks() and self.ui.quiet(dms=dms):
+                return
 
     async def _late_save(self, game: GameRow, version: int) -> None:
         """A change whose save was in doubt (its player was told so) turned out stored: show the table as it is

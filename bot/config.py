@@ -114,6 +114,8 @@ class Config:
     shard_count: int | None = None  # None: as many shards as Discord recommends
     shard_ids: list[int] | None = None  # the shards this process runs; None: all of them
     database_url: str | None = None  # postgresql://...: games in PostgreSQL, shared by many processes
+    global_rate: int = 40  # requests per second the bot allows itself against Discord's global limit (50)
+    metrics_port: int | None = None  # the Prometheus endpoint's port; None: no endpoint
     render_workers: int | None = None  # drawing processes; None: one per core but one; 0: a thread
     render_timeout: float = 15.0  # seconds a picture may take before it is given up
     search_workers: int = 1  # processes where hard bots think; 0: a thread
@@ -137,6 +139,9 @@ class Config:
             shard_count=shard_count,
             shard_ids=parse_shard_ids(merged.get("HEISTCORD_SHARD_IDS", ""), shard_count),
             database_url=parse_database_url(merged.get("HEISTCORD_DATABASE_URL", "")),
+            global_rate=parse_whole(merged, "HEISTCORD_GLOBAL_RATE", 40, low=1, high=10_000,
+                                    meaning="requests per second (Discord allows a bot 50 in all)") or 40,
+            metrics_port=parse_whole(merged, "HEISTCORD_METRICS_PORT", None, low=1, high=65535, meaning="a TCP port"),
             render_workers=parse_whole(merged, "HEISTCORD_RENDER_WORKERS", None, low=0, high=256,
                                        meaning="drawing processes (0 draws on a thread of the bot)"),
             render_timeout=parse_seconds(merged, "HEISTCORD_RENDER_TIMEOUT", 15.0),

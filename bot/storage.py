@@ -227,6 +227,19 @@ MIGRATIONS: list[str] = [
         SELECT ROW_NUMBER() OVER (ORDER BY MIN(finished_at), game_id), game_id, guild_id, game_key, 1, 'pending'
         FROM results GROUP BY game_id, guild_id, game_key;
     """,
+    # 8 -> 9: what the bot keeps about itself (the hash of the slash commands last synced with Discord), and
+    # the requests processes lease from the global budget (PostgreSQL only: one SQLite process needs none).
+    """
+    CREATE TABLE bot_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE request_leases (
+        slot INTEGER PRIMARY KEY,
+        used INTEGER NOT NULL,
+        granted INTEGER NOT NULL
+    );
+    """,
 ]
 
 WRITE_BUDGET = 2.0  # seconds a write may wait for the database before giving up
@@ -1086,6 +1099,26 @@ class Storage:
             else:
                 await db.execute("INSERT INTO dm_refusals (user_id, until) VALUES (?, ?) ON CONFLICT (user_id)"
                                  " DO UPDATE SET until = excluded.until", (user_id, until))
+
+    # --- the bot's own notes -----------------------------------------------------------
+    async def meta(self, key: str) -> str | None:
+        """A value the bot keeps about itself (e.g. ``command_hash``), or None."""
+        async with self._db.execute("SELECT value FROM bot_meta WHERE key = ?", (key,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row["value"]
+
+    async def swap_meta(self, key: str, value: str) -> bool:
+        """Set ``key`` to ``value``; True if this call changed it (so, across processes, exactly one of several
+        setting the same new value at once is told it did)."""
+        async with self.transaction() as db:
+            cur = await db.execute("INSERT INTO bot_meta (key, value) VALUES (?, ?) ON CONFLICT (key)"
+                                   " DO UPDATE SET value = excluded.value WHERE value <> excluded.value", (key, value))
+            return cur.rowcount > 0
+
+    async def lease_requests(self, want: int, per_slot: int, slot_seconds: float) -> tuple[int, float]:
+        """Requests several processes share out of the global budget: one SQLite process owns its file and the
+        whole budget, so this is only used on PostgreSQL (``SharedBudget``)."""
+        raise NotImplementedError("one process on SQLite has the whole budget to itself")
 
     # --- tutorial runs (/game learn) ----------------------------------------------------
     async def start_tutorial(self, user_id: int, game_key: str, run: dict[str, Any]) -> TutorialRow:

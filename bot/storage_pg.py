@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import time
 from typing import Any, Awaitable, Callable, Iterable, TypeVar
 
@@ -235,6 +236,19 @@ PG_MIGRATIONS: list[str] = [
         FROM results GROUP BY game_id, guild_id, game_key;
     SELECT setval(pg_get_serial_sequence('rated_games', 'seq'), COALESCE((SELECT MAX(seq) FROM rated_games), 0) + 1,
                   false);
+    """,
+    # 8 -> 9: the bot's own notes (the slash commands' hash) and the requests leased from the global budget
+    # (unlogged: a lease matters for a quarter of a second, never after a crash).
+    """
+    CREATE TABLE bot_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE UNLOGGED TABLE request_leases (
+        slot BIGINT PRIMARY KEY,
+        used INTEGER NOT NULL,
+        granted INTEGER NOT NULL
+    );
     """,
 ]
 
@@ -797,6 +811,36 @@ class PgStorage(Storage):
             else:
                 await db.execute("INSERT INTO dm_refusals (user_id, until) VALUES ($1, $2) ON CONFLICT (user_id)"
                                  " DO UPDATE SET until = excluded.until", user_id, float(until))
+
+
+    # --- the bot's own notes and the shared request budget ---------------------------------
+    async def meta(self, key: str) -> str | None:
+        """A value the bot keeps about itself (e.g. ``command_hash``), or None."""
+        return await self._pool.fetchval("SELECT value FROM bot_meta WHERE key = $1", key)
+
+    async def swap_meta(self, key: str, value: str) -> bool:
+        """Set ``key`` to ``value``; True if this call changed it: of several processes storing the same new
+        value at once, exactly one is told it did (the row lock orders them)."""
+        changed = await self._pool.fetchval(
+            "INSERT INTO bot_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+            " WHERE bot_meta.value <> excluded.value RETURNING key", key, value)
+        return changed is not None
+
+    async def lease_requests(self, want: int, per_slot: int, slot_seconds: float) -> tuple[int, float]:
+        """Up to ``want`` requests of the current slot (``slot_seconds`` long, on the database server's clock),
+        at most ``per_slot`` for all processes together: ``(granted, seconds left in the slot)``."""
+        row = await self._pool.fetchrow(
+            "WITH c AS (SELECT extract(epoch FROM clock_timestamp())::float8 / $3::float8 AS x)"
+            " INSERT INTO request_leases AS l (slot, used, granted)"
+            " SELECT floor(x)::bigint, LEAST($1::int, $2::int), LEAST($1::int, $2::int) FROM c"
+            " ON CONFLICT (slot) DO UPDATE SET used = LEAST($2::int, l.used + $1::int),"
+            " granted = LEAST($2::int, l.used + $1::int) - l.used"
+            " RETURNING granted, (slot + 1) * $3::float8 - extract(epoch FROM clock_timestamp())::float8 AS seconds_left",
+            int(want), int(per_slot), float(slot_seconds))
+        if row["granted"] and row["seconds_left"] > 0 and random.random() < 0.01:  # now and then, forget old slots
+            await self._pool.execute("DELETE FROM request_leases WHERE slot < floor(extract(epoch FROM"
+                                     " clock_timestamp())::float8 / $1::float8)::bigint - 100", float(slot_seconds))
+        return int(row["granted"]), max(0.0, float(row["seconds_left"]))
 
 
     # --- tutorial runs (/game learn) ----------------------------------------------------

@@ -93,7 +93,7 @@ class AdminCog(commands.Cog):
         if outcome.game.status == "ended":
             await self.bot.ui.announce_end(outcome.game)
         else:
-            await self.bot.ui.publish(outcome)
+            await self.bot.ui.publish(outcome, interaction=interaction)
 
     @admin.command(name="settings", description="Server defaults for heistcord games")
     @app_commands.describe(
@@ -167,6 +167,8 @@ class AdminCog(commands.Cog):
         muted = [f"<#{c}>" for c in refusals.muted_channels if c in here]
         if muted:
             lines.append(f"Channels where I'm missing permissions (nothing posted there): {', '.join(muted)}")
+        lines.append("**Discord's rate limits** (this process; moves ride their interactions, which aren't counted)")
+        lines += [f"• {line}" for line in self.bot.sender.summary()]
         await interaction.response.send_message(**fit("\n".join(lines), ephemeral=True))
 
     @season.command(name="start", description="Close this season's ladders and start new ones (old ones stay viewable)")

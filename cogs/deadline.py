@@ -43,8 +43,11 @@ async def edit_reply(interaction: discord.Interaction, **kwargs: Any) -> None:
 
 
 async def reply(interaction: discord.Interaction, **kwargs: Any) -> None:
-    """A private answer to a command: directly, or filling in :func:`in_time`'s deferred reply."""
-    if interaction.response.is_done():
+    """A private answer to a command: directly, or filling in :func:`in_time`'s deferred reply (through Edit
+    Original Interaction Response: Discord's docs call the old way, a first follow-up, deprecated)."""
+    if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+        await interaction.edit_original_response(**kwargs)
+    elif interaction.response.is_done():
         await interaction.followup.send(**kwargs, ephemeral=True)
     else:
         await interaction.response.send_message(**kwargs, ephemeral=True)

@@ -176,6 +176,17 @@ def board_content(game: GameRow, engine: Engine, events: list[dict[str, Any]] | 
     """The board message's text: the latest public events, whose turn it is, or the final scores."""
     lines = [e["text"] for e in (events or []) if "to" not in e and e.get("text")]
     text = "\n".join(f"• {line}" for line in lines[-15:])
+    header, footer = board_header(game, engine), board_footer(game, engine)
+    return clip(f"{header}\n{text}\n{footer}" if text else f"{header}\n{footer}", 1900)
+
+
+def board_header(game: GameRow, engine: Engine) -> str:
+    """The first line of a board: the game and the table."""
+    return f"**{engine.meta.name}** · table #{game.id}"
+
+
+def board_footer(game: GameRow, engine: Engine) -> str:
+    """The last lines of a board: the status and whom the game waits for, or that it is over."""
     if game.status == "running":
         waiting = engine.to_act(game.state)
         who = ", ".join(seat_label(game, s) for s in waiting)
@@ -183,12 +194,47 @@ def board_content(game: GameRow, engine: Engine, events: list[dict[str, Any]] | 
         footer = f"**{status}**" + (f"\n⏳ Waiting for: {who}" if who else "")
         if who and game.deadline_at:
             footer += f" · time runs out <t:{int(game.deadline_at)}:R>"
-    elif game.status == "finished":
-        footer = "**Game over!**"
-    else:
-        footer = f"**Game ended.** {game.ended_reason or ''}"
-    header = f"**{engine.meta.name}** · table #{game.id}"
-    return clip(f"{header}\n{text}\n{footer}" if text else f"{header}\n{footer}", 1900)
+        return footer
+    if game.status == "finished":
+        return "**Game over!**"
+    return f"**Game ended.** {game.ended_reason or ''}"
+
+
+BOARD_TEXT = 1900  # a board message's text at most (Discord's limit is 2,000)
+
+
+def board_pages(game: GameRow, engine: Engine, lines: list[str], limit: int = BOARD_TEXT) -> list[list[str]]:
+    """The public lines of a turn cut into the messages that hold them, oldest first: the last one is the board
+    (with the footer), the others continuations. Nothing is dropped: a turn with many lines (bots moving one
+    after another, a long reveal) takes several messages rather than losing its oldest lines."""
+    header, footer = board_header(game, engine), board_footer(game, engine)
+    room = limit - len(header) - 2
+    bullets = [clip(f"• {line}", room - len(footer) - 1) for line in lines]
+    last: list[str] = []
+    used = len(footer) + 1
+    while bullets and used + len(bullets[-1]) + 1 <= room:  # the board: the latest lines that fit beside the footer
+        used += len(bullets[-1]) + 1
+        last.insert(0, bullets.pop())
+    pages: list[list[str]] = []
+    page: list[str] = []
+    used = 0
+    for bullet in bullets:  # the earlier lines, in order, as full as each message holds
+        if page and used + len(bullet) + 1 > room:
+            pages.append(page)
+            page, used = [], 0
+        page.append(bullet)
+        used += len(bullet) + 1
+    if page:
+        pages.append(page)
+    return [*pages, last]
+
+
+def board_page(game: GameRow, engine: Engine, bullets: list[str], *, board: bool) -> str:
+    """One message of :func:`board_pages`: the header and its lines, and the footer on the board itself."""
+    parts = [board_header(game, engine), *bullets]
+    if board:
+        parts.append(board_footer(game, engine))
+    return "\n".join(parts)
 
 
 ALT_TEXT_LIMIT = 1024  # Discord's limit for an attachment's description

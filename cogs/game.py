@@ -145,6 +145,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(name="Which option", value="Its new value")
     async def option(self, interaction: discord.Interaction, name: str, value: str) -> None:
         """/game option: the host sets one of the lobby's options."""
+        self.ui.check_user_limit(interaction, "lobby")
         check_option_text(name, value)
         row = await self.tables.set_option(interaction.channel_id, interaction.user.id, name, value)
         shown = row.options.get(name, row.options.get("_" + name))
@@ -167,6 +168,7 @@ class GameCog(commands.Cog):
     @game.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
         """/game join: take a seat in this channel's lobby."""
+        self.ui.check_user_limit(interaction, "lobby")
         row = await self.tables.require_in_channel(interaction.channel_id)
         row = await self.tables.join(row.id, interaction.user.id, interaction.user.display_name)
         engine = self.tables.engine(row)
@@ -180,11 +182,12 @@ class GameCog(commands.Cog):
     @game.command(name="leave", description="Leave this channel's table")
     async def leave(self, interaction: discord.Interaction) -> None:
         """/game leave: leave this channel's table (in a game, a bot or the end takes the seat)."""
+        self.ui.check_user_limit(interaction, "lobby")
         row = await self.tables.require_in_channel(interaction.channel_id)
         row, outcome = await in_time(interaction, self.tables.leave(row.id, interaction.user.id))
         await reply(interaction, content="You left the table.")
         if outcome is not None:
-            await self.ui.publish(outcome)
+            await self.ui.publish(outcome, interaction=interaction)
         else:
             await self.ui.refresh_lobby(row)
 
@@ -193,6 +196,7 @@ class GameCog(commands.Cog):
     async def addbot(self, interaction: discord.Interaction,
                      level: Literal["easy", "normal", "hard"] = "normal") -> None:
         """/game addbot: seat a bot player of a level in the lobby."""
+        self.ui.check_user_limit(interaction, "lobby")
         row = await self.tables.require_in_channel(interaction.channel_id)
         row = await self.tables.add_bot(row.id, interaction.user.id, level)
         await interaction.response.send_message(f"A bot ({level}) took a seat.", ephemeral=True)
@@ -206,8 +210,8 @@ class GameCog(commands.Cog):
                                                                is_manager=self.bot.is_manager(interaction)))
         await reply(interaction, content=f"{self.tables.engine(row).meta.name} starts!")
         await self.ui.refresh_lobby(outcome.game)
-        await self.ui.open_thread(outcome.game)
-        await self.ui.publish(outcome)
+        await self.ui.open_thread(outcome.game, interaction=interaction)
+        await self.ui.publish(outcome, interaction=interaction)
 
     # --- play ---------------------------------------------------------------------------------
     @game.command(name="play", description="Open your move panel")
@@ -223,12 +227,13 @@ class GameCog(commands.Cog):
         row = await self.tables.require_in_channel(interaction.channel_id)
         version, index = self._parse_move(row, interaction.user.id, move)
         outcome = await in_time(interaction, self.tables.act(row.id, interaction.user.id, version=version, index=index))
+        private = self.ui.move_reply(outcome, interaction.user.id)  # what the move did to them, in their reply
         done = f"✅ {outcome.label}" if outcome.label else "✅ Done."
         game, engine, seat = outcome.game, self.tables.engine(outcome.game), seat_of(outcome.game, interaction.user.id)
         if game.status == "running" and seat is not None and seat not in engine.to_act(game.state):
             done += "\n" + after_move(game, engine, seat, outcome)  # e.g. "Locked in; waiting for Dave."
-        await reply(interaction, content=done)
-        await self.ui.publish(outcome)
+        await reply(interaction, **fit(f"{done}\n{private}" if private else done))
+        await self.ui.publish(outcome, interaction=interaction)
 
     def _parse_move(self, row, user_id: int, text: str) -> tuple[int, int]:
         picked = customid.parse_move(text)
@@ -298,9 +303,10 @@ class GameCog(commands.Cog):
     @game.command(name="rejoin", description="Take your seat back from the bot after missing turns")
     async def rejoin(self, interaction: discord.Interaction) -> None:
         """/game rejoin: a player benched as away takes their seat back."""
+        self.ui.check_user_limit(interaction, "note")
         row = await self.tables.rejoin(interaction.channel_id, interaction.user.id)
         await interaction.response.send_message("Welcome back: your seat is yours again.", ephemeral=True)
-        await self.bot.ui.channel_note(row, f"<@{interaction.user.id}> is back at the table.")
+        await self.bot.ui.channel_note(row, f"<@{interaction.user.id}> is back at the table.", interaction=interaction)
 
     @game.command(name="rules", description="A short summary of a game's rules, and where to learn it")
     @app_commands.autocomplete(game=game_autocomplete)

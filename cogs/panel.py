@@ -159,8 +159,8 @@ class PanelReplies:
                                     else "This game is over.")
         text, view = build_panel(game, self.tables.engine(game), seat, outcome)
         if game.channel_id in self.bot.refusals.muted_channels:
-            text += ("\n⚠️ Discord won't let me post in this channel (missing permissions), so new boards aren't"
-                     " posted: please ask a server admin. `/game status` shows the board meanwhile.")
+            text += ("\n⚠️ Discord won't let me post in this channel (missing permissions): boards still come with"
+                     " each move, but reminders and timed moves aren't posted, so please ask a server admin.")
         kwargs: dict[str, Any] = fit(prefix + text)
         if view is not None:
             kwargs["view"] = view

@@ -123,7 +123,7 @@ class ComponentHandlers:
         game, outcome = await in_time(interaction, self.tables.leave(parts.game_id, interaction.user.id))
         if outcome is not None:
             await reply(interaction, content="You left the game.")
-            await self.publish(outcome)
+            await self.publish(outcome, interaction=interaction)
         else:
             await self._edit_lobby(interaction, game)
 
@@ -134,8 +134,8 @@ class ComponentHandlers:
         outcome = await in_time(interaction, self.tables.start(
             parts.game_id, interaction.user.id, is_manager=self.bot.permissions.is_manager(interaction)))
         await edit_reply(interaction, embed=lobby_embed(outcome.game, self.tables.engine(outcome.game)), view=None)
-        await self.open_thread(outcome.game)
-        await self.publish(outcome)
+        await self.open_thread(outcome.game, interaction=interaction)
+        await self.publish(outcome, interaction=interaction)
 
     async def _on_play(self, interaction: discord.Interaction, parts: customid.CustomId, values: list[str]) -> None:
         await self.show_panel(interaction, await self.tables.get(parts.game_id))
@@ -175,11 +175,13 @@ class ComponentHandlers:
         # (the reply's request is then written), so the reply's own work is not delayed by it.
         asyncio.get_running_loop().call_soon(self.draw_board_early, outcome.game)
         done = f"✅ {outcome.label}\n" if outcome.label else "✅ Done.\n"
+        private = self.move_reply(outcome, interaction.user.id)  # what the move did to them, in their reply
+        done += f"{private}\n" if private else ""
         if outcome.game.status == "running":
             await self.show_panel(interaction, outcome.game, prefix=done, edit=True, outcome=outcome)
         else:
             await edit_reply(interaction, content=done + "The game is over.", view=None)
-        await self.publish(outcome)
+        await self.publish(outcome, interaction=interaction)
 
 
 Handler = Callable[[Any, discord.Interaction, customid.CustomId, list[str]], Awaitable[None]]

@@ -62,28 +62,36 @@ def _header(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     return y + 8
 
 
+def faces_text(faces: Sequence[int]) -> str:
+    """A token's two faces, e.g. "+4/+2"."""
+    return "/".join(f"{face:+d}" for face in faces)
+
+
 def _heat_and_bag(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
-    h = 112
+    """The heat track (the tokens each round's end adds to the bag) and the bag (how many of each colour, and the
+    two faces a token of that colour can land on: the legend of every token on the board)."""
+    h = 166
     split = 470
     _panel(draw, (PAD, y, split - 8, y + h))
     _panel(draw, (split + 8, y, W - PAD, y + h))
-    draw.text((PAD + 14, y + 8), "Heat (round: tokens)", font=font(22, bold=True), fill=MUTED)
-    x = PAD + 36
+    draw.text((PAD + 14, y + 8), "Heat: into the bag", font=font(26, bold=True), fill=MUTED)
+    draw.text((PAD + 14, y + 38), "after each round", font=font(26, bold=True), fill=MUTED)
+    x = PAD + 48
     for space in view["heat"]:
         current = space["round"] == view["round"] and not view["over"]
         if current:
-            draw.rounded_rectangle((x - 28, y + 40, x + 52, y + h - 6), radius=8, outline=GOLD, width=3)
-        _token(draw, x, y + 74, 22, space["colour"], str(space["round"]), dim=space["done"])
-        label = f"×{space['count']}" if not space["done"] else "✓"
-        draw.text((x + 26, y + 74), label, font=font(24, bold=True), fill=INK if not space["done"] else MUTED,
-                  anchor="lm")
+            draw.rounded_rectangle((x - 38, y + 70, x + 38, y + h - 6), radius=8, outline=GOLD, width=3)
+        label = "✓" if space["done"] else str(space["count"])
+        _token(draw, x, y + 104, 26, space["colour"], label, dim=space["done"])
+        draw.text((x, y + 134), f"R{space['round']}", font=font(24, bold=True),
+                  fill=GOLD if current else MUTED, anchor="ma")
         x += 84
     bx = split + 22
-    draw.text((bx, y + 8), f"Bag: {view['bag_total']} tokens (number = how many)", font=font(22, bold=True),
-              fill=MUTED)
-    x = bx + 34
+    draw.text((bx, y + 8), f"Bag: {view['bag_total']} tokens, how many of each", font=font(26, bold=True), fill=MUTED)
+    x = bx + 46
     for colour, count in view["bag"].items():
-        _token(draw, x, y + 72, 32, colour, str(count), dim=count == 0)
+        _token(draw, x, y + 82, 34, colour, str(count), dim=count == 0)
+        draw.text((x, y + 124), faces_text(view["faces"][colour]), font=font(26, bold=True), fill=INK, anchor="ma")
         x += 112
     return y + h + 12
 
@@ -97,12 +105,15 @@ def _job_panel(draw: ImageDraw.ImageDraw, view: HeistView, job: JobView, box: tu
                 lambda d, x, y: _job_face(d, job, pawns, (x, y, x + x1 - x0, y + y1 - y0)))
 
 
+EFFECT = 28  # an obstacle's effect lines (readable on a phone, 400 px wide)
+
+
 def _job_face(draw: ImageDraw.ImageDraw, job: JobView, pawns: list[tuple[int, str]],
               box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
     outline = GOLD if job["active"] else (GREEN if job["completed"] else None)
     _panel(draw, box, outline=outline, width=5)
-    tag = "COMPLETE" if job["completed"] else f"{job['left']}/{job['length']} left"
+    tag = "Completed" if job["completed"] else f"{job['left']} of {job['length']} left"
     tag_w = draw.textlength(tag, font=font(26, bold=True))
     title = f"{job['letter']} {job['name']}"
     draw.text((x0 + 14, y0 + 10), fit_text(draw, title, font(26, bold=True), x1 - x0 - tag_w - 40),
@@ -126,15 +137,17 @@ def _job_face(draw: ImageDraw.ImageDraw, job: JobView, pawns: list[tuple[int, st
         draw.text((x1 - 14, y), cheese, font=font(32, bold=True), fill=GOLD, anchor="ra")
         y += 44
         if top["mandatory"]:
-            label = "FINALE · MANDATORY" if top.get("finale") else "MANDATORY"
-            draw.text((x0 + 14, y), label, font=font(24, bold=True), fill=RED)
-            y += 32
+            label = "Finale, Mandatory: stays if failed" if top.get("finale") else "Mandatory: stays if failed"
+            draw.text((x0 + 14, y), fit_text(draw, label, font(28, bold=True), x1 - x0 - 28), font=font(28, bold=True),
+                      fill=RED)
+            y += 36
         key: Literal["success", "failure"]
         for key, colour in (("success", GREEN), ("failure", RED)):
             if top[key]:
-                text = f"{'✓' if key == 'success' else '✗'} {top[key]}"
-                draw.text((x0 + 14, y), fit_text(draw, text, font(22), x1 - x0 - 28), font=font(22), fill=colour)
-                y += 28
+                text = f"{'✓ success' if key == 'success' else '✗ failure'}: {top[key]}"
+                for line in wrap_text(draw, text, font(EFFECT), x1 - x0 - 28, max_lines=2):
+                    draw.text((x0 + 14, y), line, font=font(EFFECT), fill=colour)
+                    y += EFFECT + 4
     px = x0 + 14
     for seat, initial in pawns:
         r = 16
@@ -142,12 +155,24 @@ def _job_face(draw: ImageDraw.ImageDraw, job: JobView, pawns: list[tuple[int, st
         draw.text((px + r, y1 - 40 + r), initial, font=font(20, bold=True), fill=DARK, anchor="mm")
         px += 38
     if job["active"]:
-        draw.text((x1 - 14, y1 - 10), "◆ ACTIVE", font=font(26, bold=True), fill=GOLD, anchor="rd")
+        draw.text((x1 - 14, y1 - 10), "◆ being faced", font=font(26, bold=True), fill=GOLD, anchor="rd")
+
+
+def _job_height(draw: ImageDraw.ImageDraw, job: JobView, width: int) -> int:
+    """The height a job's panel needs: its top obstacle's lines as ``_job_face`` draws them, then the pawns' row."""
+    top = job["top"]
+    y = 48 + 44
+    if top is not None:
+        y += 44 + (36 if top["mandatory"] else 0)
+        for word, effect in (("✓ success", top["success"]), ("✗ failure", top["failure"])):
+            if effect:
+                y += (EFFECT + 4) * len(wrap_text(draw, f"{word}: {effect}", font(EFFECT), width - 28, max_lines=2))
+    return y + 44  # the pawns and "being faced" under the last line
 
 
 def _jobs(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
-    h = 262
     cw = (W - 2 * PAD - 16) // 2
+    h = max([262] + [_job_height(draw, job, cw) for job in view["jobs"]])
     for i, job in enumerate(view["jobs"]):
         col, row = i % 2, i // 2
         x0 = PAD + col * (cw + 16)
@@ -204,10 +229,12 @@ def _test_panel(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
         draw.text((tx - 30, y + 72), "no tokens", font=font(26), fill=MUTED)
         tx += 120
     ok = numbers["success"]
-    big = f"{numbers['total']} / {numbers['target']}"
-    draw.text((W - PAD - 20, y + 56), big, font=font(52, bold=True), fill=GREEN if ok else RED, anchor="ra")
-    verdict = ("SUCCESS" if ok else "FAILURE") if test is None else ("would succeed" if ok else "short")
-    draw.text((W - PAD - 20, y + 120), verdict, font=font(28, bold=True), fill=GREEN if ok else RED, anchor="ra")
+    big = f"{numbers['total']} vs {numbers['target']}"
+    # the right column starts under the headline, which may run the panel's whole width
+    draw.text((W - PAD - 20, y + 54), "total vs needed", font=font(24, bold=True), fill=MUTED, anchor="ra")
+    draw.text((W - PAD - 20, y + 84), big, font=font(52, bold=True), fill=GREEN if ok else RED, anchor="ra")
+    verdict = ("Success" if ok else "Failure") if test is None else ("would succeed" if ok else "would fail")
+    draw.text((W - PAD - 20, y + 148), verdict, font=font(28, bold=True), fill=GREEN if ok else RED, anchor="ra")
     ax = max(tx, x + 160)
     room = W - PAD - 280 - ax
     helper = "; ".join(f"{names[a['seat']]}: {a['name']}" for a in assists) or "none"
@@ -230,8 +257,10 @@ def _player_row(draw: ImageDraw.ImageDraw, player: PlayerView, active: bool, col
     draw.ellipse((cols[0], yy + 12, cols[0] + 24, yy + 36), fill=seat_colour(player["seat"]))
     draw.text((cols[0] + 34, yy + 6), fit_text(draw, player["name"], font(32, bold=True), cols[1] - cols[0] - 50),
               font=font(32, bold=True), fill=GOLD if active else INK)
-    draw.text((cols[0] + 34, yy + 44), fit_text(draw, player["identity"], font(20), cols[1] - cols[0] - 50),
-              font=font(20), fill=MUTED)
+    identity = player["identity"] + (f" · start player, +{player['head_start']} cheese" if player["head_start"] else
+                                     " · start player, wins ties" if player["wins_ties"] else "")
+    draw.text((cols[0] + 34, yy + 42), fit_text(draw, identity, font(24), cols[1] - cols[0] - 40),
+              font=font(24), fill=MUTED)
     for i, skill in enumerate(("agility", "charm", "dexterity")):
         value, base = player["skills"][skill], player["base"][skill]
         draw.text((cols[1 + i], yy + 6), str(value), font=font(36, bold=True), fill=INK)
@@ -241,15 +270,17 @@ def _player_row(draw: ImageDraw.ImageDraw, player: PlayerView, active: bool, col
               fill=INK if player["location"] else MUTED)
     draw.text((cols[5], yy + 6), str(player["hand"]), font=font(34, bold=True), fill=INK)
     draw.text((cols[6], yy + 6), str(player["cheese"]), font=font(36, bold=True), fill=GOLD)
-    draw.text((cols[6] + 60, yy + 16), f"({len(player['pile_obstacles'])} obs)", font=font(22), fill=MUTED)
+    obstacles = len(player["pile_obstacles"])
+    draw.text((cols[6], yy + 42), f"{obstacles} obstacle{'' if obstacles == 1 else 's'}", font=font(24),
+              fill=MUTED)
 
 
 def _players(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     row = 74
     h = 46 + row * len(view["players"])
     _panel(draw, (PAD, y, W - PAD, y + h))
-    cols = [PAD + 16, PAD + 430, PAD + 530, PAD + 630, PAD + 740, PAD + 880, PAD + 990]
-    heads = ["Thief", "AGI", "CHA", "DEX", "Where", "Hand", "Cheese"]
+    cols = [PAD + 16, PAD + 502, PAD + 592, PAD + 682, PAD + 776, PAD + 896, PAD + 990]
+    heads = ["Thief", "AGI", "CHA", "DEX", "At job", "Cards", "Cheese"]
     for cx, head in zip(cols, heads):
         draw.text((cx, y + 10), head, font=font(24, bold=True), fill=MUTED)
     yy = y + 46
@@ -266,22 +297,66 @@ def _players(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
 def _footer(draw: ImageDraw.ImageDraw, view: HeistView, y: int) -> int:
     text = (f"Deck {view['deck']}  ·  Discard {view['discard']}"
             + (f" (top: {view['discard_top']})" if view["discard_top"] else "")
-            + f"  ·  Failed and boxed {len(view['boxed'])}")
+            + f"  ·  Failed obstacles back in the box: {len(view['boxed'])}")
     draw.text((PAD, y), fit_text(draw, text, font(24), W - 2 * PAD), font=font(24), fill=MUTED)
     return y + 36
 
 
+def _board(view: HeistView) -> tuple[Image.Image, dict[str, tuple[int, int]]]:
+    """The public board and where its parts are (name -> (x, y) of each part's top left corner)."""
+    height = 200 + 190 + 2 * 274 + 212 + 46 + 74 * len(view["players"]) + 12 + 60
+    image, draw = new_canvas(W, height, BG)
+    places: dict[str, tuple[int, int]] = {}
+    y = _header(draw, view, PAD)
+    places["heat"], places["bag"] = (PAD, y), (478, y)
+    y = _heat_and_bag(draw, view, y)
+    places["test"] = (PAD, y)
+    y = _test_panel(draw, view, y)
+    places["jobs"] = (PAD, y)
+    y = _jobs(draw, view, y)
+    places["players"] = (PAD, y)
+    y = _players(draw, view, y)
+    places["footer"] = (PAD, y)
+    y = _footer(draw, view, y)
+    return image.crop((0, 0, W, min(height, y + PAD))), places
+
+
 def render_board(view: HeistView) -> Image.Image:
     """The public board: heat track and bag, the test being faced (or the last one), jobs, thieves."""
-    height = 200 + 136 + 2 * 274 + 212 + 46 + 74 * len(view["players"]) + 12 + 60
-    image, draw = new_canvas(W, height, BG)
-    y = _header(draw, view, PAD)
-    y = _heat_and_bag(draw, view, y)
-    y = _test_panel(draw, view, y)
-    y = _jobs(draw, view, y)
-    y = _players(draw, view, y)
-    y = _footer(draw, view, y)
-    return image.crop((0, 0, W, min(height, y + PAD)))
+    return _board(view)[0]
+
+
+def render_howto(view: HeistView) -> Image.Image:
+    """The board with numbered callouts on its parts and, below it, what each part is (the how-to-play picture)."""
+    from bot.games.heist.teach import BOARD_PARTS
+
+    board, places = _board(view)
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    legend = [(number, wrap_text(probe, text, font(30), W - 2 * PAD - 80, max_lines=3))
+              for number, (_, text) in enumerate(BOARD_PARTS, 1)]
+    margin = 64  # the callouts stand left of the board, beside the part they name (the bag's: in its corner)
+    height = board.height + 70 + sum(14 + 38 * len(lines) for _, lines in legend) + PAD
+    image, draw = new_canvas(W + margin, height, BG)
+    image.paste(board, (margin, 0))
+    for number, (part, _) in enumerate(BOARD_PARTS, 1):
+        x, y = places[part]
+        _callout(draw, margin + W - PAD - 58 if part == "bag" else 8, y + 4, number)
+    y = board.height + 10
+    draw.text((PAD, y), "How to read the board", font=font(36, bold=True), fill=GOLD)
+    y += 56
+    for number, lines in legend:
+        _callout(draw, PAD, y, number)
+        for line in lines:
+            draw.text((PAD + 70, y + 2), line, font=font(30), fill=INK)
+            y += 38
+        y += 14
+    return image
+
+
+def _callout(draw: ImageDraw.ImageDraw, x: int, y: int, number: int) -> None:
+    """A numbered gold disc (its top left at x, y)."""
+    draw.ellipse((x, y, x + 48, y + 48), fill=GOLD, outline=DARK, width=3)
+    draw.text((x + 24, y + 24), str(number), font=font(30, bold=True), fill=DARK, anchor="mm")
 
 
 def render_private(view: HeistView) -> Image.Image | None:
@@ -295,7 +370,9 @@ def render_private(view: HeistView) -> Image.Image | None:
     secret = private["secret"]
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     secret_lines = wrap_text(probe, secret["text"], font(30), W - 2 * PAD - 28, max_lines=3)
-    secret_h = 64 + 38 * len(secret_lines)
+    progress = f"Progress: {secret['progress']}" + (" · met if the game ended now" if secret["met_now"] else "")
+    progress_lines = wrap_text(probe, progress, font(30, bold=True), W - 2 * PAD - 28, max_lines=2)
+    secret_h = 64 + 38 * len(secret_lines) + 40 * len(progress_lines)
     top = 86
     height = top + secret_h + 20 + max(1, len(hand)) * (card_h + 12) + PAD
     image, draw = new_canvas(W, height, BG)
@@ -306,15 +383,14 @@ def render_private(view: HeistView) -> Image.Image | None:
               font=font(36, bold=True), fill=GOLD)
     draw.text((W - PAD, PAD), skills, font=font(36, bold=True), fill=INK, anchor="ra")
     _panel(draw, (PAD, top, W - PAD, top + secret_h), outline=(120, 90, 200), width=3)
-    status = "met now" if secret["met_now"] else "not met yet"
-    status_w = draw.textlength(status, font=font(28, bold=True))
-    draw.text((PAD + 14, top + 12), fit_text(draw, f"Secret: {secret['name']} ({secret['cheese']} cheese)",
-                                             font(32, bold=True), W - 2 * PAD - status_w - 50),
+    draw.text((PAD + 14, top + 12), fit_text(draw, f"Secret goal: {secret['name']} ({secret['cheese']} cheese if met)",
+                                             font(32, bold=True), W - 2 * PAD - 28),
               font=font(32, bold=True), fill=INK)
-    draw.text((W - PAD - 14, top + 14), status, font=font(28, bold=True), fill=GREEN if secret["met_now"] else MUTED,
-              anchor="ra")
     for i, line in enumerate(secret_lines):
         draw.text((PAD + 14, top + 58 + i * 38), line, font=font(30), fill=INK)
+    for i, line in enumerate(progress_lines):
+        draw.text((PAD + 14, top + 58 + 38 * len(secret_lines) + i * 40), line, font=font(30, bold=True),
+                  fill=GREEN if secret["met_now"] else GOLD)
     y = top + secret_h + 20
     for i, card in enumerate(hand):
         x0, y0 = PAD, y + i * (card_h + 12)
@@ -339,6 +415,8 @@ def render_final(view: HeistView, scores: list[ScoreView]) -> Image.Image:
     height = 150 + row_h * len(rows) + PAD
     image, draw = new_canvas(W, height, BG)
     draw.text((PAD, PAD), "HEIST: the take", font=font(40, bold=True), fill=GOLD)
+    title_w = draw.textlength("HEIST: the take", font=font(40, bold=True))
+    draw.text((PAD + title_w + 20, PAD + 12), "(most cheese wins)", font=font(28, bold=True), fill=MUTED)
     done = ", ".join(view["completed"]) or "none"
     draw.text((W - PAD, PAD + 4), f"Jobs completed: {done}", font=font(32, bold=True), fill=INK, anchor="ra")
     bag = "  ".join(f"{c} {n}" for c, n in view["bag"].items())
@@ -353,12 +431,13 @@ def render_final(view: HeistView, scores: list[ScoreView]) -> Image.Image:
                   fit_text(draw, f"{player['name']} ({player['identity']})", font(34, bold=True), 820),
                   font=font(34, bold=True), fill=INK)
         draw.text((W - PAD - 16, y + 6), f"{row['score']}", font=font(48, bold=True), fill=GOLD, anchor="ra")
+        draw.text((W - PAD - 16, y + 64), "cheese", font=font(24, bold=True), fill=MUTED, anchor="ra")
         secret = secrets.get(row["seat"])
         line = row["detail"]
         if secret:
             line = (f"Secret {secret['name']}: {'met' if secret['met'] else 'missed'} · "
                     + line.replace(", secret ", ", "))
-        for j, text in enumerate(wrap_text(draw, line, font(26), W - 2 * PAD - 110, max_lines=2)):
+        for j, text in enumerate(wrap_text(draw, line, font(26), W - 2 * PAD - 220, max_lines=2)):
             draw.text((PAD + 90, y + 62 + j * 34), text, font=font(26), fill=MUTED)
         y += row_h
     return image

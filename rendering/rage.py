@@ -5,6 +5,7 @@ render_board(public view)  - a phone-first layout: big header (round, whose turn
 render_private(view)       - the wizard's own board: token identities, key tiles, hand. Heroes: None
                              (their secrets are a short card list, sent as text).
 render_final(view, scores) - the board with the result banner.
+render_howto(view)         - the how-to-play picture: a board with numbered callouts and what each names.
 describe(public view)      - plain-words alt text for a screen reader.
 """
 from __future__ import annotations
@@ -41,7 +42,8 @@ CAMP = (60, 96, 70)
 VOID = (14, 14, 18)
 TOWER = (96, 60, 140)
 DARK = (20, 20, 26)
-TOKEN = (190, 190, 200)
+TOKEN = (214, 196, 150)  # a face-down token: a parchment card back
+TOKEN_EDGE = (168, 152, 112)
 # Sizes chosen for a phone: the image is shown ~400 px wide, so x0.385; 30 px type reads as ~11.5 px.
 TITLE, STATUS, EVENT, HERO, DETAIL = 40, 34, 30, 34, 26
 
@@ -56,12 +58,29 @@ def _xy(view: RageView, top: int, i: int) -> tuple[int, int]:
     return PAD + c * cell, top + r * cell
 
 
+def round_words(view: RageView) -> str:
+    """The round and the round limit ("Round 3 of 16"), or the set-up."""
+    return f"Round {view['round']} of {view['round_limit']}" if view["round"] else "Setting up"
+
+
+def goal_words(view: RageView) -> str:
+    """Who wins how, in a line under the title (a newcomer's first question)."""
+    return (f"Heroes win by finding the 3 keys and storming the tower. The wizard wins if every hero falls "
+            f"or round {view['round_limit']} ends first.")
+
+
 def _header_lines(d: ImageDraw.ImageDraw, view: RageView) -> list[tuple[str, Any, tuple]]:
-    """(text, font, colour) lines of the header: round, whose turn, what just happened."""
+    """(text, font, colour) lines of the header: round, the goal, whose turn, what just happened."""
     width = WIDTH - 2 * PAD
-    round_txt = f"Round {view['round']}/{view['round_limit']}" if view["round"] else "Setup"
-    out: list[tuple[str, Any, tuple]] = [(f"Wizard's Rage - {round_txt}", font(TITLE, bold=True), GOLD)]
-    for line in wrap_text(d, view.get("status", ""), font(STATUS, bold=True), width, 2):
+    out: list[tuple[str, Any, tuple]] = [(f"Wizard's Rage - {round_words(view)}", font(TITLE, bold=True), GOLD)]
+    if view["phase"] != "over":
+        out += [(line, font(DETAIL), MUTED) for line in wrap_text(d, goal_words(view), font(DETAIL), width, 2)]
+    status = view.get("status", "")
+    prefix = f"{round_words(view)}: "
+    if status.startswith(prefix):
+        status = status[len(prefix):]
+        status = status[:1].upper() + status[1:]
+    for line in wrap_text(d, status, font(STATUS, bold=True), width, 2):
         out.append((line, font(STATUS, bold=True), INK))
     recent = [t for t in view.get("recent") or [] if t != view.get("status")]
     lines: list[str] = []
@@ -86,6 +105,34 @@ def _draw_header(d: ImageDraw.ImageDraw, view: RageView) -> None:
     for text, fnt, colour in _header_lines(d, view):
         d.text((PAD, y), text, font=fnt, fill=colour)
         y += fnt.size + 8
+
+
+def secret_marks(tokens: list[Any]) -> tuple[str, str]:
+    """The wizard's note of a tile's face-down tokens: each monster card's total level ("8 4"), then "T" a trap
+    and "D" a decoy ("2T", "6D" for several)."""
+    levels = sorted((tk.get("level", 0) * tk.get("count", 1) for tk in tokens if tk["kind"] == "monster"), reverse=True)
+    rest = []
+    for kind, letter in (("trap", "T"), ("blank", "D")):
+        n = sum(tk["kind"] == kind for tk in tokens)
+        if n:
+            rest.append(letter if n == 1 else f"{n}{letter}")
+    return " ".join(map(str, levels)), " ".join(rest)
+
+
+def token_mark(d: ImageDraw.ImageDraw, cx: float, cy: float, r: int, count: int, fnt: Any,
+               counted: bool = True) -> float:
+    """Face-down tokens: a card back marked "?" (a second card behind it when there are several) and "x2" beside
+    it (unless not ``counted``); returns where the mark ends on the right."""
+    if count > 1:
+        d.rounded_rectangle((cx - r + 6, cy - r - 6, cx + r + 6, cy + r - 6), radius=6, fill=TOKEN_EDGE, outline=DARK,
+                            width=2)
+    d.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=6, fill=TOKEN, outline=DARK, width=2)
+    d.text((cx, cy), "?", font=fnt, fill=DARK, anchor="mm")
+    right = cx + r + (6 if count > 1 else 0)
+    if count > 1 and counted:
+        d.text((right + 4, cy), f"x{count}", font=fnt, fill=INK, anchor="lm")
+        right += 4 + d.textlength(f"x{count}", font=fnt)
+    return right
 
 
 def _room(d: ImageDraw.ImageDraw, view: RageView, x: int, y: int, cell: int, t: Any, ids: list[Any],
@@ -138,20 +185,29 @@ def _room(d: ImageDraw.ImageDraw, view: RageView, x: int, y: int, cell: int, t: 
         if secret_key and not t.get("key"):
             d.rounded_rectangle(box, radius=10, outline=GOLD, width=4)
     hidden = t["hidden_tokens"]
-    if hidden:  # face-down tokens: one disc with the count (all alike in public)
+    if hidden:  # face-down tokens: square cards marked "?", never a disc (discs are heroes), all alike in public
         r = max(16, cell // 7)
         cx, cy = x + 8 + r, y + cell - 8 - r
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=TOKEN, outline=DARK, width=2)
-        d.text((cx, cy), str(hidden), font=count_f if r * 2 > count_f.size else badge_f, fill=DARK, anchor="mm")
-        if ids:
-            marks = " ".join({"monster": str(tk.get("level", 0) * tk.get("count", 1)), "trap": "T",
-                              "blank": "-"}[tk["kind"]] for tk in ids)
-            d.text((cx + r + 6, cy), marks, font=font(max(20, cell // 6), bold=True), fill=RED, anchor="lm")
+        if ids:  # the wizard's own board: what the cards are instead of how many ("8 T 6D")
+            right = token_mark(d, cx, cy, r, 1 if hidden == 1 else 2, count_f, counted=False)
+            mark_f = font(max(20, cell // 6), bold=True)
+            room = x + cell - right - 12
+            levels, rest = secret_marks(ids)
+            whole = " ".join(p for p in (levels, rest) if p)
+            if d.textlength(whole, font=mark_f) > room and levels:  # the monsters' levels above the cards
+                d.text((cx - r, cy - r - 8), fit_text(d, levels, mark_f, cell - 16), font=mark_f, fill=RED,
+                       anchor="ld")
+                whole = rest
+            d.text((right + 6, cy), fit_text(d, whole, mark_f, room), font=mark_f, fill=RED, anchor="lm")
+        else:
+            token_mark(d, cx, cy, r, hidden, count_f)
     if t["monsters"]:
         level = sum(m["level"] for m in t["monsters"])
         label = f"L{level}" if len(t["monsters"]) == 1 else f"{len(t['monsters'])}xL{level}"
         bw = d.textlength(label, font=badge_f) + 12
         bx, by = x + cell - 6 - bw, y + cell - 10 - badge_f.size - 6
+        if hidden:  # above the face-down cards' row, so neither hides the other
+            by -= badge_f.size + 14
         d.rounded_rectangle((bx, by, bx + bw, by + badge_f.size + 8), radius=6, fill=RED)
         d.text((bx + 6, by + 3), label, font=badge_f, fill=INK)
     if t["drop"]["cards"] or t["drop"]["keys"]:
@@ -202,22 +258,41 @@ def _hero_status(h: HeroView) -> list[str]:
     return out
 
 
+def hero_details(h: HeroView) -> str:
+    """A hero's smaller line: where they stand, what their gear adds, their cards."""
+    gear = ", ".join(e["name"] for e in h["equip"]) or "no equipment"
+    cards = f"{h['hand_count']} card{'s' if h['hand_count'] != 1 else ''} in hand"
+    return f"on {h['pos_label']} - combat +{h['attack']} - trap save +{h['save']} - {cards} - {gear}"
+
+
+def wizard_line(view: RageView) -> str:
+    """The wizard's resources in words: the Mana Wheel is the mana each turn."""
+    w = view["wizard"]
+    left = f", {w['mana_left']} left now" if w.get("mana_left") is not None else ""
+    return (f"Mana Wheel {w['mana']} of {w['mana_max']} (mana per turn{left}) - "
+            f"{w['hand_count']} card{'s' if w['hand_count'] != 1 else ''} in hand")
+
+
 def _panel_height(view: RageView) -> int:
-    return 20 + 2 * (STATUS + 10) + len(view["heroes"]) * (HERO + 12 + 2 * (DETAIL + 6) + 12) + 10
+    """The height ``_draw_panel`` fills: the wizard's lines, then each hero's (a fallen one has no details)."""
+    d = new_canvas(4, 4)[1]
+    width = WIDTH - 2 * PAD - 2 * (HERO // 2) - 12
+    details = sum(len(wrap_text(d, hero_details(h), font(DETAIL), width, 2)) for h in view["heroes"] if h["alive"])
+    return 3 * STATUS + 28 + len(view["heroes"]) * (HERO + 24) + details * (DETAIL + 6) + 10
 
 
-def _draw_panel(d: ImageDraw.ImageDraw, view: RageView, y: int) -> None:
-    """The wizard's resources and one big line per hero (HP, keys, frozen, ready), details below."""
+def _draw_panel(d: ImageDraw.ImageDraw, view: RageView, y: int) -> int:
+    """The wizard's resources and one big line per hero (HP, keys, frozen, ready), details below; returns the
+    panel's bottom."""
     x = PAD
     width = WIDTH - 2 * PAD
-    w = view["wizard"]
     big = font(STATUS, bold=True)
-    mana = f"Mana {w['mana']}/{w['mana_max']}" + (f" ({w['mana_left']} left)" if w.get("mana_left") is not None else "")
-    name = fit_text(d, f"Wizard {w['name']}", big, width * 0.45)
+    name = fit_text(d, f"Wizard {view['wizard']['name']}", big, width)
     d.text((x, y), name, font=big, fill=PURPLE)
-    d.text((x + d.textlength(name, font=big) + 16, y), f"{mana}  hand {w['hand_count']}", font=font(STATUS), fill=INK)
     y += STATUS + 10
-    keys = f"Keys found {view['keys_taken']}/3" + ("  - RAGE!" if view["keys_found"] else "")
+    d.text((x, y), fit_text(d, wizard_line(view), font(DETAIL), width), font=font(DETAIL), fill=INK)
+    y += STATUS + 4
+    keys = f"Keys taken {view['keys_taken']} of 3" + ("  - the world crumbles!" if view["keys_found"] else "")
     d.text((x, y), keys, font=big, fill=RED if view["keys_found"] else GOLD)
     y += STATUS + 14
     hf = font(HERO, bold=True)
@@ -235,26 +310,133 @@ def _draw_panel(d: ImageDraw.ImageDraw, view: RageView, y: int) -> None:
                fill=(GREEN if h["alive"] else MUTED))
         y += HERO + 12
         if h["alive"]:
-            gear = ", ".join(e["name"] for e in h["equip"]) or "no equipment"
-            info = f"{h['pos_label']}  atk +{h['attack']}  save +{h['save']}  hand {h['hand_count']}  -  {gear}"
-            for line in wrap_text(d, info, df, width - 2 * r - 12, 2):
+            for line in wrap_text(d, hero_details(h), df, width - 2 * r - 12, 2):
                 d.text((x + 2 * r + 12, y), line, font=df, fill=MUTED)
                 y += DETAIL + 6
         y += 12
+    return y + 10
+
+
+# --- the legend: every symbol the board shows, explained under it --------------------------------
+LEGEND = 28  # the legend's type: ~11 px on a phone
+LEGEND_ROW = LEGEND + 16
+
+
+def _legend_hero(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    r = LEGEND // 2 + 2
+    d.ellipse((x, y - r, x + 2 * r, y + r), fill=seat_colour(1), outline=INK, width=2)
+    d.text((x + r, y), "1", font=font(LEGEND - 6, bold=True), fill=DARK, anchor="mm")
+
+
+def _legend_unknown(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    d.rounded_rectangle((x, y - 16, x + 32, y + 16), radius=5, fill=FACE_DOWN)
+    d.text((x + 16, y), "?", font=font(LEGEND, bold=True), fill=(120, 112, 140), anchor="mm")
+
+
+def _legend_token(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    token_mark(d, x + 14, y, 14, 2, font(LEGEND - 6, bold=True))
+
+
+def _legend_monster(d: ImageDraw.ImageDraw, x: float, y: float, label: str = "L6") -> None:
+    f = font(LEGEND - 4, bold=True)
+    w = d.textlength(label, font=f) + 10
+    d.rounded_rectangle((x, y - 16, x + w, y + 16), radius=5, fill=RED)
+    d.text((x + 5, y), label, font=f, fill=INK, anchor="lm")
+
+
+def _legend_gang(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    _legend_monster(d, x, y, "2xL6")
+
+
+def _legend_sense(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    d.ellipse((x, y - 15, x + 30, y + 15), outline=GOLD, width=3)
+    d.text((x + 15, y), "1", font=font(LEGEND - 8, bold=True), fill=GOLD, anchor="mm")
+
+
+def _legend_key(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    d.ellipse((x + 6, y - 14, x + 22, y + 2), outline=GOLD, width=4)
+    d.line((x + 14, y + 2, x + 14, y + 16), fill=GOLD, width=4)
+
+
+def _legend_drop(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    d.rectangle((x + 6, y - 10, x + 26, y + 10), fill=GOLD)
+
+
+def _legend_gone(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    d.rectangle((x, y - 16, x + 32, y + 16), fill=VOID)
+    d.line((x + 5, y - 11, x + 27, y + 11), fill=(90, 90, 104), width=3)
+    d.line((x + 27, y - 11, x + 5, y + 11), fill=(90, 90, 104), width=3)
+
+
+def _legend_door(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    d.rectangle((x, y - 16, x + 32, y + 16), fill=TOWER)
+    d.rectangle((x + 6, y + 8, x + 26, y + 16), fill=GOLD)
+
+
+def _legend_camp(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    d.rounded_rectangle((x, y - 16, x + 32, y + 16), radius=5, fill=CAMP)
+
+
+def _legend_frozen(d: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    r = LEGEND // 2 + 2
+    d.ellipse((x, y - r, x + 2 * r, y + r), fill=seat_colour(2), outline=BLUE, width=6)
+
+
+def legend_entries(view: RageView) -> list[tuple[Any, str]]:
+    """(symbol drawer, words) for each kind of symbol on this board."""
+    tiles = [t for t in view["tiles"]]
+    living = [h for h in view["heroes"] if h["alive"]]
+    entries: list[tuple[Any, str]] = [(_legend_hero, "a hero (seat number)")] if living else []
+    found = {
+        "camp": any(t["camp"] and not t["removed"] for t in tiles),
+        "unknown": any(not t["up"] and not t["removed"] for t in tiles),
+        "token": any(t["hidden_tokens"] for t in tiles),
+        "monster": any(t["monsters"] for t in tiles),
+        "sense": any(t.get("sense") for t in tiles),
+        "key": any(t.get("key") for t in tiles),
+        "drop": any(t["drop"]["cards"] or t["drop"]["keys"] for t in tiles),
+        "gone": any(t["removed"] for t in tiles),
+        "door": bool(view.get("entrance")),
+        "frozen": any(h["frozen"] for h in living),
+    }
+    words = {
+        "camp": (_legend_camp, "camp: where a hero starts"),
+        "unknown": (_legend_unknown, "unexplored room"),
+        "token": (_legend_token, "face-down tokens (x2 = two)"),
+        "monster": ((_legend_gang, "2 monsters, total level 6") if any(len(t["monsters"]) > 1 for t in tiles)
+                    else (_legend_monster, "monsters, total level 6")),
+        "sense": (_legend_sense, f"key vaults {view.get('scout_range') or 2} steps away"),
+        "key": (_legend_key, "a key to take"),
+        "drop": (_legend_drop, "dropped items"),
+        "gone": (_legend_gone, "crumbled: gone"),
+        "door": (_legend_door, "the tower's door"),
+        "frozen": (_legend_frozen, "frozen: skips a move"),
+    }
+    return entries + [words[k] for k, shown in found.items() if shown]
+
+
+def _legend_height(view: RageView) -> int:
+    return 8 + LEGEND_ROW * ((len(legend_entries(view)) + 1) // 2) + 8
+
+
+def _draw_legend(d: ImageDraw.ImageDraw, view: RageView, y: int) -> None:
+    column = (WIDTH - 2 * PAD) // 2
+    f = font(LEGEND)
+    for k, (symbol, words) in enumerate(legend_entries(view)):
+        x = PAD + (k % 2) * column
+        cy = y + 8 + (k // 2) * LEGEND_ROW + LEGEND_ROW // 2
+        symbol(d, x, cy)
+        d.text((x + 84, cy), fit_text(d, words, f, column - 90), font=f, fill=MUTED, anchor="lm")
 
 
 def _layout(view: RageView, extra_h: int = 0) -> tuple[Image.Image, ImageDraw.ImageDraw, int, int]:
     """The canvas, the board's top and the panel's top."""
     top = _header_height(view)
     board_h = _cell(view) * view["size"]
-    legend_h = DETAIL + 18
-    panel_top = top + board_h + legend_h
+    panel_top = top + board_h + _legend_height(view)
     img, d = new_canvas(WIDTH, panel_top + _panel_height(view) + extra_h)
     _draw_header(d, view)
-    d.text((PAD, top + board_h + 8), fit_text(d, "grey disc: face-down tokens  red: monsters  gold ring: key "
-                                                 f"vaults within {view.get('scout_range') or 2} steps",
-                                              font(DETAIL - 4), WIDTH - 2 * PAD),
-           font=font(DETAIL - 4), fill=MUTED)
+    _draw_legend(d, view, top + board_h)
     return img, d, top, panel_top
 
 
@@ -263,6 +445,84 @@ def render_board(view: RageView) -> Image.Image:
     img, d, top, panel_top = _layout(view)
     _draw_board(img, d, view, top)
     _draw_panel(d, view, panel_top)
+    return img
+
+
+def _callout(d: ImageDraw.ImageDraw, x: float, y: float, number: int) -> None:
+    r = 24
+    d.ellipse((x - r, y - r, x + r, y + r), fill=BG, outline=GOLD, width=4)
+    d.text((x, y), str(number), font=font(30, bold=True), fill=GOLD, anchor="mm")
+
+
+def howto_callouts(view: RageView) -> list[tuple[tuple[float, float], str]]:
+    """Where the how-to-play picture's numbers go on the board, and what each one names."""
+    top = _header_height(view)
+    cell = _cell(view)
+    tiles = view["tiles"]
+    private: dict[str, Any] = dict(view.get("private") or {})
+    seat = private.get("seat")
+    heroes = [h for h in view["heroes"] if h["alive"]]
+    me = next((h for h in heroes if h["seat"] == seat), heroes[0] if heroes else None)
+    out: list[tuple[tuple[float, float], str]] = [
+        ((WIDTH - PAD - 30, PAD + 20), "The round and the last one: the wizard wins when it ends.")]
+
+    def at(i: int, dx: float, dy: float) -> tuple[float, float]:
+        x, y = _xy(view, top, i)
+        return x + dx * cell, y + dy * cell
+    if me is not None:
+        out.append((at(me["pos"], 0.17, 0.66), f"A hero's disc ({me['name']}: seat {me['seat']}). The heroes are one "
+                                              "team; each round every hero picks a move in secret."))
+    camp = next((t["i"] for t in tiles if t["camp"] and not any(h["pos"] == t["i"] for h in heroes)), None)
+    if camp is not None:
+        out.append((at(camp, 0.5, 0.55), "A camp: where a hero starts."))
+    unknown = next((t["i"] for t in tiles if not t["up"] and not t["removed"] and not t["hidden_tokens"]), None)
+    if unknown is not None:
+        out.append((at(unknown, 0.5, 0.55), "An unexplored room (\"?\"): enter it to turn it over; if no monster is "
+                                             "there you loot a card. Three of them hide the keys."))
+    token = min((t["i"] for t in tiles if t["hidden_tokens"]), key=lambda i: (tiles[i]["hidden_tokens"] > 1,
+                                                                             bool(tiles[i].get("sense")), i), default=None)
+    if token is not None:
+        out.append((at(token, 0.62, 0.78), "Face-down tokens (\"?\" cards, x2 = two): a monster, a trap or a "
+                                            "decoy; they turn over when a hero enters."))
+    if view["tower"] is not None:
+        out.append((at(view["tower"], 0.84, 0.16), "The tower; its gold bar is the door. Bring the 3 keys to the tile "
+                                                   "in front of it, then storm it to win."))
+    sensed = min((t["i"] for t in tiles if t.get("sense")), key=lambda i: (tiles[i]["hidden_tokens"] > 0,
+                                                                         any(h["pos"] == i for h in heroes), i),
+                 default=None)
+    if sensed is not None:
+        out.append((at(sensed, 0.84, 0.5), "Scouting: how many key vaults lie within 2 steps of this room."))
+    monsters = min((t["i"] for t in tiles if t["monsters"]), key=lambda i: (tiles[i]["hidden_tokens"] > 0, i),
+                   default=None)
+    if monsters is not None:
+        out.append((at(monsters, 0.2, 0.82), "Face-up monsters and their total level: entering means a fight."))
+    panel = top + cell * view["size"] + _legend_height(view)
+    out.append(((WIDTH - PAD - 30, top + cell * view["size"] + 4), "The legend: every symbol on the board."))
+    out.append(((WIDTH - PAD - 30, panel + STATUS), "The wizard's Mana Wheel: the mana to spend each turn."))
+    out.append(((WIDTH - PAD - 30, panel + 3 * (STATUS + 10) + 30),
+                "Each hero: hit points, keys, then their square, combat and trap-save bonuses and gear."))
+    return out
+
+
+def render_howto(view: RageView) -> Image.Image:
+    """The how-to-play picture: the board with numbered callouts, and what each number names under it."""
+    board = render_board(view)
+    callouts = howto_callouts(view)
+    d0 = new_canvas(4, 4)[1]
+    f = font(30)
+    lines = [(k + 1, wrap_text(d0, words, f, WIDTH - 2 * PAD - 70, 3)) for k, (_, words) in enumerate(callouts)]
+    extra = 20 + sum(len(wrapped) * 38 + 14 for _, wrapped in lines)
+    img, d = new_canvas(WIDTH, board.height + extra)
+    img.paste(board, (0, 0))
+    for k, ((x, y), _) in enumerate(callouts):
+        _callout(d, x, y, k + 1)
+    y = board.height + 20
+    for number, wrapped in lines:
+        _callout(d, PAD + 24, y + 19, number)
+        for line in wrapped:
+            d.text((PAD + 70, y), line, font=f, fill=INK)
+            y += 38
+        y += 14
     return img
 
 
@@ -279,15 +539,16 @@ def render_private(view: RageView) -> Image.Image | None:
     _draw_panel(d, view, panel_top)
     y = panel_top + _panel_height(view)
     norm = font(DETAIL)
-    for line in wrap_text(d, "Your secret board: red numbers = monster levels, T = trap, - = decoy, "
-                             "gold rings on tiles = your key vaults.", norm, WIDTH - 2 * PAD, 2):
+    for line in wrap_text(d, "Your secret board: beside each \"?\" card, a red number = your monster's level, "
+                             "T = a trap, D = a decoy (6D = six); a gold frame = your hidden key vault.", norm,
+                          WIDTH - 2 * PAD, 3):
         d.text((PAD, y), line, font=norm, fill=GOLD)
         y += line_h
     label = "Opening draw (keep 3)" if priv.get("opening") else f"Your hand ({priv.get('mana_left', 0)} mana left)"
     d.text((PAD, y), label, font=font(STATUS, bold=True), fill=INK)
     y += line_h + 6
     for c in hand:
-        d.text((PAD + 10, y), fit_text(d, f"{c['name']} ({c['cost']}): {c['text']}", norm, WIDTH - 3 * PAD),
+        d.text((PAD + 10, y), fit_text(d, f"{c['name']} ({c['cost']} mana): {c['text']}", norm, WIDTH - 3 * PAD),
                font=norm, fill=INK)
         y += line_h
     return img
@@ -313,7 +574,8 @@ def render_final(view: RageView, scores: list[dict[str, Any]] | None = None) -> 
 def describe(view: RageView) -> str:
     """Alt text for the public board (at most 1,000 characters), from the public view only."""
     parts = []
-    round_txt = f"Round {view['round']} of {view['round_limit']}" if view["round"] else "Setup"
+    round_txt = (f"Round {view['round']} of {view['round_limit']} (the wizard wins when it ends)" if view["round"]
+                 else "Setup")
     parts.append(f"Wizard's Rage, {round_txt}. {view.get('status', '')}")
     if view.get("winner") and view.get("end_reason") != view.get("status"):
         parts.append(view.get("end_reason", ""))
@@ -321,7 +583,8 @@ def describe(view: RageView) -> str:
     if recent:
         parts.append("Just now: " + recent[-1])
     w = view["wizard"]
-    parts.append(f"Wizard {w['name']}: Mana Wheel {w['mana']} of {w['mana_max']}, {w['hand_count']} cards in hand. "
+    parts.append(f"Wizard {w['name']}: Mana Wheel {w['mana']} of {w['mana_max']} (mana per turn), {w['hand_count']} "
+                 "cards in hand. "
                  f"Keys found {view['keys_taken']} of 3" + (", the rage has begun." if view["keys_found"] else "."))
     for h in view["heroes"]:
         if not h["alive"]:

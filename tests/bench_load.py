@@ -412,7 +412,8 @@ class Bot:
             self.replied[obj.id] = now
         elif event in ("message", "edit"):  # a board posted, or the living board edited with a new picture
             uploaded = obj.history[-1].get("_files") or [] if obj.history else []
-            if obj.kind == "channel" and any(name == "board.png" for name, _ in uploaded):
+            if obj.kind in ("channel", "followup") and not obj.ephemeral \
+                    and any(name == "board.png" for name, _ in uploaded):  # (a board rides its move's interaction)
                 self.boards.append((now, obj.channel_id, obj.content))
                 self.board_sizes.extend(len(png) for name, png in uploaded if name == "board.png")
         elif event == "ready" and self.ready_at is None:

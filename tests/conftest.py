@@ -91,9 +91,10 @@ class Harness:
         await rec.wait_done(timeout=10)  # a deferred ("thinking") reply filled in too
         return rec
 
-    async def settle(self) -> None:
-        """Every interaction handled (boards drawn and posted, DMs sent), then quiet."""
-        await self.bot.idle()
+    async def settle(self, dms: bool = False) -> None:
+        """Every interaction handled (boards drawn and posted, DMs sent), then quiet. A hand DM that catches up
+        at leisure (cogs.dms) is sent now only with ``dms``: a test that reads every DM says so."""
+        await self.bot.idle(dms=dms)
         await self.fake.settle(quiet=0.05)
 
 

@@ -110,6 +110,7 @@ async def play_to_end(h: Harness, choose: Callable | None = None, seed: int = 0,
         moves += 1
         assert moves < max_moves, "the game did not end"
         game = await h.bot.tables.get(game.id)
+    await h.settle(dms=True)  # the hands' last catch-up DMs too
     return game
 
 

@@ -116,3 +116,14 @@ async def test_bot_bench_counts_a_board_when_it_is_drawn_not_when_it_is_queued(m
     assert drawn, out
     assert (int(drawn[1]), int(drawn[2])) == (0, 0), out
     assert int(drawn[3]) >= 1, out
+
+
+def test_the_rate_limit_benchmark_runs_and_draws_no_429():
+    """``tests/bench_ratelimits.py`` at its smallest: a few tables opening at once, then playing, on the throttling
+    fake (the figures themselves are read by people: docs/benchmarks.md)."""
+    run = subprocess.run([sys.executable, "-m", "tests.bench_ratelimits", "--only", "opening,capacity", "--opening", "3",
+                          "--capacity", "3", "--seconds", "3", "--pace", "0.3-0.6"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, (run.stdout + run.stderr)[-4000:]
+    assert "3 tables starting at once" in run.stdout and "capacity: 3 tables" in run.stdout, run.stdout
+    assert run.stdout.count("429s from the fake Discord: 0") == 2, run.stdout

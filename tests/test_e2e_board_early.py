@@ -62,12 +62,12 @@ async def test_a_moves_hand_pictures_are_drawn_and_sent_after_its_board_is_poste
     for _ in range(8):
         seat = engine.to_act(game.state)[0]
         action = engine.bot_action(game.state, seat, rng)
-        await h.settle()
+        await h.settle(dms=True)
         asked.clear()
         uploads = _board_uploads(fake)
         rec = await press(h, game.seats[seat]["user_id"], engine.legal_actions(game.state, seat).index(action), game)
         assert "✅" in said(rec), said(rec)
-        await h.settle()
+        await h.settle(dms=True)
         game = await h.bot.tables.get(game.id)
         assert _board_uploads(fake) == uploads + 1
         hands = [done for kind, done in asked if kind == "private"]

@@ -231,7 +231,7 @@ async def test_dms_cost_no_extra_requests(harness):
         action = engine.bot_action(game.state, seat, rng)
         rec = await press(h, game.seats[seat]["user_id"], engine.legal_actions(game.state, seat).index(action), game)
         assert "✅" in callback_text(rec), callback_text(rec)
-        await h.settle()
+        await h.settle(dms=True)
         game = await h.bot.tables.get(game.id)
     dms = {fake.dm_channel_id(uid) for uid in (ADMIN, BOB)}
     dm_requests = [r for r in fake.requests if r["path"].split("/")[:2] in (["channels", str(c)] for c in dms)]
@@ -261,7 +261,7 @@ async def test_a_moves_board_is_drawn_before_its_dm_pictures(harness, monkeypatc
         action = engine.bot_action(game.state, seat, rng)
         rec = await press(h, game.seats[seat]["user_id"], engine.legal_actions(game.state, seat).index(action), game)
         assert "✅" in callback_text(rec), callback_text(rec)
-        await h.settle()
+        await h.settle(dms=True)
         game = await h.bot.tables.get(game.id)
         asked = [kind for kind, _ in recorded]
         if "private" in asked and "board" in asked:

@@ -227,7 +227,7 @@ async def test_timed_out_and_departed_seats_play_at_the_server_level(service, mo
         levels.append((seat, level))
         return real(engine, state, seat, rng, level)
 
-    monkeypatch.setattr("bot.tables.level_action", spy)
+    monkeypatch.setattr("bot.tables.play.level_action", spy)
     game = await service.open(1, 10, "tower", 100, "Ann")
     await service.join(game.id, 101, "Bob")
     await service.add_bot(game.id, 100)  # added as normal: stays normal

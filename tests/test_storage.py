@@ -17,7 +17,7 @@ async def storage(request, tmp_path):
 async def test_migrations_are_versioned_and_idempotent(tmp_path):
     path = str(tmp_path / "m.db")
     s = await Storage(path).open()
-    assert await s.schema_version() == len(MIGRATIONS) == 8
+    assert await s.schema_version() == len(MIGRATIONS) == 9
     await s.close()
     s = await Storage(path).open()  # opening again migrates nothing twice
     assert await s.schema_version() == len(MIGRATIONS)

@@ -279,4 +279,4 @@ async def test_start_up_recovery_loads_only_the_games_it_moves_on(service):
         await service.start(game.id, 100)
     fresh = TableService(service.storage, clock=service.test_clock)
     assert await fresh.recover() == []
-    assert len(fresh._cache) == 0
+    assert len(fresh.tables.cache) == 0

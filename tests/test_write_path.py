@@ -278,9 +278,9 @@ async def test_a_cancelled_caller_leaves_the_others_of_its_batch_answered(storag
 
 
 async def test_the_timer_loop_compacts_one_batch_per_wake_up(service, monkeypatch):
-    import bot.tables
+    import bot.tables.timers
 
-    monkeypatch.setattr(bot.tables, "COMPACT_BATCH", 2)
+    monkeypatch.setattr(bot.tables.timers, "COMPACT_BATCH", 2)
     ids = []
     for channel in range(3):
         game = await service.open(1, 10 + channel, "dummy", 100, "Ann", {"pile": 3})

@@ -63,7 +63,7 @@ async def open_table(service: TableService, channel: int, rng: random.Random) ->
 async def disagreements(service: TableService) -> int:
     """How many cached games differ from their database row."""
     count = 0
-    for game_id, cached in list(service._cache.items()):
+    for game_id, cached in list(service.tables.cache.items()):
         row = await service.storage.get_game(game_id)
         if row is None or any(json.dumps(getattr(cached, field), sort_keys=True) != json.dumps(getattr(row, field), sort_keys=True)
                               for field in COMPARED):
@@ -285,6 +285,7 @@ async def bench_disk(moves: int = 400) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         service = await new_service(tmp, "disk.db", TABLES, 21)
         storage = service.storage
+        assert isinstance(storage, Storage)  # the SQLite store: its connection is swapped for a failing one
         rng = random.Random(5)
         games = [g.id for g in await storage.active_games()]
         faulty = _FailingWrites(storage.db, random.Random(9), 0.2)

@@ -24,7 +24,8 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
 
     Populate it (add_guild/add_channel/add_user/add_member/add_role) before starting a client.
     A test fails if the fake refused any request for breaking one of Discord's limits
-    (``fake.rejected``; clear it in a test that provokes one on purpose)."""
+    (``fake.rejected``; clear it in a test that provokes one on purpose), or answered any 429 (too many
+    requests: ``fake.rate_limited``; a test that provokes them sets ``fake.expect_rate_limits``)."""
     fake = FakeDiscord()
     await fake.start()
     fake.install()
@@ -38,6 +39,9 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
                     await stop_client(client)
         fake.uninstall()
         await fake.stop()
+    if fake.rate_limited and not fake.expect_rate_limits:
+        raise AssertionError("Discord would have answered 429 (too many requests):\n" + "\n".join(
+            f"{r['method']} {r['path']}: scope {r['scope']}, retry after {r['retry_after']}" for r in fake.rate_limited))
     if fake.rejected:
         raise AssertionError("the bot sent requests Discord would refuse (400, Invalid Form Body):\n"
                              + "\n".join(f"{r['method']} {r['path']}: {'; '.join(r['errors'])}" for r in fake.rejected))

@@ -128,8 +128,36 @@ class RestMixin:
             body, files = await self._read_body(request)
         except Exception as exc:  # pragma: no cover - defensive
             return _error(400, 50109, f"bad body: {exc}")
-        self.requests.append({"method": request.method, "path": path, "query": dict(request.query), "json": body,
-                              "files": [(n, b) for _, n, b in files]})
+        path = path.rstrip("/")
+        token = request.headers.get("Authorization", "")
+        record = {"method": request.method, "path": path, "query": dict(request.query), "json": body,
+                  "files": [(n, b) for _, n, b in files], "global": self.throttle.counts_globally(path)}
+        self.requests.append(record)
+        limited = self.throttle.check(token, request.method, path)
+        if limited is not None:
+            status, headers, data = limited
+            record["status"] = status
+            self._rate_limited(request.method, path, headers, data)
+            self.throttle.invalid(token, status, headers.get("X-RateLimit-Scope"))
+            if isinstance(data, str):
+                return web.Response(text=data, status=status, headers=headers)
+            response = _json_response(data, status)
+            response.headers.update(headers)
+            return response
+        response = await self._route(request, path, body, files)
+        record["status"] = response.status
+        self.throttle.invalid(token, response.status, None)
+        response.headers.update(self.throttle.headers(token, request.method, path))
+        return response
+
+    def _rate_limited(self, method: str, path: str, headers: dict, data: Any) -> None:
+        entry = {"method": method, "path": path, "scope": headers.get("X-RateLimit-Scope", "ban"),
+                 "retry_after": data.get("retry_after") if isinstance(data, dict) else None}
+        self.rate_limited.append(entry)
+        if not self.expect_rate_limits:
+            _log.warning("fake Discord answered 429 (%s) to %s %s", entry["scope"], method, path)
+
+    async def _route(self, request: web.Request, path: str, body: Any, files: list) -> web.StreamResponse:
         for method, pattern, func in self._routes:
             if method != request.method:
                 continue

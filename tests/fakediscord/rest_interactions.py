@@ -96,16 +96,27 @@ class InteractionRoutesMixin:
             return None
         return self._interactions_by_token.get(token)
 
+    def _token_expired(self, rec: Optional[InteractionRecord]) -> bool:
+        """Interaction tokens are valid for 15 minutes (Receiving and Responding § Followup Messages)."""
+        return rec is not None and asyncio.get_running_loop().time() - rec.created_at > self.interaction_token_lifetime
+
     async def _r_followup(self, request, body, files, app_id, token):
         rec = self._rec_by_token(app_id, token)
         if rec is None:
             return _error(404, 10015, "Unknown Webhook")
+        if self._token_expired(rec):
+            return _error(401, 50027, "Invalid Webhook Token")
         if rec.callback is None:
             return _error(404, 10015, "Unknown Webhook")  # Discord: token valid only after the callback
         body = body or {}
         errors = _limits.check_message(body, len(files))
         if errors:
             return self._invalid(request, errors)
+        ch = self.channels.get(rec.channel_id)
+        if ch is not None and ch.is_thread and ch.archived:  # a message sent unarchives the thread, unless locked
+            if ch.locked:
+                return _error(400, 50083, "Thread is archived")
+            await self._unarchive(ch)
         orig = rec.original
         if orig is not None and orig.loading and rec.callback["type"] == 5:
             # Discord: the first follow-up after a "thinking" defer replaces the loading message.
@@ -132,11 +143,15 @@ class InteractionRoutesMixin:
 
     async def _r_webhook_get(self, request, body, files, app_id, token, mid):
         rec = self._rec_by_token(app_id, token)
+        if self._token_expired(rec):
+            return _error(401, 50027, "Invalid Webhook Token")
         m = self._webhook_target(rec, mid) if rec else None
         return _json_response(self.message_payload(m)) if m else _error(404, 10008, "Unknown Message")
 
     async def _r_webhook_edit(self, request, body, files, app_id, token, mid):
         rec = self._rec_by_token(app_id, token)
+        if self._token_expired(rec):
+            return _error(401, 50027, "Invalid Webhook Token")
         m = self._webhook_target(rec, mid) if rec else None
         if m is None:
             return _error(404, 10008, "Unknown Message")
@@ -144,17 +159,22 @@ class InteractionRoutesMixin:
         errors = _limits.check_message(body, len(files))
         if errors:
             return self._invalid(request, errors)
+        if self._in_archived_thread(m):  # "Users cannot edit messages ... in archived threads"
+            return _error(400, 50083, "Thread is archived")
         was_loading = m.loading
         self._apply_content(m, body, files, editing=True)
         m.flags &= ~LOADING
         rec.edits.append({"message_id": m.id, "original": mid == "@original" or m is rec.original,
                           "payload": body, "files": [(n, b) for _, n, b in files]})
+        self._tell("edit", m)
         self._record_if_public(m, body, files)
         await self._dispatch_message("MESSAGE_CREATE" if was_loading else "MESSAGE_UPDATE", m)
         return _json_response(self.message_payload(m))
 
     async def _r_webhook_delete(self, request, body, files, app_id, token, mid):
         rec = self._rec_by_token(app_id, token)
+        if self._token_expired(rec):
+            return _error(401, 50027, "Invalid Webhook Token")
         m = self._webhook_target(rec, mid) if rec else None
         if m is None:
             return _error(404, 10008, "Unknown Message")

@@ -24,6 +24,7 @@ from aiohttp import web
 from .driver import DriverMixin
 from .gateway import GatewayMixin
 from .logs import DiscordErrorCollector
+from .ratelimits import RateLimits, Throttle
 from .recording import RecordingMixin
 
 # Every name this module had before the split, re-exported (tests import them from here).
@@ -96,6 +97,7 @@ class FakeDiscord(
         application_id: int = 900000000000000001,
         bot_name: str = "FakeBot",
         dispatch_message_events: bool = True,
+        rate_limits: Optional[RateLimits] = None,
     ) -> None:
         self.application_id = application_id
         self.bot_user = _User(application_id, bot_name, bot=True)
@@ -128,6 +130,15 @@ class FakeDiscord(
         self.initial_response_deadline: float = 3.0
         #: interactions whose initial response came too late
         self.expired: List[InteractionRecord] = []
+        #: Discord's rate limits (``ratelimits.py``): the global limit, per-route buckets, invalid requests
+        self.throttle = Throttle(rate_limits or RateLimits(), application_id)
+        #: every 429 answered: dicts {method, path, scope ("global", "user", "shared" or "ban"), retry_after}.
+        #: The fixture fails a test that leaves any here unless it set ``expect_rate_limits``.
+        self.rate_limited: List[dict] = []
+        #: a test that provokes 429s on purpose says so (they are then not logged as warnings either)
+        self.expect_rate_limits: bool = False
+        #: how long an interaction token may be used for follow-ups and edits (Discord: 15 minutes)
+        self.interaction_token_lifetime: float = 15 * 60.0
         #: the bot's token as Discord knows it: another one is refused (401 at login, 4004 at IDENTIFY);
         #: None accepts any token
         self.valid_token: Optional[str] = None
@@ -152,7 +163,8 @@ class FakeDiscord(
         #: ``("ready", session)`` once a bot's IDENTIFY is answered (READY and every GUILD_CREATE sent),
         #: ``("callback", InteractionRecord)`` when an interaction gets its initial response,
         #: ``("message", RecordedMessage)`` when any message is created, ``("edit", RecordedMessage)`` when the bot
-        #: edits a channel message (its ``history[-1]`` is the edit, with ``_files`` if it uploaded any).
+        #: edits a message, through the channel or an interaction token (its ``history[-1]`` is the edit, with
+        #: ``_files`` if it uploaded any).
         self.listeners: List[Callable[[str, Any], None]] = []
 
     # ------------------------------------------------------------------ ids

@@ -77,7 +77,7 @@ COMPARED = ("status", "version", "state", "seats", "host_id", "options", "deadli
 
 async def disagreements(service: TableService, game_id: int) -> list[str]:
     """Fields where the service's cached game differs from the database row."""
-    cached = service._cache.get(game_id)
+    cached = service.tables.cache.get(game_id)
     if cached is None:
         return []
     row = await service.storage.get_game(game_id)

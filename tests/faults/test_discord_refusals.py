@@ -72,8 +72,11 @@ async def test_try_dms_again_button_and_game_hand(harness):
     await rec.wait_done(timeout=10)
     assert "check your DMs" in callback_text(rec)
     assert any("SECRET" in m.content for m in fake.dms(CID))
-    # Closed again: one refusal, then `/game hand` (asking for the hand) earns one more try.
+    # Closed again, and Cid deleted his hand's message (else the bot keeps editing it, which needs no new DM):
+    # one refusal, then `/game hand` (asking for the hand) earns one more try.
     fake.set_dms_closed(CID)
+    for message in fake.dms(CID):
+        await fake.delete_message(message.id)
     game = await h.bot.tables.get(game.id)
     while CID not in [game.seats[s]["user_id"] for s in h.bot.tables.engine(game).to_act(game.state)]:
         seat = game.state["turn"]
@@ -85,12 +88,12 @@ async def test_try_dms_again_button_and_game_hand(harness):
     rec = await h.slash(CID, "game hand")
     assert "SECRET" in callback_text(rec)
     await press(h, CID, 0, game)
-    await h.settle()
+    await h.settle(dms=True)
     game = await h.bot.tables.get(game.id)
     for _ in range(4):
         seat = game.state["turn"]
         await press(h, game.seats[seat]["user_id"], 0, game)
-        await h.settle()
+        await h.settle(dms=True)
         game = await h.bot.tables.get(game.id)
     assert refused_dms(fake, CID) == refused + 1  # /game hand earned exactly one more try
 

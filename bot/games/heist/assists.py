@@ -8,25 +8,34 @@ from . import cards
 from .board import distinct_cards, other_seats, to_act, total
 from .cards import RESOURCE
 from .supply import apply_effect, draw_token
-from .texts import describe_action
 
 
 def assist_actions(state: State, seat: int) -> list[Action]:
-    """A helper's choices: each kind of assist card in hand (paying a card to move when away from the
-    job), or nothing."""
+    """A helper's choices, in two steps: each kind of assist card in hand, or nothing; then, for a helper whose
+    pawn is at another job, which card to discard to walk there (or no assist after all)."""
     hand = state["hands"][seat]
+    picked = picking(state, seat)
+    if picked is not None:
+        return [{"type": "pay", "card": card} for card in pay_choices(hand, picked)] + [{"type": "no_assist"}]
     here = state["locations"][seat] == state["test"]["job"]
-    actions: list[Action] = []
-    for card in distinct_cards([card for card in hand if cards.is_assist(card)]):
-        if here:
-            actions.append({"type": "assist", "card": card})
-        else:
-            rest = list(hand)
-            rest.remove(card)
-            for pay in distinct_cards(rest):
-                actions.append({"type": "assist", "card": card, "pay": pay})
+    actions: list[Action] = [{"type": "assist", "card": card}
+                             for card in distinct_cards([card for card in hand if cards.is_assist(card)])
+                             if here or len(hand) > 1]  # away, the assist needs another card to pay with
     actions.append({"type": "no_assist"})
     return actions
+
+
+def picking(state: State, seat: int) -> str | None:
+    """The assist card ``seat`` has picked and is still to pay for (it is away from the job), if any."""
+    picked: str | None = state["test"].get("picking", {}).get(str(seat))
+    return picked
+
+
+def pay_choices(hand: list[str], card: str) -> list[str]:
+    """The cards that can pay for walking to the job with ``card``: one of each kind of the rest of the hand."""
+    rest = list(hand)
+    rest.remove(card)
+    return distinct_cards(rest)
 
 
 def pass_is_public(state: State, seat: int) -> str | None:
@@ -42,17 +51,37 @@ def pass_is_public(state: State, seat: int) -> str | None:
 
 
 def commit(state: State, seat: int, action: Action) -> list[Event]:
-    """A helper commits an assist or nothing, in secret; the last commit reveals them all."""
+    """A helper commits an assist or nothing, in secret (an assist from another job takes a second step: the card
+    to pay with); the last commit reveals them all."""
     test = state["test"]
-    test["commits"][str(seat)] = action if action["type"] == "assist" else None
     name = state["names"][seat]
+    kind = action["type"]
+    if kind == "assist" and state["locations"][seat] != test["job"]:
+        test.setdefault("picking", {})[str(seat)] = action["card"]
+        return [{"type": "commit_private", "to": seat,
+                 "text": f"You pick {cards.card_name(action['card'])}. Your pawn is away from job {test['job']}: "
+                         f"choose a card to discard to walk there."}]
+    picked = test.get("picking", {}).pop(str(seat), None)
+    if kind == "pay":
+        promise: Action | None = {"type": "assist", "card": picked, "pay": action["card"]}
+    else:
+        promise = action if kind == "assist" else None
+    test["commits"][str(seat)] = promise
     events: list[Event] = [{"type": "commit", "text": f"{name} has committed."}]
     events.append({"type": "commit_private", "to": seat,
-                   "text": "You commit " + (describe_action(state, seat, action) if action["type"] == "assist"
-                                            else "nothing") + "."})
+                   "text": "You commit " + (commit_text(promise, test["job"]) if promise else "nothing") + "."})
     if not to_act(state):
         events += reveal(state)
     return events
+
+
+def commit_text(promise: Action, job: str) -> str:
+    """A committed assist in words, e.g. "Lookout (+2), discarding Tumble to walk to job B"."""
+    card = RESOURCE[promise["card"]]
+    text = card["name"] + (f" ({card['modifier']:+d})" if card["modifier"] else "")
+    if "pay" in promise:
+        text += f", discarding {cards.card_name(promise['pay'])} to walk to job {job}"
+    return text
 
 
 def _take_assists(state: State) -> list[str]:
@@ -72,7 +101,7 @@ def _take_assists(state: State) -> list[str]:
             hand.remove(promise["pay"])
             state["discard"].append(promise["pay"])
             state["locations"][seat] = test["job"]
-            text += f" (discards {cards.card_name(promise['pay'])} to move there)"
+            text += f" (discards {cards.card_name(promise['pay'])} to walk there)"
         hand.remove(card)
         test["assists"].append({"seat": seat, "card": card})
         phrases.append(text)

@@ -6,11 +6,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot.engine import plays_rulebook
+
 from . import cards
 from .cards import OBSTACLE, RESOURCE
 from .viewtypes import CurrentTestView, HeistView
 
-SAME_JOB_NUDGE = 3.0  # Specialist: value per obstacle of that job already in the score pile
+SAME_JOB_NUDGE = 3.0  # Specialist: value per obstacle of that job already in the score pile (doubled when it needs 3+)
 BAG_NUDGE = 1.5  # a bag secret: value per token an obstacle's effect moves towards it
 
 
@@ -84,7 +86,7 @@ def success_chance(view: HeistView, seat: int, option: dict[str, Any], helpers: 
 
 def _secret(view: HeistView) -> dict[str, Any]:
     """The seat's own secret condition at this player count."""
-    return cards.secret_check(view["private"]["secret"]["id"], view["n"])
+    return cards.secret_check(view["private"]["secret"]["id"], view["n"], plays_rulebook(view["options"]))
 
 
 def jack_wants(skills: dict[str, int], goal: dict[str, Any]) -> list[str]:
@@ -161,8 +163,9 @@ def _choose(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) ->
         value += BAG_NUDGE * _bag_shift(obstacle["success"], goal)
         if secret == "distinct_jobs" and obstacle["job"] not in have_jobs:
             value += 1.5
-        if secret == "same_job":
-            value += SAME_JOB_NUDGE * sum(1 for o in mine if OBSTACLE[o]["job"] == obstacle["job"])
+        if secret == "same_job":  # 3 from one job (4-5 players) is far off in five turns: stay on it harder
+            nudge = SAME_JOB_NUDGE * (2 if goal["n"] >= 3 else 1)
+            value += nudge * sum(1 for o in mine if OBSTACLE[o]["job"] == obstacle["job"])
         mine_here = sum(1 for o in mine if OBSTACLE[o]["job"] == obstacle["job"])
         if job["left"] == 1:  # the finale: completing the job pays +1 per obstacle of it held
             value += mine_here + 1 + (3.0 if secret == "jobs_completed" else 0.0)
@@ -175,6 +178,8 @@ def _choose(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) ->
 
 
 def _assist(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    if "picking" in view["private"]:  # the card is picked: pay with the card it likes least
+        return _pay(legal)
     test = _current_test(view)
     active = view["active"]
     option = OBSTACLE[test["obstacle"]["id"]]["test"][test["option"]]
@@ -184,7 +189,9 @@ def _assist(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) ->
     best, best_value = {"type": "no_assist"}, 0.0
     hand = _hand(view)
     goal = _secret(view)
-    my_skills = view["players"][view["private"]["seat"]]["skills"]
+    seat = view["private"]["seat"]
+    my_skills = view["players"][seat]["skills"]
+    away = view["players"][seat]["location"] != test["job"]
     for action in legal:
         if action["type"] != "assist":
             continue
@@ -201,13 +208,26 @@ def _assist(view: HeistView, legal: list[dict[str, Any]], rng: random.Random) ->
             if card["upgrade"] and goal["kind"] == "top_skill" and card["upgrade"] == goal["skill"]:
                 value += 1.5
             value += _bag_value(view, card, goal)
-        if "pay" in action:
+        if away:  # the card to pay with comes next: the one it likes least among the rest
             if len(hand) < 3:
                 continue
-            value -= 0.6 * _keep_value(action["pay"]) + 0.5
+            value -= 0.6 * _keep_value(_cheapest_pay(hand, card_id)) + 0.5
         if value > best_value:
             best, best_value = action, value
     return best
+
+
+def _cheapest_pay(hand: list[str], card_id: str) -> str:
+    """The card of ``hand`` (other than ``card_id``) the bot minds discarding least (the first of equals by id)."""
+    rest = sorted(hand)
+    rest.remove(card_id)
+    return min(rest, key=_keep_value)
+
+
+def _pay(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The payment for an assist picked while away: the card the bot minds losing least."""
+    pays = [action for action in legal if action["type"] == "pay"]
+    return min(pays, key=lambda action: _keep_value(action["card"])) if pays else {"type": "no_assist"}
 
 
 def _bag_value(view: HeistView, card: dict[str, Any], goal: dict[str, Any]) -> float:

@@ -24,8 +24,7 @@ PER_EXTRA_PLAYER: dict[str, int] = _DATA["per_extra_player"]
 HEAT_TRACK: list[str] = _DATA["heat_track"]
 HAND_SIZE: int = _DATA["hand_size"]
 DRAW_TOKENS: int = _DATA["draw_tokens"]
-JOB_LENGTH: list[int] = _DATA["job_length"]  # obstacles per job in play, by player count
-HEAD_START: list[int] = _DATA["head_start"]  # cheese for the start player, by player count
+RULE_SETS: dict[str, dict[str, Any]] = _DATA["rule_sets"]  # tuned and rulebook numbers (see rules.py)
 SOLO_TARGET: int = _DATA["solo"]["target"]
 SOLO_RATINGS: list[tuple[int, str]] = [(int(a), str(b)) for a, b in _DATA["solo"]["ratings"]]
 
@@ -71,15 +70,18 @@ assert len(OBSTACLE) == 28 and len(ASSISTS) == 44 and len(TRICKS) == 34
 assert sum(TOKEN_TOTAL.values()) == 50
 
 
-def secret_check(secret_id: str, players: int) -> dict[str, Any]:
-    """A secret's condition at this player count (a list value is read by player count)."""
-    check = SECRET[secret_id]["check"]
+def secret_check(secret_id: str, players: int, rulebook: bool = False) -> dict[str, Any]:
+    """A secret's condition at this player count (a list value is read by player count); with ``rulebook``, as
+    printed where the rulebook prints it (``rule_sets.rulebook.secret_overrides``)."""
+    check = dict(SECRET[secret_id]["check"])
+    if rulebook:
+        check.update(RULE_SETS["rulebook"]["secret_overrides"].get(secret_id, {}))
     return {k: (v[players] if isinstance(v, list) and k not in ("plus", "minus") else v) for k, v in check.items()}
 
 
-def secret_text(secret_id: str, players: int) -> str:
-    """The secret's condition in words, with this player count's numbers."""
-    check = secret_check(secret_id, players)
+def secret_text(secret_id: str, players: int, rulebook: bool = False) -> str:
+    """The secret's condition in words, with this player count's numbers (and this rules set's)."""
+    check = secret_check(secret_id, players, rulebook)
     n = check.get("n")
     extra: dict[str, Any] = {"s": "" if n == 1 else "s", "are": "is" if n == 1 else "are",
                              "were": "was" if n == 1 else "were", "noties": ""}
@@ -203,6 +205,36 @@ def card_text(card_id: str) -> str:
         if card["upgrade"]:
             bits.append(f"failure: +1 {SKILL_NAME[card['upgrade']]}")
     return "; ".join(bits)
+
+
+def _short_effect(effect: dict[str, Any]) -> str:
+    """A printed effect in a few words for a button, e.g. "a red token out of the bag"."""
+    do, n = effect["do"], effect.get("n", 1)
+    colour = effect.get("colour", "")
+    tokens = f"{('an' if colour[:1] in 'aeiou' else 'a') if n == 1 else n} {colour} token{'s' if n > 1 else ''}"
+    if do == "add":
+        return f"{tokens} into the bag"
+    if do == "remove":
+        return f"{tokens} out of the bag"
+    if do == "active_draw":
+        return f"they draw {'a card' if n == 1 else f'{n} cards'}"
+    return effect_text(effect)
+
+
+def assist_short(card_id: str) -> str:
+    """What an assist does and pays, in a few words for a button: "+2; 1 cheese to you if it works"."""
+    card = RESOURCE[card_id]
+    bits = [f"{card['modifier']:+d}"] if card["modifier"] else []
+    bits += [_short_effect(effect) for effect in card["effects"]]
+    if card["special"] == "double_cross":
+        bits.append(f"{card['cheese']} cheese to you only if it fails")
+    elif card["special"] == "backup":
+        bits.append("back to your hand if it fails")
+    elif card["cheese"]:
+        bits.append(f"{card['cheese']} cheese to you if it works")
+    if card["upgrade"]:
+        bits.append(f"+1 {SKILL_NAME[card['upgrade']]} to you if it works")
+    return "; ".join(bits) or "no effect"
 
 
 def card_name(card_id: str) -> str:

@@ -41,13 +41,13 @@ from typing import Any, Callable, NamedTuple, cast
 from bot.engine import RULES_OPTION, Action, Engine, Event, GameMeta, Option, RuleError, State
 
 from . import board, scoring, texts, views
-from .assists import assist_actions, commit, pass_is_public, reveal
+from .assists import assist_actions, commit, pass_is_public, pay_choices, reveal
 from .board import ROUNDS
 from .choosing import choose, choose_actions
 from .opening import new_state
 from .resolution import resolve, upgrade, upgrade_actions
 from .texts import SUMMARY
-from .tricks import play_trick, trick_actions
+from .tricks import aimed_at_a_twin, play_trick, trick_actions
 from .viewtypes import HeistView, ScoreView
 
 __all__ = ["HeistEngine", "PHASES", "Phase", "ROUNDS", "SUMMARY"]
@@ -61,7 +61,7 @@ class Phase(NamedTuple):
 
 PHASES: dict[str, Phase] = {
     "choose": Phase(choose_actions, {"choose": choose}),
-    "assist": Phase(assist_actions, {"assist": commit, "no_assist": commit}),
+    "assist": Phase(assist_actions, {"assist": commit, "pay": commit, "no_assist": commit}),
     "tricks": Phase(trick_actions, {"trick": play_trick, "resolve": lambda state, seat, action: resolve(state)}),
     "upgrade": Phase(upgrade_actions, {"upgrade": upgrade, "no_upgrade": upgrade}),
 }
@@ -117,6 +117,27 @@ class HeistEngine(Engine):
         phase = PHASES.get(state["phase"])
         return phase.legal(state, seat) if phase else []
 
+    def apply(self, state: State, seat: int, action: Action) -> list[Event]:
+        """The contract's ``apply``; it also takes the shapes of moves logged before (an assist with its payment in
+        one action, see below; a trick aimed at the second of two alike tokens, offered once now)."""
+        if _one_step_assist(action):
+            return self._apply_one_step_assist(state, seat, action)
+        twin = aimed_at_a_twin(state, action)  # a logged trick aimed at the second of two alike tokens
+        if (twin is not None and not self.is_terminal(state) and type(seat) is int and seat in self.to_act(state)
+                and twin in self.legal_actions(state, seat)):
+            return self._apply(state, seat, action)
+        return super().apply(state, seat, action)
+
+    def _apply_one_step_assist(self, state: State, seat: int, action: Action) -> list[Event]:
+        """An assist with its payment in one action, as the logs of games played before they were two steps hold
+        it: a replay applies it as the card, then the payment. Both are checked before anything changes."""
+        pick = {"type": "assist", "card": action["card"]}
+        if (not self.is_terminal(state) and seat in self.to_act(state) and pick in self.legal_actions(state, seat)
+                and state["locations"][seat] != state["test"]["job"]
+                and action["pay"] in pay_choices(state["hands"][seat], action["card"])):
+            return super().apply(state, seat, pick) + super().apply(state, seat, {"type": "pay", "card": action["pay"]})
+        return super().apply(state, seat, action)  # refused, with the contract's reason
+
     def _apply(self, state: State, seat: int, action: Action) -> list[Event]:
         action = self._exact_legal(state, seat, action)
         handler = PHASES[state["phase"]].apply[action["type"]]
@@ -126,9 +147,12 @@ class HeistEngine(Engine):
         """The legal action equal to ``action`` in value AND type, or RuleError. Everything a
         move needs is checked here, before anything in the state changes."""
         key = _canonical(action)
-        for legal in self.legal_actions(state, seat):
-            if key is not None and _canonical(legal) == key:
-                return legal
+        legal_keys = {_canonical(legal): legal for legal in self.legal_actions(state, seat)}
+        if key is not None and key in legal_keys:
+            return legal_keys[key]
+        twin = aimed_at_a_twin(state, action)  # a logged trick aimed at the second of two alike tokens
+        if twin is not None and _canonical(twin) in legal_keys:
+            return dict(action)
         raise RuleError(self.illegal_message(state, seat, action))
 
     def _skip_forced(self, state: State) -> list[Event]:
@@ -197,7 +221,7 @@ class HeistEngine(Engine):
         """A helper who runs out of time commits nothing; an active player resolves (or the bot plays)."""
         phase = state["phase"]
         if phase == "assist":
-            return {"type": "no_assist"}
+            return {"type": "no_assist"}  # also after picking a card, before paying for it
         if phase == "tricks":
             return {"type": "resolve"}
         return self.bot_action(state, seat, rng)
@@ -210,6 +234,12 @@ class HeistEngine(Engine):
         if len(legal) == 1:
             return legal[0]
         return bot_choose(self.view(state, seat), legal, rng)
+
+
+def _one_step_assist(action: Any) -> bool:
+    """Whether ``action`` is an assist with its payment in one, the shape of games logged before the two steps."""
+    return (isinstance(action, dict) and action.get("type") == "assist" and set(action) == {"type", "card", "pay"}
+            and isinstance(action["card"], str) and isinstance(action["pay"], str))
 
 
 def _canonical(action: Any) -> str | None:

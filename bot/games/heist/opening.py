@@ -6,7 +6,7 @@ from typing import Any
 from bot.engine import State
 from bot.rng import Rng
 
-from . import cards
+from . import cards, rules
 from .cards import COLOURS
 
 
@@ -26,7 +26,7 @@ def _deal_roles(state: State, rng: Rng, count: int) -> None:
 def _stack_jobs(state: State, count: int) -> None:
     """Jobs are shorter with fewer players: the top obstacles of each job are used,
     the last of them is the job's finale (Mandatory); the rest stay in the box."""
-    length = cards.JOB_LENGTH[count]
+    length = rules.of(state).job_length[count]
     state["jobs"] = {job["letter"]: [obstacle["id"] for obstacle in job["obstacles"][:length]] for job in cards.JOBS}
     state["unused"] = sorted(obstacle["id"] for job in cards.JOBS for obstacle in job["obstacles"][length:])
     state["finales"] = {letter: stack[-1] for letter, stack in state["jobs"].items()}
@@ -85,7 +85,7 @@ def new_state(names: list[str], options: dict[str, Any], seed: int) -> State:
     _fill_bag(state, count)
     _deal_hands(state, rng, count)
     state["start"] = rng.below(count)
-    state["leader"] = state["start"]  # this round's first player (moves left each round)
+    state["leader"] = state["start"]  # this round's first player (tuned: moves left each round)
     state["active"] = state["start"]
     state["round"] = 1
     state["turns"] = 0

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.engine import Action, Event, State
 
-from . import cards
+from . import cards, rules
 from .board import ROUNDS, distinct_cards, mandatory, obstacles_left, total
 from .cards import OBSTACLE, RESOURCE, SKILL_NAME
 from .scoring import final_rows
@@ -204,11 +204,12 @@ def end_round(state: State, events: list[Event], last: bool) -> None:
         return
     state["round"] += 1
     state["turns"] = 0
-    state["leader"] = (state["start"] + state["round"] - 1) % state["n"]
+    state["leader"] = rules.of(state).leader(state["start"], state["round"], state["n"])
     state["active"] = state["leader"]
     state["phase"] = "choose"
+    moved = " (each round starts one seat further left)" if rules.of(state).start_moves_left else ""
     events.append({"type": "turn", "text": f"Round {state['round']}: {state['names'][state['active']]} "
-                   f"chooses an obstacle."})
+                   f"chooses an obstacle{moved}."})
 
 
 def _end_game(state: State, events: list[Event]) -> None:
@@ -220,7 +221,7 @@ def _end_game(state: State, events: list[Event]) -> None:
     for row in state["final"]:
         secret = cards.SECRET[state["secrets"][row["seat"]]]
         events.append({"type": "secret", "text": f"{names[row['seat']]}'s secret was {secret['name']} "
-                       f"({cards.secret_text(secret['id'], state['n'])}) - "
+                       f"({cards.secret_text(secret['id'], state['n'], rules.of(state).printed)}) - "
                        f"{'met' if row['secret_met'] else 'not met'}."})
     ranked = ", ".join(f"{names[row['seat']]} {row['score']}"
                        for row in sorted(state["final"], key=lambda row: row["rank"]))

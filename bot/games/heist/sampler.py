@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import cards
+from . import cards, rules
 from .cards import OBSTACLE, RESOURCE
 
 _IDENTITY_BY_NAME = {i["name"]: i["id"] for i in cards.IDENTITIES}
@@ -238,8 +238,9 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
         return None
     hands, discard, deck = dealt
     secrets = _secrets(view, seat, rng)
-    k = cards.JOB_LENGTH[n]
-    leader = (view["start"] + view["round"] - 1) % n
+    rule_set = rules.of(view["options"])
+    k = rule_set.job_length[n]
+    leader = rule_set.leader(view["start"], view["round"], n)
     state: dict[str, Any] = {
         "names": list(view["names"]), "rng": rng.getrandbits(64), "options": dict(view["options"]), "n": n,
         "identities": identities, "box_identities": sorted(set(_IDENTITY_BY_NAME.values()) - set(identities)),
@@ -261,6 +262,8 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
     }
     if test is not None:
         _commit_others(engine, state, test_view, rng)
+        if "picking" in view["private"]:  # this seat picked an assist and is still to pay for it
+            test["picking"] = {str(seat): view["private"]["picking"]}
     return state
 
 
@@ -276,8 +279,10 @@ def evaluate(engine, state: dict[str, Any], seat: int) -> float:
         row = _score_row(state, s)
         secret = cards.SECRET[state["secrets"][s]]["cheese"]
         banked = row["score"] - (secret if row["secret_met"] else 0)
-        # ties go to more obstacles: a tenth of a point each keeps that order
-        points.append(banked + (0.7 if row["secret_met"] else 0.2) * secret + 0.1 * row["obstacles"])
+        # ties go to more obstacles: a tenth of a point each keeps that order (where the start player wins ties on
+        # cheese, half a point puts it first among equals)
+        tie = 0.5 if s == state["start"] and rules.of(state).start_wins_ties[state["n"]] else 0.0
+        points.append(banked + (0.7 if row["secret_met"] else 0.2) * secret + tie + 0.1 * row["obstacles"])
     if state["n"] == 1:
         return lead_value(points + [float(cards.SOLO_TARGET)], seat, 2.0)
     return lead_value(points, seat, 2.0)

@@ -13,10 +13,10 @@ from .supply import draw_token
 
 def trick_actions(state: State, seat: int) -> list[Action]:
     """Each kind of trick in hand (once per drawn token that still counts, for a trick that aims at
-    one), then resolving the test."""
+    one; two tokens alike, e.g. both purple -3, are one option: the first), then resolving the test."""
     test = state["test"]
     actions: list[Action] = []
-    live = [index for index, token in enumerate(test["tokens"]) if not token["ignored"]]
+    live = [index for index, token in enumerate(test["tokens"]) if not token["ignored"] and _first_alike(test, index) == index]
     for card_id in distinct_cards([card for card in state["hands"][seat] if cards.is_trick(card)]):
         card = RESOURCE[card_id]
         if card["target"]:
@@ -28,6 +28,26 @@ def trick_actions(state: State, seat: int) -> list[Action]:
             actions.append({"type": "trick", "card": card_id})
     actions.append({"type": "resolve"})
     return actions
+
+
+def _first_alike(test: dict[str, Any], index: int) -> int:
+    """The first drawn token that still counts and shows the same colour and face as token ``index``."""
+    token = test["tokens"][index]
+    return next(first for first, other in enumerate(test["tokens"])
+                if not other["ignored"] and (other["colour"], other["face"]) == (token["colour"], token["face"]))
+
+
+def aimed_at_a_twin(state: State, action: Any) -> Action | None:
+    """For a trick aimed at a drawn token alike an earlier one (a move logged when both were offered), the offered
+    move it equals in effect (aimed at the earlier token); else None."""
+    if (state["phase"] != "tricks" or not isinstance(action, dict) or set(action) != {"type", "card", "token"}
+            or action["type"] != "trick" or not isinstance(action["card"], str) or type(action["token"]) is not int):
+        return None
+    test: dict[str, Any] = state["test"]
+    if not 0 <= action["token"] < len(test["tokens"]) or test["tokens"][action["token"]]["ignored"]:
+        return None
+    first = _first_alike(test, action["token"])
+    return {"type": "trick", "card": action["card"], "token": first} if first != action["token"] else None
 
 
 # Each handler changes the test and says what the trick did ("flips red -4 to red -2").

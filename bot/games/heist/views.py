@@ -5,11 +5,12 @@ from typing import Any
 
 from bot.engine import State
 
-from . import cards
+from . import cards, rules
+from .assists import commit_text, picking
 from .board import ROUNDS, current_option, mandatory, skills, to_act, total
 from .cards import OBSTACLE, RESOURCE
-from .scoring import scores, secret_met
-from .texts import describe_action, status_line
+from .scoring import scores, secret_met_now, secret_progress
+from .texts import status_line
 from .viewtypes import (
     AssistView,
     CardView,
@@ -59,7 +60,7 @@ def _assist_view(assist: dict[str, Any]) -> AssistView:
 def _jobs_view(state: State) -> list[JobView]:
     active_job = state["test"]["job"] if state["test"] else None
     return [{"letter": job["letter"], "name": job["name"], "left": len(state["jobs"][job["letter"]]),
-             "length": cards.JOB_LENGTH[state["n"]],
+             "length": rules.of(state).job_length[state["n"]],
              "stack": list(state["jobs"][job["letter"]]),
              "top": obstacle_view(state, state["jobs"][job["letter"]][0]) if state["jobs"][job["letter"]] else None,
              "completed": job["letter"] in state["completed"], "active": job["letter"] == active_job}
@@ -76,6 +77,8 @@ def _player_view(state: State, seat: int) -> PlayerView:
         "pile": [card if card in OBSTACLE else cards.card_name(card) for card in pile],
         "pile_obstacles": [card for card in pile if card in OBSTACLE],
         "cheese": sum(OBSTACLE[card]["cheese"] if card in OBSTACLE else RESOURCE[card]["cheese"] for card in pile),
+        "head_start": rules.of(state).head_start[state["n"]] if seat == state["start"] else 0,
+        "wins_ties": seat == state["start"] and rules.of(state).start_wins_ties[state["n"]],
     }
 
 
@@ -119,19 +122,22 @@ def _private_view(state: State, viewer: int) -> HeistPrivate:
     private: HeistPrivate = {
         "seat": viewer,
         "hand": [card_view(card, True) for card in sorted(state["hands"][viewer])],
-        "secret": {"id": secret["id"], "name": secret["name"], "text": cards.secret_text(secret["id"], state["n"]),
-                   "cheese": secret["cheese"], "met_now": secret_met(state, viewer)},
+        "secret": {"id": secret["id"], "name": secret["name"], "text": cards.secret_text(secret["id"], state["n"], rules.of(state).printed),
+                   "cheese": secret["cheese"], "met_now": secret_met_now(state, viewer),
+                   "progress": secret_progress(state, viewer)},
     }
     if test and not test["revealed"] and str(viewer) in test["commits"]:
         promise = test["commits"][str(viewer)]
-        private["commit"] = describe_action(state, viewer, promise) if promise else "nothing"
+        private["commit"] = commit_text(promise, test["job"]) if promise else "nothing"
+    if test and picking(state, viewer) is not None:
+        private["picking"] = str(picking(state, viewer))
     return private
 
 
 def _secret_result(state: State, row: dict[str, Any]) -> SecretResultView:
     """A secret revealed at the end, and whether it was met."""
     secret = cards.SECRET[row["secret"]]
-    return {"seat": row["seat"], "name": secret["name"], "text": cards.secret_text(row["secret"], state["n"]),
+    return {"seat": row["seat"], "name": secret["name"], "text": cards.secret_text(row["secret"], state["n"], rules.of(state).printed),
             "cheese": secret["cheese"], "met": row["secret_met"]}
 
 
@@ -146,6 +152,7 @@ def view(state: State, viewer: int | None) -> HeistView:
         "heat": [{"round": index + 1, "colour": space["colour"], "count": space["count"], "done": space["done"]}
                  for index, space in enumerate(state["heat"])],
         "bag": dict(state["bag"]), "bag_total": sum(state["bag"].values()), "supply": dict(state["supply"]),
+        "faces": {colour: list(cards.TOKENS[colour]["faces"]) for colour in cards.COLOURS},
         "spent": [cards.token_label(token) for token in state["spent"]],
         "deck": len(state["deck"]), "discard": len(state["discard"]),
         "discard_top": cards.card_name(state["discard"][-1]) if state["discard"] else None,

@@ -60,6 +60,8 @@ class PlayerView(TypedDict):
     pile: list[str]
     pile_obstacles: list[str]
     cheese: int
+    head_start: int  # the start player's cheese at the end where the rules set gives one (else 0)
+    wins_ties: bool  # the start player, where the rules set lets it win a tie on cheese
 
 
 class CardView(TypedDict):
@@ -152,20 +154,24 @@ class SecretResultView(TypedDict):
 
 
 class SecretView(TypedDict):
-    """The viewer's own secret, and whether it would be met right now."""
+    """The viewer's own secret, whether it would be met if the game ended as it stands, and how far along it is as
+    counts ("3/5 upgrade cards")."""
     id: str
     name: str
     text: str
     cheese: int
     met_now: bool
+    progress: str
 
 
 class HeistPrivate(TypedDict):
-    """What only one seat sees: its hand, its secret and, before the reveal, what it committed."""
+    """What only one seat sees: its hand, its secret and, before the reveal, what it committed (or the assist card it
+    picked and has still to pay for)."""
     seat: int
     hand: list[CardView]
     secret: SecretView
     commit: NotRequired[str]
+    picking: NotRequired[str]  # the id of the assist card picked, to be paid for (the seat is away from the job)
 
 
 class HeistView(TypedDict):
@@ -185,6 +191,7 @@ class HeistView(TypedDict):
     bag: dict[str, int]
     bag_total: int
     supply: dict[str, int]
+    faces: dict[str, list[int]]  # each token colour's two faces (front first)
     spent: list[str]
     deck: int
     discard: int

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.engine import plays_rulebook
 from bot.rng import Rng
 
 from . import calc
@@ -21,6 +22,12 @@ def recruit_value(entry: dict[str, Any], skill: str) -> int:
 
 class BoardMixin:
     """Lookups and small moves on the table that every part of a turn shares."""
+
+    @staticmethod
+    def _rulebook(state) -> bool:
+        """Whether this table plays the printed rules (``rules: rulebook``); a state stored before the option
+        existed plays the tuned set."""
+        return plays_rulebook(state.get("options"))
 
     def _seat_name(self, state, seat: int) -> str:
         return state["names"][seat]

@@ -131,12 +131,8 @@ def _turn(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Rand
         return {"type": "hold"}
     pool = [talent["id"] for talent in view["pool"]]
     pool_best = max(pool, key=lambda talent: fit_worth(talent, team), default=None)
-    if pool_best is not None:
-        if len(team) < 4:
-            return {"type": "recruit", "card": pool_best, "replace": None}
-        weakest = min(team, key=lambda e: fit_worth(e["id"], team))
-        if fit_worth(pool_best, team) > fit_worth(weakest["id"], team) + 2.5:
-            return {"type": "recruit", "card": pool_best, "replace": weakest["id"]}
+    if pool_best is not None and _worth_hiring(pool_best, team, 2.5):
+        return {"type": "recruit", "card": pool_best}  # who leaves, if anyone: ``_replace``
     if len(team) < 3 and pool and rng.random() < 0.5:
         return {"type": "burn"}
     return {"type": "draw_prep"}
@@ -154,25 +150,39 @@ def _crew(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Rand
     return _first(legal, "back") or legal[0]
 
 
+def _weakest(team: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The recruit worth least to this team (the one a new hire replaces when the team is full)."""
+    return min(team, key=lambda e: fit_worth(e["id"], team), default=None)
+
+
+def _worth_hiring(tid: str, team: list[dict[str, Any]], margin: float) -> bool:
+    """Into a free place always; into a full team only over a recruit worth ``margin`` less."""
+    weakest = _weakest(team)
+    return len(team) < 4 or weakest is not None and fit_worth(tid, team) > fit_worth(weakest["id"], team) + margin
+
+
 def _hire(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """Hiring the burned talent (or the pool's best): into a free place, or over a clearly weaker recruit."""
     team = _team(view)
     if view["phase"] == "burned":
-        tid = view["burned"]["id"]
-        opts = [action for action in legal if action["type"] == "hire"]
-    else:
-        tid = max((talent["id"] for talent in view["pool"]), key=lambda talent: fit_worth(talent, team))
-        opts = [action for action in legal if action["type"] == "hire_pool" and action["card"] == tid]
-    if len(team) < 4:
-        pick = next((action for action in opts if action["replace"] is None), None)
-        if pick:
-            return pick
-    weakest = min(team, key=lambda e: fit_worth(e["id"], team), default=None)
-    if weakest and fit_worth(tid, team) > fit_worth(weakest["id"], team) + 1:
-        pick = next((action for action in opts if action["replace"] == weakest["id"]), None)
-        if pick:
-            return pick
-    return _first(legal, "to_pool") or _first(legal, "hire_skip") or legal[-1]
+        if _worth_hiring(view["burned"]["id"], team, 1):
+            return {"type": "hire"}
+        return _first(legal, "to_pool") or legal[-1]
+    tid = max((talent["id"] for talent in view["pool"]), key=lambda talent: fit_worth(talent, team))
+    if _worth_hiring(tid, team, 1):
+        return {"type": "hire_pool", "card": tid}
+    return _first(legal, "hire_skip") or legal[-1]
+
+
+def _replace(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Who leaves the team for a hire: the recruit worth least to the team."""
+    weakest = _weakest(_team(view))
+    return {"type": "replace", "recruit": weakest["id"]} if weakest else legal[0]
+
+
+def _pay(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """The gem spent on an action card's bonus: a Clear one if we can (its worth is known and small)."""
+    return _first(legal, "pay", lambda action: action["colour"] == CLEAR) or legal[0]
 
 
 def _plan(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
@@ -198,11 +208,11 @@ def _prep_action(view: Mapping[str, Any], legal: list[dict[str, Any]]) -> dict[s
     me, team = _seat(view), _team(view)
     hand = [card["id"] for card in view["private"]["hand"]]
     actions = [action for action in legal if action["type"] == "action"]
-    plain = {PREP[action["card"]]["effect"]: action for action in actions if action["gem"] is None}
+    plain = {PREP[action["card"]]["effect"]: action for action in actions if not action["gem"]}
     leader = _leader(view, me)
-    # A rival one step from finishing a heist: spend a gem to knock their die off.
+    # A rival one step from finishing a heist: spend a (Clear) gem to knock their die off.
     for action in actions:
-        if PREP[action["card"]]["effect"] == "doublecross" and action["gem"] == CLEAR:
+        if PREP[action["card"]]["effect"] == "doublecross" and action["gem"] and view["players"][me]["gems"].get(CLEAR):
             for heist in view["heists"]:
                 if heist and heist["next"] == 3 and heist["steps"][2]["die"]["seat"] != me:
                     return action
@@ -315,7 +325,7 @@ def _discard(view: Mapping[str, Any], legal: list[dict[str, Any]], rng: random.R
 PHASE_DECISIONS: dict[str, Decision] = {
     "turn": _turn, "continue": _turn,
     "crew": _crew,
-    "burned": _hire, "hire": _hire,
+    "burned": _hire, "hire": _hire, "replace": _replace, "pay": _pay,
     "plan": _plan, "gear2": _plan,
     "target": _target,
     "window": _window,

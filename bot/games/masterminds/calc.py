@@ -51,3 +51,34 @@ def p_beat(total: int, number: int, clutch: bool = False) -> float:
         return 1.0
     need = number - total + (0 if clutch else 1)  # smallest die face that succeeds
     return max(0, min(6, 7 - need)) / 6
+
+
+def need_on_die(total: int, number: int, clutch: bool = False) -> int:
+    """The smallest die face with which ``total`` + the die beats ``number`` (Clutch: equals it):
+    1 or less means any roll, 7 or more means no roll can."""
+    return number - total + (0 if clutch else 1)
+
+
+def chance_line(total: int, number: int, clutch: bool = False, perfection: bool = True) -> str:
+    """The preview a player reads before sending a crew: "total 8 beats 7: no roll", "total 4 + a die vs 7:
+    you need 4+ (50%)", "total 2 + a die can't beat 9". ``perfection`` False: a roll is needed even when ahead."""
+    if total > number and perfection:
+        return f"total {total} beats {number}: no roll (PERFECTION)"
+    need = need_on_die(total, number, clutch)
+    if need <= 1:
+        return f"total {total} + a die vs {number}: any roll wins"
+    if need > 6:
+        return f"total {total} + a die can't beat {number}"
+    return f"total {total} + a die vs {number}: you need {need}+ ({round(100 * (7 - need) / 6)}%)"
+
+
+GEM_AVERAGE = 3.5  # a mastermind colour's gems are worth one die roll at the end: 1-6, 3.5 on average
+CLEAR_POINTS = 2
+
+
+def gem_points(gems: dict[str, int], clear: str) -> tuple[int, int, float]:
+    """What a player's gems are worth during play: (points sure now from Clear gems, how many colour gems
+    whose value is rolled at the end, the expected total with each colour at its average 3.5)."""
+    sure = CLEAR_POINTS * gems.get(clear, 0)
+    rolled = sum(count for colour, count in gems.items() if colour != clear)
+    return sure, rolled, sure + GEM_AVERAGE * rolled

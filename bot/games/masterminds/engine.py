@@ -3,7 +3,7 @@
 This module is the face of the game: ``MastermindsEngine`` is put together from one mixin per
 concern, each in its own module, and the phases are a table of handlers (``PHASES``):
 
-  constants.py  numbers of the rules, the keys a view never shows
+  constants.py  numbers of the rules, the state keys a view may show (an allowlist) and those it never shows
   board.py      shared lookups on the table (names, team entries, heist steps, decks, gems, refills)
   opening.py    ``setup``: decks, gems, opening hands, the roll for the first player
   options.py    the legal actions of each phase
@@ -19,8 +19,10 @@ Flow of a turn (``state["phase"]``):
                 draw) or a HEIST step (``heist``: heist slot + skill).
 * ``crew``      after picking a step: choose 1-3 untapped recruits (``crew``) or go ``back``.
 * ``burned``    after a burn: hire the drawn Talent or put it into the pool.
+* ``replace``   hiring a Talent into a full team (or in place of someone): who leaves, or ``back``.
 * ``plan``      two plan actions (draw, play an action, play gear, trade gear, end).
 * ``gear2``     the optional second Gear card of a "play two gear" plan action.
+* ``pay``       an action card played with its gem bonus: the colour of the gem spent.
 * ``target``    an action card asks for its target.
 * ``hire``      Headhunter (with a gem) lets you recruit from the fresh pool.
 * ``window``    the interrupt window before a roll: EVERY seat commits one interrupt or
@@ -46,6 +48,7 @@ from .constants import (
     HAND_LIMIT,
     MAX_ACTIVATE,
     PERFECT_FACE,
+    PUBLIC_KEYS,
     RECENT,
     SECRET_KEYS,
     STEP_LETTERS,
@@ -59,7 +62,7 @@ from .texts import SUMMARY, TextsMixin
 from .upkeep import UpkeepMixin
 from .views import ViewsMixin
 
-__all__ = ["DICE_PER_PLAYER", "HAND_LIMIT", "MAX_ACTIVATE", "PERFECT_FACE", "PHASES", "Phase", "RECENT", "SECRET_KEYS",
+__all__ = ["DICE_PER_PLAYER", "HAND_LIMIT", "MAX_ACTIVATE", "PERFECT_FACE", "PHASES", "Phase", "PUBLIC_KEYS", "RECENT", "SECRET_KEYS",
            "MastermindsEngine", "STEP_LETTERS", "SUMMARY", "TEAM_LIMIT", "recruit_value", "seat_order"]
 
 class MastermindsEngine(BoardMixin, OpeningMixin, OptionsMixin, PrepMixin, HeistMixin, UpkeepMixin,  # type: ignore[misc]
@@ -157,6 +160,9 @@ PHASES: dict[str, Phase] = {
         "heist": HeistMixin._act_heist}),
     "crew": Phase(OptionsMixin._crew_phase_options, {"crew": HeistMixin._act_crew, "back": HeistMixin._act_back}),
     "burned": Phase(OptionsMixin._burned_options, {"hire": PrepMixin._act_hire, "to_pool": PrepMixin._act_to_pool}),
+    "replace": Phase(OptionsMixin._replace_options, {"replace": PrepMixin._act_replace,
+                                                     "back": PrepMixin._act_back_from_replace}),
+    "pay": Phase(OptionsMixin._pay_options, {"pay": PrepMixin._act_pay}),
     "plan": Phase(OptionsMixin._plan_options, {
         "draw": PrepMixin._act_draw, "action": PrepMixin._act_action, "gear": PrepMixin._act_gear,
         "trade": PrepMixin._act_trade, "end_plan": PrepMixin._act_end_plan}),

@@ -7,7 +7,7 @@ from typing import Any
 from bot.rng import Rng
 
 from .board import recruit_value, seat_order
-from .cards import FAILURES, HEISTS, PREP, TALENTS, prep_name
+from .cards import CONSEQUENCES, FAILURES, HEISTS, PREP, TALENTS, prep_name
 from .constants import PERFECT_FACE, STEP_LETTERS, TEAM_LIMIT
 
 
@@ -143,7 +143,7 @@ class HeistMixin:
         why = ("no other die of theirs on this heist, so any face is as good" if match is None
                else "matching their dice on this heist")
         text = (f"{self._seat_name(state, attempt['seat'])}'s total {total} already beats {attempt['skill']} {attempt['number']}: "
-                f"PERFECTION! The die shows {face} ({why}).")
+                f"PERFECTION, no roll needed! The die shows {face} ({why}).")
         state["last_roll"] = text
         events.append({"type": "tally", "text": text})
         self._place_die(state, face, events)
@@ -168,7 +168,7 @@ class HeistMixin:
         if result == "push" and "clutch" in abilities:
             self._tally(state, "used", "ability:Clutch")
             result = "success"
-            note = " (Clutch turns the push into a success)"
+            note = " (Clutch turns the PUSH into a success)"
         if attempt["no_perfect"] and die == 1:
             note = " (Tripped Alarm: a rolled 1 fails)"
         attempt["result"] = result
@@ -176,7 +176,12 @@ class HeistMixin:
         rolls[result] = rolls.get(result, 0) + 1
         if "Lucky re-roll" in roll_text:
             self._tally(state, "used", "ability:Lucky")
-        text = f"{name} rolls {roll_text} for {attempt['skill']} {attempt['number']}: total {total} + {die} = {final}: {result}{note}."
+        verdict = {"success": f"beats {attempt['number']}: SUCCESS",
+                   "push": f"equals {attempt['number']}: PUSH (no die placed)",
+                   "failure": f"doesn't beat {attempt['number']}: FAILURE"}[result]
+        if note:
+            verdict = f"{'equals' if final == attempt['number'] else 'vs'} {attempt['number']}: {result.upper()}{note}"
+        text = f"{name} rolls {roll_text} for {attempt['skill']} {attempt['number']}: total {total} + {die} = {final} {verdict}."
         state["last_roll"] = text
         events.append({"type": "roll", "text": text})
         if result == "success":
@@ -193,14 +198,15 @@ class HeistMixin:
             self._step_failed(state, events)
 
     def _step_failed(self, state, events) -> None:
-        """FAILURE: a Cover Story saves everything; else the run's dice come off and a recruit suffers."""
+        """FAILURE: a Cover Story saves everything; else (tuned) the run's dice come off, and a recruit suffers."""
         attempt = state["attempt"]
         if attempt["cover"]:
             events.append({"type": "fail", "text": f"FAILURE, but {self._seat_name(state, attempt['seat'])}'s Cover Story means "
                            "no Failure card and no lost dice. The run is over."})
             self._end_run(state, events)
             return
-        self._bust(state, events)
+        if not self._rulebook(state):  # the rulebook: "Fail = Draw Failure card and End of Heist run"
+            self._bust(state, events)
         if len(attempt["recruits"]) == 1:
             self._suffer(state, attempt["recruits"][0], events)
         else:
@@ -213,10 +219,13 @@ class HeistMixin:
         return max(own, key=lambda value: (own[value], value)) if own else None
 
     def _bust(self, state, events) -> None:
-        """Press your luck: a FAILURE knocks off the dice you placed on this heist during this run."""
+        """Press your luck (tuned): a FAILURE knocks off the dice you placed on this heist during this run."""
         attempt = state["attempt"]
         heist = state["heists"][attempt["heist"]]
         placed = sorted(state["run"].get("placed", []), reverse=True)
+        if placed:
+            events.append({"type": "bust", "text": f"Bust: the failure takes back the dice "
+                           f"{self._seat_name(state, attempt['seat'])} placed on {self._heist_name(heist)} this run."})
         for step_index in placed:
             die = heist["dice"][step_index]
             if die and die["seat"] == attempt["seat"] and self._next_step(heist) == step_index + 1:
@@ -273,16 +282,19 @@ class HeistMixin:
         state["heists"][slot] = None
         state["completed"] += 1
         if state["completed"] >= state["target"] and not state.get("final_round"):
-            # Everyone gets the same number of turns: the round is played out, then the game ends.
             state["final_round"] = True
-            events.append({"type": "end", "text": f"That is heist {state['completed']} of {state['target']}: "
-                           "the game ends when this round is over!"})
+            if self._rulebook(state):  # "3 Players = 4th completed Heist ends the game"
+                events.append({"type": "end", "text": f"That is heist {state['completed']} of {state['target']}: "
+                               f"the game ends once {name} has finished this heist's checklist!"})
+            else:  # tuned: everyone gets the same number of turns, so the round is played out
+                events.append({"type": "end", "text": f"That is heist {state['completed']} of {state['target']}: "
+                               "the game ends when this round is over!"})
         gear = [entry for entry in state["teams"][seat] if entry["gear"]]
         for entry in gear:
             state["prep_discard"].append(entry["gear"])
             entry["gear"] = None
         if gear:
-            events.append({"type": "gear", "text": f"{name} burns all gear on the team."})
+            events.append({"type": "gear", "text": f"{name} discards all gear on the team (a completed heist burns it)."})
         team = state["teams"][seat]
         if len(team) > 1:
             state["phase"] = "retire"
@@ -306,12 +318,15 @@ class HeistMixin:
         failure = FAILURES[fid]
         attempt["failure"] = fid
         test = failure["test"]
-        events.append({"type": "failure", "text": f"FAILURE: {self._talent_name(tid)} flips {failure['name']} (triggers: {', '.join(failure['triggers'])}; "
-                       f"test {test['skill']} {test['number']}; {failure['consequence'].replace('_', ' ')})."})
+        who = self._talent_name(tid)
+        events.append({"type": "failure", "text": f"{who} draws the Failure card {failure['name']}: it only bites on a "
+                       f"{' or '.join(failure['triggers'])} step."})
         if attempt["skill"] not in failure["triggers"]:
-            events.append({"type": "failure", "text": f"{attempt['skill']} isn't a trigger: {self._talent_name(tid)} is safe. The run is over."})
+            events.append({"type": "failure", "text": f"This was a {attempt['skill']} step: {who} is safe. The run is over."})
             self._end_run(state, events)
             return
+        events.append({"type": "failure", "text": f"This was a {attempt['skill']} step: {who} must beat {test['skill']} "
+                       f"{test['number']} ({test['skill']} + a die), or: {CONSEQUENCES[failure['consequence']]}"})
         state["test"] = {"recruit": tid, "card": fid, "skill": test["skill"], "number": test["number"],
                          "mods": 0, "two_dice": False, "played": []}
         self._open_window(state, "test", events)
@@ -333,7 +348,8 @@ class HeistMixin:
         extra = " + Slippery 3" if bonus else ""
         extra += f" {'+' if test['mods'] >= 0 else '-'} {abs(test['mods'])}" if test["mods"] else ""
         text = (f"{self._talent_name(tid)} rolls {roll_text} for the {test['skill']} {test['number']} test: "
-                f"{test['skill']} {value}{extra} + {die} = {final}: {'safe' if ok else 'caught'}.")
+                f"{test['skill']} {value}{extra} + {die} = {final}: "
+                f"{'beats it, safe' if ok else 'does not beat it, caught'}.")
         state["last_roll"] = text
         events.append({"type": "test", "text": text})
         state["test"] = None
@@ -374,6 +390,10 @@ class HeistMixin:
         self._end_run(state, events)
 
     def _end_run(self, state, events) -> None:
+        """The run is over: upkeep, unless (rulebook) the heist just completed was the last one."""
+        if state.get("final_round") and self._rulebook(state):
+            state["end_reason"] = "heists"  # the engine finishes the game once this move is done
+            return
         self._upkeep(state, events)
 
     # ------------------------------------------------------------------ actions of a heist run

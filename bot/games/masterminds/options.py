@@ -12,10 +12,17 @@ from .constants import MAX_ACTIVATE, TEAM_LIMIT
 class OptionsMixin:
     """What a seat may do in each phase (the engine's ``PHASES`` table points here)."""
 
-    def _hire_replacements(self, state, seat: int) -> list[str | None]:
-        team = state["teams"][seat]
-        opts: list[str | None] = [None] if len(team) < TEAM_LIMIT else []
-        return opts + [entry["card"] for entry in team]
+    def _hiring_options(self, state, seat: int, kind: str, extra: dict[str, Any]) -> list[dict[str, Any]]:
+        """Hiring a Talent: into a team with room it simply joins, or (``swap``) it replaces one of yours,
+        whom you pick next; into a full team it must replace someone, picked next."""
+        team = len(state["teams"][seat])
+        swap = [{"type": kind, **extra, "swap": True}] if 0 < team < TEAM_LIMIT else []
+        return [{"type": kind, **extra}, *swap]
+
+    def _replace_options(self, state, seat: int) -> list[dict[str, Any]]:
+        """The second half of hiring a Talent in place of someone: which recruit leaves (discarded with their
+        gear), or back to the choice before."""
+        return [{"type": "replace", "recruit": entry["card"]} for entry in state["teams"][seat]] + [{"type": "back"}]
 
     def _step_options(self, state, seat: int, slots) -> list[dict[str, Any]]:
         """First half of a heist attempt: which step (heist + skill). Needs a free die and a fresh recruit."""
@@ -27,13 +34,18 @@ class OptionsMixin:
             if heist is None:
                 continue
             step_index = self._next_step(heist)
-            if step_index == 3 and not any(die and die["seat"] == seat for die in heist["dice"][:3]):
-                continue  # inside job: only a player with a die on the heist may attempt its step D
+            if step_index == 3 and not self._inside(state, heist, seat):
+                continue  # inside job (tuned): only a player with a die on the heist may attempt its step D
             for skill in self._steps(heist)[step_index]["skills"]:
                 out.append({"type": "heist", "heist": slot, "skill": skill})
                 out.append({"type": "heist", "heist": slot, "skill": skill,
                             "recruits": self.suggested_crew(state, seat, slot, skill)})
         return out
+
+    def _inside(self, state, heist: dict[str, Any], seat: int) -> bool:
+        """Whether ``seat`` may attempt step D of ``heist``. Tuned: the inside job, only with a die of theirs
+        on steps A-C. Rulebook: anyone ("choose a Heist Step that you want your TEAM to attempt")."""
+        return self._rulebook(state) or any(die and die["seat"] == seat for die in heist["dice"][:3])
 
     def suggested_crew(self, state, seat: int, slot: int, skill: str) -> list[str]:
         """The one-click crew offered next to each step: the best chance to beat the step,
@@ -65,7 +77,7 @@ class OptionsMixin:
                 out.append(pid)
         return out
 
-    def _action_targets(self, state, seat: int, pid: str, gem: str | None) -> list[dict[str, Any]] | None:
+    def _action_targets(self, state, seat: int, pid: str, gem: str | bool | None) -> list[dict[str, Any]] | None:
         """Targets for an action card (None = needs no target)."""
         effect = PREP[pid]["effect"]
         players = len(state["names"])
@@ -85,7 +97,7 @@ class OptionsMixin:
         out: list[dict[str, Any]] = [{"type": "draw"}]
         held = [colour for colour in self._gem_colours(state) if state["gems"][seat][colour] > 0]
         for pid in self._unique_cards(hand, "action"):
-            for gem in [None, *held]:
+            for gem in (False, True) if held else (False,):  # with a gem: which colour is the next step
                 targets = self._action_targets(state, seat, pid, gem)
                 if targets is not None and not targets:
                     continue
@@ -116,10 +128,8 @@ class OptionsMixin:
     # ------------------------------------------------------------------ one per phase
     def _turn_options(self, state, seat: int) -> list[dict[str, Any]]:
         """The start of a turn: PREP (recruit from the pool, burn it, or draw) or the step of a heist."""
-        out: list[dict[str, Any]] = []
-        for tid in state["pool"]:
-            for rep in self._hire_replacements(state, seat):
-                out.append({"type": "recruit", "card": tid, "replace": rep})
+        out: list[dict[str, Any]] = [option for tid in state["pool"]
+                                     for option in self._hiring_options(state, seat, "recruit", {"card": tid})]
         out.append({"type": "burn"})
         out.append({"type": "draw_prep"})
         out.extend(self._step_options(state, seat, (0, 1)))
@@ -130,8 +140,8 @@ class OptionsMixin:
         return self._crew_options(state, seat) + [{"type": "back"}]
 
     def _burned_options(self, state, seat: int) -> list[dict[str, Any]]:
-        """After a burn: hire the drawn Talent (replacing anyone, or nobody if there is room) or pool it."""
-        return [{"type": "hire", "replace": rep} for rep in self._hire_replacements(state, seat)] + [{"type": "to_pool"}]
+        """After a burn: hire the drawn Talent (then who, if anyone, it replaces) or put it into the pool."""
+        return self._hiring_options(state, seat, "hire", {}) + [{"type": "to_pool"}]
 
     def _second_gear_options(self, state, seat: int) -> list[dict[str, Any]]:
         """The optional second Gear card of a "play two gear" plan action."""
@@ -144,9 +154,13 @@ class OptionsMixin:
         return list(state["pending"]["targets"])
 
     def _hire_options(self, state, seat: int) -> list[dict[str, Any]]:
-        """Headhunter with a gem: recruit from the fresh pool, or nobody."""
-        return [{"type": "hire_pool", "card": tid, "replace": rep}
-                for tid in state["pool"] for rep in self._hire_replacements(state, seat)] + [{"type": "hire_skip"}]
+        """Headhunter with a gem: recruit from the fresh pool (then who, if anyone, it replaces), or nobody."""
+        return [option for tid in state["pool"]
+                for option in self._hiring_options(state, seat, "hire_pool", {"card": tid})] + [{"type": "hire_skip"}]
+
+    def _pay_options(self, state, seat: int) -> list[dict[str, Any]]:
+        """An action card played with its gem bonus: the colour of the gem that goes back to the bag."""
+        return [{"type": "pay", "colour": colour} for colour in self._gem_colours(state) if state["gems"][seat][colour] > 0]
 
     def _window_options(self, state, seat: int) -> list[dict[str, Any]]:
         """The interrupt window: pass, or one interrupt card in hand that fits this roll and this seat."""

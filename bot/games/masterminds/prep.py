@@ -6,7 +6,7 @@ from collections import Counter
 from bot.rng import Rng
 
 from .cards import ABILITIES, PREP, TALENTS, prep_name
-from .constants import STEP_LETTERS
+from .constants import STEP_LETTERS, TEAM_LIMIT
 
 
 class PrepMixin:
@@ -84,7 +84,8 @@ class PrepMixin:
     def _draw_event(self, state, seat, drawn, events) -> None:
         count = len(drawn)
         events.append({"type": "draw", "text": f"{self._seat_name(state, seat)} draws {count} Prep card{'s' if count > 1 else ''}."})
-        events.append({"type": "draw", "to": seat, "text": "You draw " + ", ".join(prep_name(card) for card in drawn) + "."})
+        events.append({"type": "draw", "to": seat, "text": "You draw " + "; ".join(
+            f"{prep_name(card)} ({PREP[card]['kind']}: {PREP[card]['text'].rstrip('.')})" for card in drawn) + "."})
 
     def _immediate(self, state, seat: int, effect: str, events, ctx) -> None:
         if effect == "windfall":
@@ -146,10 +147,11 @@ class PrepMixin:
         state["bag"][colour] += 1
         events.append({"type": "gems", "text": f"{self._seat_name(state, seat)} returns a {colour} gem to the bag."})
 
-    def _play_action(self, state, seat: int, pid: str, gem: str | None, events) -> None:
+    def _play_action(self, state, seat: int, pid: str, gem: str | None, events, in_hand: bool = True) -> None:
         card = PREP[pid]
         name = self._seat_name(state, seat)
-        state["hands"][seat].remove(pid)
+        if in_hand:  # (else it is already on the table, waiting for its gem: phase ``pay``)
+            state["hands"][seat].remove(pid)
         state["prep_discard"].append(pid)
         self._tally(state, "used", "prep:" + card["name"])
         if any(state["gems"][seat].values()):
@@ -232,13 +234,44 @@ class PrepMixin:
         sep = "and" if giver["gear"] and taker["gear"] else "to"
         events.append({"type": "trade", "text": f"{self._seat_name(state, seat)} {verb} {self._talent_name(from_tid)} {sep} {self._talent_name(to_tid)}."})
 
+    # ------------------------------------------------------------------ hiring: the Talent, then who it replaces
+    def _hiring(self, state, seat: int, tid: str, source: str, swap: bool, events) -> None:
+        """A Talent is chosen (from the pool, the Talent deck after a burn, or Headhunter's fresh pool): it joins
+        at once a team with room, unless it is to replace someone (``swap``, or a full team): then the player
+        picks who leaves next."""
+        if len(state["teams"][seat]) < TEAM_LIMIT and not swap:
+            self._hired(state, seat, tid, source, None, events)
+            return
+        state["pending"] = {"card": tid, "from": source, "back": {"phase": state["phase"], "pending": state["pending"]}}
+        state["phase"] = "replace"
+
+    def _hired(self, state, seat: int, tid: str, source: str, replace: str | None, events) -> None:
+        """The Talent joins the team (replacing ``replace``), then the turn goes on where it came from."""
+        if source == "pool":
+            events.append({"type": "prep", "text": f"{self._seat_name(state, seat)} chooses PREP."})
+        if source in ("pool", "hire"):
+            state["pool"].remove(tid)
+        state["pending"] = None
+        self._recruit(state, seat, tid, replace, events)
+        if source == "hire":
+            self._plan_done(state, events)
+        else:
+            self._start_plan(state, events)
+
+    def _act_replace(self, state, seat: int, action, events) -> None:
+        """Who leaves the team for the Talent being hired."""
+        pending = state["pending"]
+        self._hired(state, seat, pending["card"], pending["from"], action["recruit"], events)
+
+    def _act_back_from_replace(self, state, seat: int, action, events) -> None:
+        """Back from choosing who leaves: to the choice of Talent (nothing has happened yet)."""
+        back = state["pending"]["back"]
+        state["phase"], state["pending"] = back["phase"], back["pending"]
+
     # ------------------------------------------------------------------ actions of the recruit phase
     def _act_recruit(self, state, seat: int, action, events) -> None:
-        """PREP: recruit a Talent from the pool, then plan."""
-        events.append({"type": "prep", "text": f"{self._seat_name(state, seat)} chooses PREP."})
-        state["pool"].remove(action["card"])
-        self._recruit(state, seat, action["card"], action["replace"], events)
-        self._start_plan(state, events)
+        """PREP: recruit a Talent from the pool (then who it replaces, if anyone), then plan."""
+        self._hiring(state, seat, action["card"], "pool", bool(action.get("swap")), events)
 
     def _act_burn(self, state, seat: int, action, events) -> None:
         """PREP: burn the pool and draw the top Talent (hire it or pool it next), or plan if the deck is empty."""
@@ -258,11 +291,8 @@ class PrepMixin:
             self._tally(state, "available", "talent:" + self._talent_name(tid))
 
     def _act_hire(self, state, seat: int, action, events) -> None:
-        """After a burn: hire the drawn Talent, then plan."""
-        tid = state["pending"]["card"]
-        state["pending"] = None
-        self._recruit(state, seat, tid, action["replace"], events)
-        self._start_plan(state, events)
+        """After a burn: hire the drawn Talent (then who it replaces, if anyone), then plan."""
+        self._hiring(state, seat, state["pending"]["card"], "burned", bool(action.get("swap")), events)
 
     def _act_to_pool(self, state, seat: int, action, events) -> None:
         """After a burn: the drawn Talent goes into the pool, then plan."""
@@ -285,8 +315,24 @@ class PrepMixin:
         self._plan_done(state, events)
 
     def _act_action(self, state, seat: int, action, events) -> None:
-        """Plan action: play an action card (with or without a gem)."""
-        self._play_action(state, seat, action["card"], action["gem"], events)
+        """Plan action: play an action card; with its gem bonus, the gem's colour is asked next (unless the
+        player holds one colour only)."""
+        if not action["gem"]:
+            self._play_action(state, seat, action["card"], None, events)
+            return
+        held = [colour for colour in self._gem_colours(state) if state["gems"][seat][colour] > 0]
+        if len(held) == 1:
+            self._play_action(state, seat, action["card"], held[0], events)
+            return
+        state["hands"][seat].remove(action["card"])  # on the table now, waiting for the gem
+        state["pending"] = {"card": action["card"]}
+        state["phase"] = "pay"
+
+    def _act_pay(self, state, seat: int, action, events) -> None:
+        """The colour of the gem spent on the action card's bonus: the card is played."""
+        pid = state["pending"]["card"]
+        state["pending"] = None
+        self._play_action(state, seat, pid, action["colour"], events, in_hand=False)
 
     def _act_target(self, state, seat: int, action, events) -> None:
         """The target of the action card being played."""
@@ -325,11 +371,8 @@ class PrepMixin:
         self._upkeep(state, events)
 
     def _act_hire_pool(self, state, seat: int, action, events) -> None:
-        """Headhunter with a gem: recruit from the fresh pool."""
-        state["pool"].remove(action["card"])
-        self._recruit(state, seat, action["card"], action["replace"], events)
-        state["pending"] = None
-        self._plan_done(state, events)
+        """Headhunter with a gem: recruit from the fresh pool (then who it replaces, if anyone)."""
+        self._hiring(state, seat, action["card"], "hire", bool(action.get("swap")), events)
 
     def _act_hire_skip(self, state, seat: int, action, events) -> None:
         """Headhunter with a gem: recruit nobody."""

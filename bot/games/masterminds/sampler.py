@@ -14,6 +14,7 @@ import copy
 import random
 from typing import Any
 
+from .calc import gem_points
 from .cards import CLEAR, FAILURES, HEISTS, PREP, TALENTS
 
 
@@ -29,8 +30,8 @@ def _known_talents(state: dict[str, Any]) -> list[str]:
     """The Talent cards every seat sees: the pool, the teams, the discard pile and a burned card."""
     known = list(state["pool"]) + list(state["talent_discard"])
     known += [e["card"] for team in state["teams"] for e in team]
-    if state["phase"] == "burned" and state.get("pending"):
-        known.append(state["pending"]["card"])
+    if state["phase"] in ("burned", "replace") and state.get("pending"):
+        known.append(state["pending"]["card"])  # drawn after a burn, or being hired
     return known
 
 
@@ -53,7 +54,8 @@ def _known_failures(state: dict[str, Any]) -> list[str]:
 
 
 def _known_prep(state: dict[str, Any], own: list[str]) -> list[str]:
-    """The Prep cards the seat sees: its hand, the discard pile, gear on the teams, a card awaiting its target."""
+    """The Prep cards the seat sees: its hand, the discard pile, gear on the teams, a card awaiting its target
+    or its gem."""
     known = own + list(state["prep_discard"])
     known += [e["gear"] for team in state["teams"] for e in team if e["gear"]]
     pend = state.get("pending") or {}
@@ -123,6 +125,5 @@ def evaluate(engine, state: dict[str, Any], seat: int) -> float:
     """A playout cut short: each seat's gems at their expected end value (a colour is worth a d6,
     3.5 on average; Clear 2), turned into a chance of winning for ``seat``."""
     from bot.search import lead_value
-    points = [sum(count * (2.0 if colour == CLEAR else 3.5) for colour, count in gems.items())
-              for gems in state["gems"]]
+    points = [gem_points(gems, CLEAR)[2] for gems in state["gems"]]
     return lead_value(points, seat, 4.0)

@@ -47,11 +47,11 @@ class UpkeepMixin:
                 events.append({"type": "end", "text": "The last round is over: the game ends."})
                 state["end_reason"] = "heists"
                 return
-            state["round"] += 1
-            if state["round"] > state["options"]["round_limit"]:
-                events.append({"type": "end", "text": f"The round limit ({state['options']['round_limit']}) is reached: the game ends."})
+            if state["round"] >= state["options"]["round_limit"]:  # the board then reads "round 25 of 25", not 26
+                events.append({"type": "end", "text": f"Round {state['round']} was the last (the round limit): the game ends."})
                 state["end_reason"] = "rounds"
                 return
+            state["round"] += 1
         state["turn"] = next_seat
         state["phase"] = "turn"
         state["plan_left"] = 0

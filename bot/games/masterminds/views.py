@@ -6,7 +6,7 @@ from typing import Any
 
 from . import calc
 from .cards import FAILURES, HEISTS, prep_name, prep_public, talent_public
-from .constants import SECRET_KEYS, STEP_LETTERS
+from .constants import PUBLIC_KEYS, STEP_LETTERS
 from .viewtypes import (
     AttemptView,
     FailureTestView,
@@ -50,9 +50,10 @@ class ViewsMixin:
 
     @staticmethod
     def _public_table(state: dict[str, Any]) -> dict[str, Any]:
-        """Every public fact of the state, as stored (for the search bot's sampler): all but the
-        decks' orders, the hands, the window's hidden choices, the RNG and the balance tallies."""
-        table = {key: copy.deepcopy(value) for key, value in state.items() if key not in SECRET_KEYS}
+        """Every public fact of the state, as stored (for the search bot's sampler): the keys listed in
+        ``PUBLIC_KEYS`` only (an allowlist: a key not listed there never reaches a view), and the window's
+        public part (who is asked, never what they chose)."""
+        table = {key: copy.deepcopy(value) for key, value in state.items() if key in PUBLIC_KEYS}
         window = state.get("window")
         table["window"] = {"kind": window["kind"], "seats": list(window["seats"])} if window else None
         return table
@@ -84,6 +85,8 @@ class ViewsMixin:
             "test": self._test_view(state),
             "window": self._window_view(state),
             "burned": talent_public(state["pending"]["card"]) if state["phase"] == "burned" else None,
+            "hiring": talent_public(state["pending"]["card"]) if state["phase"] == "replace" else None,
+            "rules": "rulebook" if self._rulebook(state) else "tuned",
             "picking": self._picking_view(state),
             "recent": list(state.get("recent", [])),
             "last_roll": state.get("last_roll"),

@@ -175,6 +175,8 @@ class MastermindsView(TypedDict):
     test: FailureTestView | None
     window: WindowView | None
     burned: TalentCardView | None
+    hiring: TalentCardView | None  # the Talent being hired while its player chooses who it replaces
+    rules: str  # the rule set the table plays: "tuned" or "rulebook"
     picking: PickingView | None
     recent: list[str]
     last_roll: str | None

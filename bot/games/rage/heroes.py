@@ -54,11 +54,13 @@ class HeroTurnMixin:
         return paths
 
     def march_paths(self, state: dict, seat: int) -> list[list[int]]:
-        """Quick march: two steps when the first room has no tokens (face up or down); three steps
+        """Quick march (tuned rules only): two steps when the first room has no tokens (face up or down); three steps
         when the first two rooms are both face up with no tokens (known safe ground)."""
         hero = state["heroes"][seat]
         tower = state["tower"]
-        paths = []
+        paths: list[list[int]] = []
+        if self.rulebook(state):  # a new rule of the tuned set: the rulebook's heroes "can move 1 tile"
+            return paths
         for a in self.move_targets(state, seat):
             ta = state["tiles"][a]
             if a == tower or ta["tokens"]:
@@ -75,22 +77,43 @@ class HeroTurnMixin:
                         paths.append([a, b, c])
         return paths
 
-    def _hero_actions(self, state: dict, seat: int) -> list[dict]:
+    def route_actions(self, state: dict, seat: int) -> list[dict]:
+        """Every way the hero may leave its tile this turn, each a move to commit: a step, a quick march, a
+        Sprint (a frozen hero: only a Sprint; a hero on tokens: none). The move panel offers them in two
+        steps: where to (``go``), then which way, when there is more than one way to a tile."""
         hero = state["heroes"][seat]
+        if self.stuck(state, seat):
+            return []
         out: list[dict] = []
-        stuck = self.stuck(state, seat)
-        if hero["frozen"]:  # no move; items still work ("consumables can be played at any time"): a Sprint breaks free
-            out.append({"type": "stay"})
-            if not stuck:
-                out.extend(self._sprints(state, seat))
-            return out + (self._free_actions(state, seat) if hero["free"] < FREE_LIMIT else [])
-        if not stuck:
+        if not hero["frozen"]:
             out.extend({"type": "move", "to": j} for j in self.move_targets(state, seat))
             out.extend({"type": "march", "path": p} for p in self.march_paths(state, seat))
-        out.append({"type": "stay"})
-        if not stuck:
-            out.extend(self._sprints(state, seat))
-        if hero["free"] < FREE_LIMIT:
+        return out + self._sprints(state, seat)
+
+    @staticmethod
+    def route_end(action: dict) -> int:
+        """Where a move (a step, a march or a Sprint) ends."""
+        return action["to"] if action["type"] in ("move", "go") else action["path"][-1]
+
+    def _hero_actions(self, state: dict, seat: int) -> list[dict]:
+        hero = state["heroes"][seat]
+        routes = self.route_actions(state, seat)
+        going = hero.get("route_to")
+        if going is not None:  # the second step: which way to the tile chosen
+            return [a for a in routes if self.route_end(a) == going] + [{"type": "back"}]
+        ways: dict[int, list[dict]] = {}
+        for action in routes:
+            ways.setdefault(self.route_end(action), []).append(action)
+        size = state["size"]
+        r0, c0 = divmod(hero["pos"], size)
+
+        def far(j: int) -> tuple[int, int]:
+            r, c = divmod(j, size)
+            return abs(r - r0) + abs(c - c0), j
+        moves = [way[0] if len(way) == 1 else {"type": "go", "to": j}
+                 for j, way in sorted(ways.items(), key=lambda kv: far(kv[0]))]
+        out = [{"type": "stay"}] + moves if hero["frozen"] else moves + [{"type": "stay"}]
+        if hero["free"] < FREE_LIMIT:  # items still work when frozen ("consumables can be played at any time")
             out.extend(self._free_actions(state, seat))
         return out
 
@@ -131,12 +154,17 @@ class HeroTurnMixin:
                 slot = card["slot"]
                 if self.slot_count(state, seat, slot) < cards.SLOTS[slot]:
                     out.append({"type": "equip", "card": cid})
-                else:
+                else:  # one swap per kind of item worn in the slot, never for an identical one
+                    worn: set[str] = set()
                     for eid in hero["equip"]:
-                        if self.loot_card(state, eid)["slot"] == slot:
+                        other = self.loot_card(state, eid)
+                        if other["slot"] == slot and other["key"] != key and other["key"] not in worn:
+                            worn.add(other["key"])
                             out.append({"type": "equip", "card": cid, "replace": eid})
+        gifts = [cid for cid in sorted(hero["hand"]) if cid == min(
+            c for c in hero["hand"] if state["lcards"][c] == state["lcards"][cid])]  # one of each kind of card
         for m in mates:
-            for cid in sorted(hero["hand"]):
+            for cid in gifts:
                 out.append({"type": "give", "card": cid, "to": m})
             if hero["keys"]:
                 out.append({"type": "give_key", "to": m})
@@ -155,7 +183,14 @@ class HeroTurnMixin:
     def _apply_hero(self, state: dict, seat: int, action: dict) -> list[dict]:
         typ = action["type"]
         if typ in ("move", "stay", "sprint", "march"):
+            state["heroes"][seat].pop("route_to", None)
             return self._commit_move(state, seat, action)
+        if typ == "go":  # the move in two steps: where to, then which way (nothing is committed yet)
+            state["heroes"][seat]["route_to"] = action["to"]
+            return [self._event("route", f"Which way to {self.label(state, action['to'])}?", to=seat)]
+        if typ == "back":
+            state["heroes"][seat].pop("route_to", None)
+            return []
         handler = HERO_FREE_ACTIONS.get(typ)
         if handler is None:
             raise RuleError("That move isn't allowed right now.")

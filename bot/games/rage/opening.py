@@ -4,10 +4,11 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from bot.engine import plays_rulebook
 from bot.rng import Rng
 
 from . import cards
-from .constants import AUTO_ROUNDS, DIR_NAMES, GRID, HERO_HP, START_MANA_BONUS, new_tile
+from .constants import AUTO_ROUNDS, AUTO_ROUNDS_RULEBOOK, DIR_NAMES, GRID, HERO_HP, START_MANA_BONUS, new_tile
 
 
 class OpeningMixin:
@@ -21,7 +22,7 @@ class OpeningMixin:
         size = GRID[n]
         state: dict[str, Any] = {
             "names": list(names), "rng": Rng.seed_state(seed), "options": opts, "n": n, "size": size,
-            "phase": "tower", "round": 0, "round_limit": opts["round_limit"] or AUTO_ROUNDS[n], "tower": None, "entrance": None, "tower_open": False,
+            "phase": "tower", "round": 0, "round_limit": opts["round_limit"] or (AUTO_ROUNDS_RULEBOOK if plays_rulebook(opts) else AUTO_ROUNDS[n]), "tower": None, "entrance": None, "tower_open": False,
             "keys_found": False, "keys_taken": 0, "keys_hidden": 0, "keys_used": 0,
             "tokens": {}, "next_token": 1, "commits": {}, "pending": None,
             "winner": None, "end_reason": "", "end": "", "held": {"w": [], "l": []},

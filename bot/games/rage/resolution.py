@@ -22,12 +22,11 @@ class ResolutionMixin:
         """The room turns face up: its card-draw and mana values apply to the wizard, then scouting."""
         state["tiles"][i]["up"] = True
         room = self.room_tile(state, i)
-        events = [self._event("flip", f"{self.label(state, i)} is revealed: **{room['name']}** (cards {room['draw']:+d}, "
-                              f"mana {room['mana']:+d}).")]
+        events = [self._event("flip", f"{self.label(state, i)} is revealed: **{room['name']}** "
+                              f"({self.room_effect(room)}).")]
         wizard = state["wizard"]
         if room["draw"] > 0:
-            drawn = self._draw_wizard(state, room["draw"], events)
-            events.append(self._event("draw", f"The wizard draws {len(drawn)}."))
+            drawn = self._draw_wizard(state, room["draw"], events)  # the reveal's line says how many
             if drawn:
                 events.append(self._event("draw", "You draw " + ", ".join(self.wizard_card(state, c)["name"] for c in drawn)
                                   + ".", to=0))
@@ -40,6 +39,18 @@ class ResolutionMixin:
         events.extend(self._scout(state, i))
         return events
 
+    @staticmethod
+    def room_effect(room: dict) -> str:
+        """What a room does to the wizard when it is revealed, in words ("the wizard draws 1 card and the Mana
+        Wheel turns up 1")."""
+        draw, mana = room["draw"], room["mana"]
+        cards_part = (f"the wizard draws {draw} card{'s' if draw != 1 else ''}" if draw > 0 else
+                      f"the wizard discards {-draw} card{'s' if draw != -1 else ''}" if draw < 0 else
+                      "the wizard draws nothing")
+        mana_part = (f"the Mana Wheel turns {'up' if mana > 0 else 'down'} {abs(mana)}" if mana else
+                     "the Mana Wheel stays")
+        return f"{cards_part} and {mana_part}"
+
     def _room_discard(self, state: dict, k: int) -> list[dict]:
         """A room with a negative card value: the wizard discards k cards at random."""
         wizard = state["wizard"]
@@ -49,7 +60,8 @@ class ResolutionMixin:
             cid = wizard["hand"].pop(rng.below(len(wizard["hand"])))
             wizard["discard"].append(cid)
             lost.append(cid)
-        events = [self._event("draw", f"The wizard discards {k} card{'s' if k != 1 else ''} at random.")]
+        events = [self._event("draw", f"The wizard discards {k} card{'s' if k != 1 else ''} at random." if k else
+                              "The wizard has no card to discard.")]
         if lost:
             events.append(self._event("draw", "You lose " + ", ".join(self.wizard_card(state, c)["name"] for c in lost)
                               + ".", to=0))
@@ -88,11 +100,15 @@ class ResolutionMixin:
             events.extend(self._saving_throw(state, seat, rng, "Trap! ", ": safe.", f": {TRAP_DAMAGE} damage."))
         return events
 
+    def scout_range(self, state: dict) -> int:
+        """How far a revealed room senses key vaults: tuned only (a new rule; 0 under the rulebook)."""
+        return 0 if self.rulebook(state) else SCOUT_RANGE[state["n"]]
+
     def _scout(self, state: dict, i: int) -> list[dict]:
-        """Scouting (house rule): a revealed room senses how many key vaults (found or not) lie within
+        """Scouting (tuned rules): a revealed room senses how many key vaults (found or not) lie within
         SCOUT_RANGE steps of it. The number is public and stays on the room; which tiles they are is not."""
         tile = state["tiles"][i]
-        rng_ = SCOUT_RANGE[state["n"]]
+        rng_ = self.scout_range(state)
         if not rng_ or tile["key_tile"]:
             return []
         r0, c0 = self.row_col(state, i)
@@ -182,7 +198,8 @@ class ResolutionMixin:
         hero_total = hroll + bonus
         wiz_total = wroll + level
         heroes_win = hero_total >= wiz_total
-        events.append(self._event("combat", f"Combat in {lab}: {names} roll {rolls} +{bonus} = {hero_total} against "
+        verb = "roll" if len(fighters) > 1 or lone else "rolls"
+        events.append(self._event("combat", f"Combat in {lab}: {names} {verb} {rolls} +{bonus} = {hero_total} against "
                                     f"{mnames} {wroll}+{level} = {wiz_total}: "
                                     f"{'the heroes win' if heroes_win else 'the monsters win'}!"))
         tile = state["tiles"][i]

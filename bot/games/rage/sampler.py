@@ -226,6 +226,8 @@ def _heroes_and_loot(view: dict[str, Any], seat: int, wizard: bool, tiles: list[
                        "equip": [c["id"] for c in h["equip"]], "keys": h["keys"], "frozen": h["frozen"],
                        "thawed": h["thawed"], "strength": h["strength"], "ward": h["ward"],
                        "free": FREE_LIMIT - priv["free_left"] if s == seat else 0})
+        if s == seat and priv.get("route_to") is not None:
+            heroes[-1]["route_to"] = priv["route_to"]
     lv = view["loot"]
     if len(loot_pool) != lv["deck_count"] + lv["discard_count"]:
         return None  # the view and the card list disagree: do not guess
@@ -251,7 +253,8 @@ def _wizard_cards(view: dict[str, Any], wizard: bool, rng: random.Random) -> dic
         return None
     spent = wv["mana"] - priv["mana_left"] if wizard and view["phase"] == "wizard" else 0
     return {"deck": wpool[:wv["deck_count"]], "hand": hand, "discard": wpool[wv["deck_count"]:],
-            "opening": opening, "mana": wv["mana"], "spent": spent, "pending_card": playing}
+            "opening": opening, "mana": wv["mana"], "spent": spent, "pending_card": playing,
+            "habit": list(priv.get("habit", [0, 0])) if wizard else [0, 0]}  # a hero can't see the wizard's habit
 
 
 def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:
@@ -312,7 +315,7 @@ def _commit_others(engine, state: dict[str, Any], view: dict[str, Any], seat: in
         scratch = copy.deepcopy(state)
         scratch["commits"] = {}
         move: dict[str, Any] = {"type": "stay"}
-        for _ in range(FREE_LIMIT + 1):
+        for _ in range(FREE_LIMIT + 2):  # its free actions, where to, which way
             action = engine.bot_action(scratch, s, rng)
             if action["type"] in _COMMITS:
                 move = action
@@ -322,7 +325,7 @@ def _commit_others(engine, state: dict[str, Any], view: dict[str, Any], seat: in
 
 
 # Logistic weights for the heroes' chance of winning over ``features``, fit on 34,057 moments of 1,500
-# seeded bot games (3-5 players; half of them with the keys hidden at random; ``python -m bot.games.rage.fit``):
+# seeded bot games (3-5 players; half of them with the keys hidden at random; ``python -m tools.fit_rage``):
 # held-out log-loss 0.539, against 0.548 for the weights before the keys' way to the door and 0.693 for a coin.
 _WEIGHTS = (1.236, 0.835, 0.641, 0.27, -5.744, -1.46, -0.219, -0.247, 2.394, 2.109, 0.582, 0.551, -0.181, -0.863,
             -0.072, 1.03, -2.352, -0.355, -1.868, -0.997)

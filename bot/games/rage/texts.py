@@ -2,22 +2,23 @@
 from __future__ import annotations
 
 from . import cards
-from .constants import DIR_NAMES, FREE_LIMIT
+from .constants import DIR_NAMES, FREE_LIMIT, HERO_HP
 
-SUMMARY = """**Wizard's Rage** - the first seat (seat 0) is the **Wizard**, everyone else is a **hero** (10 hit points, starting in a corner camp).
+SUMMARY = """**Wizard's Rage** - the table's first seat is the **Wizard**; everyone else is a **hero** (10 hit points, starting in a corner camp), and the heroes play as one team.
+**Goal.** Heroes: find the 3 hidden keys, bring them to the tower's door and storm the tower. Wizard: stop them until every hero falls or the last round ends ("Round 3 of 16").
 The board is a face-down grid (5x5 / 6x6 / 7x7 for 3 / 4 / 5 players) with the wizard's tower in the centre. The wizard secretly hid **3 key tiles**.
 
 **Round** = the wizard's turn, then all heroes move at once.
-**Wizard turn:** (after the keys are all found: the *rage* - pick a tile; it and the safe tiles nearest it crumble, as many as there are players) draw 1 card (+1 if the Mana Wheel is at its maximum 8), then play cards with mana up to the wheel's value; the turn ends when you end it or nothing is playable. A monster or trap card is one decision: pick the tile for its real token; its blank decoys land on random tiles just as far from the nearest hero, and everyone sees only the set of tiles (max tokens per tile = number of players; never on a hero's tile; the tower only after all keys were found). Ley Tap, Dark Surge and Scrying Pool act when drawn. Hand limit 6.
-**Heroes:** before committing you may drink potions, equip, or give cards/keys to heroes on your tile (even when frozen). Then commit a move: 1 tile, stay, quick march (2 tiles over a token-free first room, 3 over known safe rooms) or Sprint (a card: 2-3 tiles through anything, even when frozen). Moves are secret until everyone has committed.
-- Entering a face-down tile flips it: its card-draw and mana values apply to the wizard. **Scouting:** the room shows how many key vaults lie within 2 steps.
-- Tokens on your tile flip: decoys vanish; **traps**: d20 + save bonus 10+ or take 2 damage; **monsters** fight.
+**Wizard turn:** (after the keys are all found: the *rage* - tiles crumble, as many as there are players) draw 1 card (+1 if the Mana Wheel is at its maximum 8), then play cards with mana up to the wheel's value; the turn ends when you end it or nothing is playable. A monster or trap card goes face down with a blank decoy; everyone sees only the set of tiles (max tokens per tile = number of players; never on a hero's tile; the tower only after all keys were found). Ley Tap, Dark Surge and Scrying Pool act when drawn. Hand limit 6.
+**Heroes:** before committing you may drink potions, equip, or give cards/keys to heroes on your tile (even when frozen). Then commit a move: 1 tile, stay, quick march (2 tiles over a token-free first room, 3 over known safe rooms) or Sprint (a card: 2-3 tiles through anything, even when frozen); where several ways reach a tile you pick the tile, then the way. Moves are secret until everyone has committed.
+- Entering a face-down room turns it over: it makes the wizard draw or discard and turns the Mana Wheel. **Scouting:** the room shows how many key vaults lie within 2 steps.
+- Tokens on your tile flip: decoys vanish; **traps**: d20 + trap save 10+ or take 2 damage; **monsters** fight.
 - An empty room you enter for the first time gives 1 loot card.
 - **Combat:** wizard rolls d20 + all monster levels; heroes roll d20 each, keep the best, add all their equipment. Ties go to the heroes. Win: monsters removed, 1 loot (2 on the room's first victory). Lose: step back and take each monster's damage (1 for small ones, 2-3 for big ones).
 - Standing on tokens at the start of your turn (Ambush!) means you can't move: you fight where you are.
 - Equipment: 2 swords, 1 boots, 1 shield. A dead hero drops everything on the tile, for the next hero standing there.
-**Keys:** taken from an empty (or cleared) key tile. Heroes on the tile north/east/south/west of the tower that the entrance faces, holding all 3 keys between them, may enter the tower (the keys are used; it stays open). Beat the tower's monsters (or find none) and the heroes win.
-The wizard wins when every hero is dead - or when the round limit runs out."""
+**Keys:** taken from an empty (or cleared) key tile. Heroes on the tile in front of the tower's door, holding all 3 keys between them, may enter the tower (the keys are used; it stays open). Beat the tower's monsters (or find none) and the heroes win.
+**Rules option:** `tuned` (default, above) or `rulebook`: 1 damage per monster, the wizard places every decoy and picks every crumbling tile, no quick march, no scouting."""
 
 
 class TextsMixin:
@@ -41,7 +42,7 @@ class TextsMixin:
             return f"{wiz} (wizard) keeps 3 of 5 opening cards."
         if phase == "wizard":
             pending = state["pending"]
-            base = f"Round {state['round']}/{state['round_limit']}: {wiz} (wizard)"
+            base = f"Round {state['round']} of {state['round_limit']}: {wiz} (wizard)"
             if pending and pending["kind"] == "rage":
                 return f"{base} rages: pick where {pending['left']} tiles crumble."
             if pending and pending["kind"] == "place":
@@ -50,7 +51,7 @@ class TextsMixin:
                 return f"{base} picks a target."
             return f"{base} plays cards ({self.mana_left(state)} mana left)."
         waiting = [names[s] for s in self.to_act(state)]
-        return f"Round {state['round']}/{state['round_limit']}: heroes move - waiting for " + \
+        return f"Round {state['round']} of {state['round_limit']}: heroes move - waiting for " + \
             ", ".join(waiting) + "."
 
     def describe_action(self, state: dict, seat: int, action: dict) -> str:
@@ -67,6 +68,8 @@ class TextsMixin:
         if typ == "keep":
             return "Keep " + ", ".join(self.wizard_card(state, c)["name"] for c in action["cards"])
         if typ == "remove":
+            if self.rulebook(state):
+                return f"Crumble {lab(action['tile'])}"
             return f"Crumble {lab(action['tile'])} (and the safe tiles nearest it)"
         if typ == "discard":
             return f"Discard {self.wizard_card(state, action['card'])['name']}"
@@ -78,7 +81,15 @@ class TextsMixin:
         if typ == "place":
             cid = state["wizard"]["pending_card"]
             name = self.wizard_card(state, cid)["name"] if cid is not None else "the card"
-            return f"Put {name} on {lab(action['tile'])} (decoys scatter)"[:80]
+            picks = (state["pending"] or {}).get("picks")
+            decoys = state["pending"]["total"] - 1 if state["pending"] else 1
+            if picks:
+                which = "the decoy" if decoys == 1 else f"decoy {len(picks)} of {decoys}"
+                return f"Put {which} on {lab(action['tile'])}"
+            word = "decoy" if decoys == 1 else "decoys"
+            if picks is not None:
+                return f"Put {name} on {lab(action['tile'])} (then its {word})"[:80]
+            return f"Put {name} on {lab(action['tile'])} (its {word} drawn)"[:80]
         if typ == "target":
             return f"Target {lab(action['tile'])}"
         if typ == "move":
@@ -89,10 +100,19 @@ class TextsMixin:
             return f"Move {d} to {lab(action['to'])}"
         if typ == "stay":
             return "Stay (fight here)" if seat and self.stuck(state, seat) else "Stay where you are"
-        if typ == "sprint":
-            return "Sprint " + " -> ".join(lab(i) for i in action["path"])
-        if typ == "march":
-            return "March " + " -> ".join(lab(i) for i in action["path"])
+        if typ == "go":
+            hero = state["heroes"][seat]
+            (r0, c0), (r1, c1) = divmod(hero["pos"], state["size"]), divmod(action["to"], state["size"])
+            steps = abs(r0 - r1) + abs(c0 - c1)
+            return f"Go to {lab(action['to'])} ({steps} tile{'s' if steps != 1 else ''} away: then pick the way)"
+        if typ == "back":
+            return "Back: pick another tile"
+        if typ in ("sprint", "march"):
+            path = action["path"]
+            via = ", ".join(lab(i) for i in path[:-1])
+            how = "spends your Sprint card" if typ == "sprint" else "free"
+            verb = "Sprint" if typ == "sprint" else "March"
+            return f"{verb} {len(path)} tiles to {lab(path[-1])} via {via} ({how})"[:80]
         if typ == "use":
             return f"Use {self.loot_card(state, action['card'])['name']}"
         if typ == "banish":
@@ -118,10 +138,11 @@ class TextsMixin:
         """The heading an action is listed under in the move panel."""
         typ = action["type"]
         if typ == "place":
-            return "Place the card's real token"
+            return "Place the decoy" if (state["pending"] or {}).get("picks") else "Place the card's real token"
         return {"tower": "Tower", "entrance": "Door", "hide_key": "Hide a key", "keep": "Opening hand",
                 "remove": "Rage: crumble a tile", "discard": "Discard", "end_turn": "Turn", "play": "Play a card",
-                "target": "Target", "move": "Move", "stay": "Move", "sprint": "Sprint", "march": "Quick march", "use": "Items",
+                "target": "Target", "move": "Move", "stay": "Move", "go": "Move", "back": "Move", "sprint": "Move",
+                "march": "Move", "use": "Items",
                 "banish": "Items", "equip": "Items", "give": "Give", "give_key": "Give"}.get(typ, "Moves")
 
     def illegal_message(self, state: dict, seat: int, action: dict) -> str:
@@ -166,14 +187,19 @@ class TextsMixin:
         """A seat's private view in words: the wizard's hand and tokens, or a hero's hit points, keys and cards."""
         p = view.get("private") or {}
         if p.get("role") == "wizard":
-            lines = [f"**You are the wizard.** Mana Wheel {view['wizard']['mana']}/{view['wizard']['mana_max']}, "
-                     f"{p['mana_left']} mana left this turn."]
+            lines = [f"**You are the wizard.** You win if every hero falls or round {view['round_limit']} ends; the "
+                     "heroes win by storming your tower with the 3 keys.",
+                     f"**Mana Wheel** {view['wizard']['mana']} of {view['wizard']['mana_max']} (your mana each turn), "
+                     f"{p['mana_left']} left this turn."]
             if p["opening"]:
                 lines.append("**Opening draw (keep 3):** " + ", ".join(c["name"] for c in p["opening"]))
-            lines.append("**Hand:** " + (", ".join(f"{c['name']} ({c['cost']})" for c in p["hand"]) or "empty"))
-            if p.get("playing"):
-                lines.append(f"**Playing:** {p['playing']['name']}")
+            lines.append("**Hand:** " + (", ".join(f"{c['name']} ({c['cost']} mana)" for c in p["hand"]) or "empty"))
             labels = {t["i"]: t["label"] for t in view["tiles"]}
+            if p.get("playing"):
+                picks = (p.get("pending") or {}).get("picks") or []
+                placed = (" - real token on " + labels[picks[0]] + "".join(
+                    f", decoy {k} on {labels[i]}" for k, i in enumerate(picks[1:], 1))) if picks else ""
+                lines.append(f"**Playing:** {p['playing']['name']}{placed}")
             if p["keys"]:
                 lines.append("**Keys hidden on:** " + ", ".join(labels[i] for i in p["keys"]))
             if p["tokens"]:
@@ -184,8 +210,14 @@ class TextsMixin:
                     parts.append(f"{labels[int(i)]}: {', '.join(names)}")
                 lines.append("**Your face-down tokens:** " + "; ".join(parts))
             return "\n".join(lines)
-        lines = [f"**Hit points:** {p.get('hp')}  **Keys:** {p.get('keys')}"]
-        lines.append("**Equipped:** " + (", ".join(c["name"] for c in p.get("equip", [])) or "nothing"))
+        me = next((h for h in view["heroes"] if h["seat"] == p.get("seat")), None)
+        lines = [f"**You are a hero** (your disc on the board shows {p.get('seat')}). The heroes win together: find "
+                 f"the 3 keys, bring them to the tower's door and storm it. The wizard wins if every hero falls or "
+                 f"round {view['round_limit']} ends.",
+                 f"**Hit points:** {p.get('hp')} of {HERO_HP}  **Keys:** {p.get('keys')}"]
+        gear = ", ".join(c["name"] for c in p.get("equip", [])) or "nothing"
+        bonus = f" (combat +{me['attack']}, trap save +{me['save']})" if me else ""
+        lines.append(f"**Equipped:** {gear}{bonus}")
         lines.append("**Hand:** " + (", ".join(f"{c['name']} ({c['text']})" for c in p.get("hand", [])) or "empty"))
         if p.get("commit_text"):
             lines.append(f"**Committed move:** {p['commit_text']}")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from . import cards
-from .constants import FREE_LIMIT, SCOUT_RANGE
+from .constants import FREE_LIMIT
 from .viewtypes import (
     HeroPrivate,
     HeroView,
@@ -33,7 +33,7 @@ class ViewsMixin:
             "keys_taken": state["keys_taken"], "keys_hidden": state["keys_hidden"],
             "tiles": [self._tile_view(state, i) for i in range(len(state["tiles"]))],
             "heroes": [self._hero_public(state, s) for s in range(1, state["n"])],
-            "token_cap": self.tile_capacity(state), "scout_range": SCOUT_RANGE[state["n"]],
+            "token_cap": self.tile_capacity(state), "scout_range": self.scout_range(state),
             "wizard": {"seat": 0, "name": state["names"][0], "mana": wizard["mana"], "mana_max": cards.MANA_MAX,
                        "mana_left": self.mana_left(state) if state["phase"] == "wizard" else None,
                        "hand_count": len(wizard["hand"]), "deck_count": len(wizard["deck"]),
@@ -60,7 +60,7 @@ class ViewsMixin:
             if not token["up"]:
                 hidden += 1
             elif token["kind"] == "monster":
-                name, level, damage = self._monster_name(token), token["level"], token.get("damage", 1)
+                name, level, damage = self._monster_name(token), token["level"], self.damage_of(state, token)
                 monsters.extend({"name": name, "level": level, "damage": damage} for _ in range(token.get("count", 1)))
         v: TileView = {"i": i, "label": self.label(state, i), "removed": tile["removed"], "up": tile["up"],
                              "tower": i == state["tower"], "camp": tile["camp"],
@@ -115,6 +115,7 @@ class ViewsMixin:
             "mana_left": self.mana_left(state),
             "pending": dict(pending) if pending else None,
             "playing": self._wcard_view(state, wizard["pending_card"]) if wizard["pending_card"] is not None else None,
+            "habit": list(wizard.get("habit", [0, 0])),
         }
 
     def _hero_private(self, state: dict, viewer: int) -> HeroPrivate:
@@ -125,7 +126,7 @@ class ViewsMixin:
             "hand": [self._card_view(state, cid) for cid in sorted(hero["hand"])],
             "equip": [self._card_view(state, cid) for cid in hero["equip"]],
             "commit": c, "commit_text": self.describe_action(state, viewer, c) if c else None,
-            "free_left": FREE_LIMIT - hero["free"],
+            "free_left": FREE_LIMIT - hero["free"], "route_to": hero.get("route_to"),
         }
 
     def _card_view(self, state: dict, cid: int) -> LootCardView:
@@ -137,7 +138,8 @@ class ViewsMixin:
 
     def _wcard_view(self, state: dict, cid: int) -> WizardCardView:
         card = self.wizard_card(state, cid)
-        return {"id": cid, "name": card["name"], "kind": card["kind"], "cost": card["cost"], "text": card["text"],
+        text = card["text"].format(damage=self.damage_of(state, card)) if card["kind"] == "monster" else card["text"]
+        return {"id": cid, "name": card["name"], "kind": card["kind"], "cost": card["cost"], "text": text,
                 "level": card.get("level")}
 
     def _token_private(self, state: dict, tid: int) -> TokenPrivate:

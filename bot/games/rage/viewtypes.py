@@ -124,6 +124,7 @@ class WizardPrivate(TypedDict):
     mana_left: int
     pending: dict[str, Any] | None
     playing: WizardCardView | None
+    habit: list[float]  # monster cards whose real token went on a key vault, of as many as could have
 
 
 class HeroPrivate(TypedDict):
@@ -137,6 +138,7 @@ class HeroPrivate(TypedDict):
     commit: dict[str, Any] | None
     commit_text: str | None
     free_left: int
+    route_to: int | None  # the tile chosen at the move's first step, the way to it not yet (None: not moving yet)
 
 
 class RageView(TypedDict):

@@ -6,7 +6,7 @@ from typing import Any, Callable
 from bot.engine import RuleError
 from bot.rng import Rng
 
-from . import cards
+from . import cards, placement
 from .constants import AMBUSH_LEVEL, DIR_NAMES, TRAP_DAMAGE
 
 
@@ -21,7 +21,7 @@ class WizardTurnMixin:
             if kind == "rage":
                 return [{"type": "remove", "tile": i} for i in self.safe_removals(state)]
             if kind == "place":
-                return [{"type": "place", "tile": i} for i in self.placeable(state, pending["trap"])]
+                return [{"type": "place", "tile": i} for i in self.place_options(state)]
             if kind == "target":
                 return [{"type": "target", "tile": i} for i in self.spell_targets(state, pending["effect"])]
             if kind == "turn_tower":
@@ -48,16 +48,27 @@ class WizardTurnMixin:
             out.append({"type": "end_turn"})
         return out
 
+    def place_options(self, state: dict) -> list[int]:
+        """The tiles the card being placed may put its next token on: the placeable ones, less those its own
+        earlier tokens (the rulebook's one by one placing) already fill."""
+        pending = state["pending"]
+        picks = pending.get("picks") or []
+        tiles = self.placeable(state, pending["trap"])
+        if not picks:
+            return tiles
+        room = self.tile_capacity(state)
+        return [i for i in tiles if len(state["tiles"][i]["tokens"]) + picks.count(i) < room]
+
     def playable(self, state: dict, cid: int) -> bool:
         """Whether the wizard can play card ``cid`` now: affordable, and it has a legal tile or target."""
         card = self.wizard_card(state, cid)
         if card["cost"] > self.mana_left(state):
             return False
         if card["kind"] in ("monster", "trap"):
-            trap = card["kind"] == "trap"
-            tiles = state["tiles"]
-            room = sum(self.tile_capacity(state) - len(tiles[i]["tokens"]) for i in self.placeable(state, trap))
-            return room >= 1 + card["decoys"]
+            spots = self.placeable(state, card["kind"] == "trap")
+            if not self.rulebook(state):  # tuned: the decoys take no room (``counted_tokens``)
+                return bool(spots)
+            return sum(self.tile_capacity(state) - self.counted_tokens(state, i) for i in spots) >= 1 + card["decoys"]
         eff = card["effect"]
         if eff in ("frost", "fireball", "ambush"):
             return bool(self.spell_targets(state, eff))
@@ -117,17 +128,20 @@ class WizardTurnMixin:
         wizard = state["wizard"]
         k = 2 if wizard["mana"] >= cards.MANA_MAX else 1
         events: list[dict] = []
-        drawn = self._draw_wizard(state, k, events)
+        every: list[int] = []
+        drawn = self._draw_wizard(state, k, events, every)
         extra = " (the Mana Wheel is full: +1)" if k == 2 else ""
-        events.insert(0, self._event("draw", f"The wizard draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}{extra}."))
+        events.insert(0, self._event("draw", f"The wizard draws {len(every)} card{'s' if len(every) != 1 else ''}{extra}."))
         if drawn:
             events.append(self._event("draw", "You draw " + ", ".join(self.wizard_card(state, c)["name"] for c in drawn) + ".",
                               to=0))
         return events
 
-    def _draw_wizard(self, state: dict, k: int, events: list[dict] | None = None) -> list[int]:
-        """Draw k cards into the wizard's hand; returns those that stay there. An *instant* card (Ley
-        Tap, Dark Surge) acts at once when drawn and is discarded -- its events go to ``events``."""
+    def _draw_wizard(self, state: dict, k: int, events: list[dict] | None = None,
+                     every: list[int] | None = None) -> list[int]:
+        """Draw k cards into the wizard's hand; returns those that stay there (``every`` collects all the cards
+        drawn). An *instant* card (Ley Tap, Dark Surge) acts at once when drawn and is discarded -- its events go
+        to ``events``."""
         wizard = state["wizard"]
         drawn = []
         instants = []
@@ -139,6 +153,8 @@ class WizardTurnMixin:
                 wizard["discard"] = []
                 Rng(state).shuffle(wizard["deck"])
             cid = wizard["deck"].pop()
+            if every is not None:
+                every.append(cid)
             self._note_held(state, "w", state["wcards"][cid])
             if self.wizard_card(state, cid).get("instant") and events is not None:
                 wizard["discard"].append(cid)
@@ -157,7 +173,8 @@ class WizardTurnMixin:
         acted = state.setdefault("acted", [])
         if card["key"] not in acted:
             acted.append(card["key"])
-        events = [self._event("spell", f"The wizard draws **{card['name']}**, which acts at once: {card['text']}")]
+        text = card["text"].removeprefix("Acts when drawn: ")
+        events = [self._event("spell", f"The wizard draws **{card['name']}**, which acts at once: {text}")]
         if card["effect"] == "wheel":
             events.extend(self._spin(state, card["amount"]))
         elif card["effect"] == "surge":
@@ -186,10 +203,19 @@ class WizardTurnMixin:
         return handler(self, state, action)
 
     def _do_remove(self, state: dict, action: dict) -> list[dict]:
-        """The rage, one decision: the wizard picks where the world breaks; the crack spreads to the safe
-        tiles nearest to it (ties by the game's dice) until as many tiles as players are gone."""
+        """The rage. By the rulebook the wizard "chooses a number of tiles equal to the number of players ...
+        and remove them": one decision per tile, until as many are gone or none is safe. Tuned, one decision:
+        the wizard picks where the world breaks; the crack spreads to the safe tiles nearest to it (ties by the
+        game's dice) until as many tiles as players are gone."""
         i = action["tile"]
         events = self._remove_tile(state, i)
+        if self.rulebook(state):
+            state["pending"]["left"] -= 1
+            if state["pending"]["left"] > 0 and self.safe_removals(state):
+                return events
+            state["pending"] = None
+            events.extend(self._wizard_draw(state))
+            return events
         rng = Rng(state)
         r0, c0 = self.row_col(state, i)
         for _ in range(state["pending"]["left"] - 1):
@@ -226,11 +252,17 @@ class WizardTurnMixin:
         if card["kind"] in ("monster", "trap"):
             total = 1 + card["decoys"]
             state["pending"] = {"kind": "place", "trap": card["kind"] == "trap", "total": total}
+            decoys = "decoy" if card["decoys"] == 1 else f"{card['decoys']} decoys"
+            if self.rulebook(state):
+                state["pending"]["picks"] = []
+                mine = (f"You play {card['name']}: pick the tile for the {self._real_word(card)}, then one for "
+                        f"its {decoys}. Nobody sees a tile before the last one is placed.")
+            else:
+                mine = (f"You play {card['name']}: pick the tile for the {self._real_word(card)}; its {decoys} "
+                        "goes where the wizard bot would put a real token, so nothing tells them apart.")
             return [self._event("play", f"The wizard plays a card ({card['cost']} mana): {total} face-down "
                                     "tokens will appear."),
-                    self._event("play", f"You play {card['name']}: pick the tile for the {self._real_word(card)}; "
-                                    f"its {card['decoys']} decoy{'s' if card['decoys'] != 1 else ''} land on "
-                                    "random tiles just as far from the nearest hero.", to=0)]
+                    self._event("play", mine, to=0)]
         events = [self._event("spell", f"The wizard casts **{card['name']}** ({card['cost']} mana): {card['text']}")]
         eff = card["effect"]
         if eff in ("frost", "fireball", "ambush"):
@@ -253,15 +285,28 @@ class WizardTurnMixin:
         elif eff == "wheel":
             events.extend(self._spin(state, d["amount"]))
         elif eff == "scry":
-            drawn = self._draw_wizard(state, d["amount"], events)
-            events.append(self._event("draw", f"The wizard draws {len(drawn)} cards."))
+            every: list[int] = []
+            drawn = self._draw_wizard(state, d["amount"], events, every)
+            events.append(self._event("draw", f"The wizard draws {len(every)} card{'s' if len(every) != 1 else ''}."))
             if drawn:
                 events.append(self._event("draw", "You draw " + ", ".join(self.wizard_card(state, c)["name"] for c in drawn)
                                   + ".", to=0))
         return events
 
     def _do_place(self, state: dict, action: dict) -> list[dict]:
-        events = self._place_card(state, action["tile"])
+        pending = state["pending"]
+        if "picks" not in pending:  # tuned: one decision, the decoys drawn by the engine
+            events = self._place_card(state, action["tile"])
+            self._finish_card(state)
+            return events
+        pending["picks"].append(action["tile"])  # the rulebook: the wizard places every token, none shown yet
+        picks = pending["picks"]
+        if len(picks) < pending["total"]:
+            done = "the real token" if len(picks) == 1 else f"decoy {len(picks) - 1}"
+            then = "the decoy" if pending["total"] == 2 else f"decoy {len(picks)} of {pending['total'] - 1}"
+            return [self._event("place", f"You put {done} on {self.label(state, action['tile'])}; now {then}.",
+                                to=0)]
+        events = self._place_tokens(state, picks[0], picks[1:])
         self._finish_card(state)
         return events
 
@@ -287,38 +332,29 @@ class WizardTurnMixin:
         return "monsters" if d.get("monsters", 1) > 1 else "monster"
 
     def decoy_tiles(self, state: dict, real: int, count: int, trap: bool) -> list[int]:
-        """Where a card's decoys go once the wizard put its real token on ``real``: random legal tiles
-        (game RNG), each as far from the nearest hero as ``real`` is (else as close to that as possible),
-        different tiles while there are enough. So the set of tiles says nothing about which one is real."""
+        """Where a card's decoys go (tuned rules) once the wizard put its real token on ``real``: ``count``
+        other tiles drawn from the weights the wizard bot places a real token by (``placement``), given the
+        real one, so every tile of the set is the real one with the same chance (see ``placement``)."""
+        tiles = self.placeable(state, trap)
         rng = Rng(state)
-        want = self.hero_distance(state, real)
-        room = {i: self.tile_capacity(state) - len(state["tiles"][i]["tokens"]) for i in self.placeable(state, trap)}
-        room[real] = room.get(real, 1) - 1
-        out: list[int] = []
-        for _ in range(count):
-            cands = [i for i, r in room.items() if r > 0 and i != real and i not in out]
-            if not cands:
-                cands = [i for i, r in room.items() if r > 0]
-            if not cands:
-                break
-            best = min(abs(self.hero_distance(state, i) - want) for i in cands)
-            pool = [i for i in cands if abs(self.hero_distance(state, i) - want) == best]
-            pick = pool[rng.below(len(pool))]
-            room[pick] -= 1
-            out.append(pick)
-        return out
+        return placement.draw(tiles, placement.weights(self.view(state, 0), tiles), 1 + count,
+                              lambda: rng.next64() / 2 ** 64, taken=[real])
 
     def _place_card(self, state: dict, real: int) -> list[dict]:
-        """One decision: the card's real token (a monster gang or a trap) on ``real``, its decoys scattered.
-        The public learns only the set of tiles, listed in board order."""
+        """Tuned: one decision, the card's real token (a monster gang or a trap) on ``real``, its decoys drawn."""
         card = self.wizard_card(state, state["wizard"]["pending_card"])
-        trap = card["kind"] == "trap"
-        if trap:
+        return self._place_tokens(state, real, self.decoy_tiles(state, real, card["decoys"], card["kind"] == "trap"))
+
+    def _place_tokens(self, state: dict, real: int, decoys: list[int]) -> list[dict]:
+        """The card's real token on ``real`` and a blank one on each of ``decoys``. The public learns only the
+        set of tiles, listed in board order."""
+        card = self.wizard_card(state, state["wizard"]["pending_card"])
+        self._note_habit(state, card, real)
+        if card["kind"] == "trap":
             token = {"kind": "trap", "up": False, "card": card["key"], "level": 0}
         else:
             token = {"kind": "monster", "up": False, "card": card["key"], "level": card["level"],
                      "count": card.get("monsters", 1), "damage": card.get("damage", 1)}
-        decoys = self.decoy_tiles(state, real, card["decoys"], trap)
         self._new_token(state, real, token)
         for i in decoys:
             self._new_token(state, i, {"kind": "blank", "up": False, "card": "blank", "level": 0})
@@ -331,9 +367,24 @@ class WizardTurnMixin:
         events = [self._event("place", f"The wizard places {len(spots)} face-down token{'s' if len(spots) != 1 else ''}"
                                f" on {where}.")]
         decoy_text = ", ".join(self.label(state, i) for i in decoys) or "nowhere (no room)"
-        events.append(self._event("place", f"You place {card['name']} on {self.label(state, real)}; decoys on "
-                                   f"{decoy_text}.", to=0))
+        events.append(self._event("place", f"You place {card['name']} on {self.label(state, real)}; "
+                                   f"decoy{'s' if len(decoys) > 1 else ''} on {decoy_text}.", to=0))
         return events
+
+    def _note_habit(self, state: dict, card: dict, real: int) -> None:
+        """How often this wizard puts a monster card's real token on a key vault, of as often as it could: the
+        decoys' weights follow it (``placement.key_weight``). A card of k tokens with V vaults free can have its
+        real token on one in at most min(1, V / k) of its placings whoever places it alike (every tile of the set
+        as likely to be the real one), so that is what a card adds to the second count."""
+        if card["kind"] != "monster":
+            return
+        tiles = state["tiles"]
+        free = len([i for i in self.placeable(state, False) if tiles[i]["key"]])
+        if not free:
+            return
+        habit = state["wizard"].setdefault("habit", [0, 0])
+        habit[0] += 1 if tiles[real]["key"] else 0
+        habit[1] = round(habit[1] + min(1.0, free / (1 + card["decoys"])), 4)
 
     def _finish_card(self, state: dict) -> None:
         wizard = state["wizard"]

@@ -163,7 +163,7 @@ def sample_state(engine, view: dict[str, Any], seat: int, rng: random.Random) ->
 
 
 # Logistic weights for a seat's chance of winning over ``features``, fit on 91,365 seat-moments of 2,000
-# seeded normal-bot games (3 and 4 players; ``python -m bot.games.tower.fit``): held-out log-loss 0.506,
+# seeded normal-bot games (3 and 4 players; ``python -m tools.fit_tower``): held-out log-loss 0.506,
 # against 0.645 for the hauls as they stand (``hauls_evaluate``), 0.539 for a fit on the score lead
 # alone, 0.570 for the base rate and 0.693 for a coin.
 _WEIGHTS = (-0.507, 2.749, 0.084, 1.859, 0.291, -0.344, -0.312, 0.803, 0.2, 3.51, 0.013)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bot.engine import RuleError
-from bot.games.heist import ENGINE, cards
+from bot.games.heist import ENGINE, cards, rules
 from bot.games.heist.bot_player import token_sum_distribution
 from bot.games.heist.scoring import final_rows
 from bot.games.heist.supply import apply_effect
@@ -112,7 +112,7 @@ def test_setup(n: int) -> None:
     assert all(len(h) == 5 for h in st["hands"])
     assert len(st["deck"]) == 78 - 5 * n
     assert len(set(st["identities"])) == n and len(set(st["secrets"])) == n
-    k = cards.JOB_LENGTH[n]  # shorter jobs with fewer players; the last one is the finale
+    k = rules.TUNED.job_length[n]  # shorter jobs with fewer players; the last one is the finale
     assert st["jobs"]["A"] == [f"A{i}" for i in range(1, k + 1)]
     assert st["finales"]["A"] == f"A{k}" and ENGINE.mandatory(st, f"A{k}")
     assert sorted(st["unused"]) == sorted(f"{j}{i}" for j in "ABCD" for i in range(k + 1, 8))
@@ -181,7 +181,7 @@ def test_assist_commit_is_simultaneous_and_hidden() -> None:
     public = ENGINE.view(st, None)
     assert public["test"]["committed"] == [third]
     assert "Muscle" not in json.dumps(public)
-    assert ENGINE.view(st, third)["private"]["commit"].startswith("Assist: Muscle")
+    assert ENGINE.view(st, third)["private"]["commit"].startswith("Muscle (+3)")
     assert sorted(ENGINE.to_act(st)) == sorted([first, second])
     assert_rejects(ENGINE, st, third, {"type": "no_assist"})  # already committed
     ENGINE.apply(st, first, {"type": "no_assist"})
@@ -196,19 +196,26 @@ def test_assist_commit_is_simultaneous_and_hidden() -> None:
 
 
 def test_assist_needs_location_or_a_discard() -> None:
+    """"You may only commit an assist card if your player pawn is at the location of the active job marker. You may
+    discard one card to move your pawn to the active player's location.": away, the assist card is picked first,
+    then the card to discard."""
     table = HeistTable(2, seed=4)
     st = table.state
     other = 1 - table.active
     lookout, tumble, brute = table.holds(other, "Lookout", "Tumble", "Brute Force").hand(other)
     table.faces("C")
     legal = ENGINE.legal_actions(st, other)
-    assert {"type": "assist", "card": lookout} not in legal
-    assert {"type": "assist", "card": lookout, "pay": tumble} in legal
-    msg = assert_rejects(ENGINE, st, other, {"type": "assist", "card": lookout})
-    assert "discard" in msg
+    assert legal == [{"type": "assist", "card": lookout}, {"type": "no_assist"}]
+    msg = assert_rejects(ENGINE, st, other, {"type": "pay", "card": tumble})
+    assert "assist card first" in msg
     msg = assert_rejects(ENGINE, st, other, {"type": "assist", "card": tumble, "pay": brute})
     assert "assist card" in msg
-    ENGINE.apply(st, other, {"type": "assist", "card": lookout, "pay": tumble})
+    ENGINE.apply(st, other, {"type": "assist", "card": lookout})
+    assert ENGINE.legal_actions(st, other) == [{"type": "pay", "card": card} for card in sorted([brute, tumble])] + [
+        {"type": "no_assist"}]
+    msg = assert_rejects(ENGINE, st, other, {"type": "pay", "card": lookout})
+    assert "another card" in msg
+    ENGINE.apply(st, other, {"type": "pay", "card": tumble})
     assert st["locations"][other] == "C"
     assert tumble in st["discard"] and st["hands"][other] == [brute]
     assert [a["card"] for a in st["test"]["assists"]] == [lookout]
@@ -435,7 +442,7 @@ def test_failure_upgrade_from_a_played_trick() -> None:
     ENGINE.apply(st, active, {"type": "resolve"})
     legal = ENGINE.legal_actions(st, active)
     assert {"type": "upgrade", "card": soh} in legal and {"type": "upgrade", "card": tumble} in legal
-    assert "(played)" in ENGINE.describe_action(st, active, {"type": "upgrade", "card": soh})
+    assert "the one you played" in ENGINE.describe_action(st, active, {"type": "upgrade", "card": soh})
     ENGINE.apply(st, active, {"type": "upgrade", "card": soh})
     assert st["upgrades"][active] == [soh] and tumble in st["hands"][active]
 
@@ -558,7 +565,8 @@ def test_only_active_player_refills() -> None:
     other = 1 - active
     look, tum, brute = table.holds(other, "Lookout", "Tumble", "Brute Force").hand(other)
     table.faces("A")
-    ENGINE.apply(st, other, {"type": "assist", "card": look, "pay": tum})
+    ENGINE.apply(st, other, {"type": "assist", "card": look})
+    ENGINE.apply(st, other, {"type": "pay", "card": tum})
     ENGINE.apply(st, active, {"type": "resolve"})
     while st["phase"] == "upgrade":
         ENGINE.apply(st, active, {"type": "no_upgrade"})
@@ -695,9 +703,9 @@ def test_bag_secrets_use_final_bag() -> None:
     assert ENGINE.secret_met(st, 0)
     table.bag(red=3, blue=1)
     assert not ENGINE.secret_met(st, 0)
-    table.secret(0, "guardian_angel").bag(red=3, blue=2, green=2)
+    table.secret(0, "guardian_angel").bag(red=3, blue=2, green=3)  # at least 2 more blue and green than red
     assert ENGINE.secret_met(st, 0)
-    table.bag(red=3, blue=2, green=1)
+    table.bag(red=3, blue=2, green=2)
     assert not ENGINE.secret_met(st, 0)
     table.secret(0, "gambler").bag(red=2, purple=3)
     assert ENGINE.secret_met(st, 0)
@@ -716,9 +724,9 @@ def test_secret_checked_after_last_heat_tokens() -> None:
     assert next(r for r in st["final"] if r["seat"] == 0)["secret_met"] is met
 
 
-def test_scores_and_tiebreaks(monkeypatch) -> None:
-    monkeypatch.setattr(cards, "HEAD_START", [0] * 7)  # tested on its own
+def test_scores_and_tiebreaks() -> None:
     table = finished(3).secret(0, "big_score").secret(1, "saboteur").secret(2, "specialist")
+    table.state["options"]["rules"] = "rulebook"  # no head start (tested on its own); nothing else differs here
     st = table.scored(0, "A1", "A2").scored(1, "B1").scored(2, "A3").state
     # 2 cheese each; 2, 1 and 1 obstacles
     rows = {r["seat"]: r for r in final_rows(st)}

@@ -9,6 +9,8 @@ from tests.sampler_checks import check_sampler
 
 
 def _moment(state):
+    if state["phase"] == "assist" and state["test"].get("picking"):
+        return "paying for a picked assist"
     if state["phase"] == "assist" and state["test"]["commits"]:
         return "assist after another's commit"
     return state["phase"]
@@ -17,8 +19,10 @@ def _moment(state):
 def test_sampled_heist_states_look_the_same_to_the_seat():
     games = [(n, {"token_faces": faces}, seed) for seed, (n, faces) in
              enumerate([(1, "random"), (2, "random"), (3, "front"), (4, "random"), (5, "random"), (6, "front")])]
+    games.append((4, {"rules": "rulebook"}, 6))
     moments = check_sampler("heist", games, _moment, samples=6)
-    for phase in ("choose", "assist", "assist after another's commit", "tricks", "upgrade"):
+    for phase in ("choose", "assist", "assist after another's commit", "paying for a picked assist", "tricks",
+                  "upgrade"):
         assert moments[phase], moments
 
 

@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 from bot.games.masterminds.cards import CLEAR, PREP
-from tests.games.masterminds.scenario import MastermindsTable
+from bot.games.masterminds.scenario import MastermindsTable
 from tests.games.masterminds.test_util import (
     ENGINE,
     check,
@@ -216,7 +216,7 @@ def test_a_failure_busts_the_dice_placed_this_run():
     assert s["phase"] == "continue" and s["dice"][0] == 4
     MastermindsTable.of(s).dice(1).next_failure("Pulled Over")  # no trigger
     ev = go(s, 0, 0, "Stealth", [tid("Byte")], resolve=True)
-    assert "failure" in texts(ev) and "P1's die on The Crown Jewels step A goes back" in texts(ev)
+    assert "FAILURE" in texts(ev) and "Bust:" in texts(ev) and "P1's die on The Crown Jewels step A goes back" in texts(ev)
     assert s["heists"][0]["dice"] == [None] * 4 and s["dice"][0] == 5
     check(s)
 
@@ -254,7 +254,7 @@ def test_black_market_draws_and_gives_intel():
     card = set_hand(s, 0, ["Black Market"])[0]
     top_prep(s, "Getaway Car")
     play(s, 0, {"type": "draw_prep"})
-    play(s, 0, {"type": "action", "card": card, "gem": None})
+    play(s, 0, {"type": "action", "card": card, "gem": False})
     assert s["intel"][0] == 1 and len(s["hands"][0]) == 2
 
 

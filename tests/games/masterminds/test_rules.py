@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bot.games.masterminds.cards import CLEAR, HEISTS, PREP, TALENTS
-from tests.games.masterminds.scenario import MastermindsTable
+from bot.games.masterminds.scenario import MastermindsTable
 from tests.games.masterminds.test_util import (
     ENGINE,
     check,
@@ -74,7 +74,7 @@ def test_recruit_then_two_plan_actions_then_next_player():
     s = fresh(2)
     clear_hands(s)
     t = s["pool"][0]
-    play(s, 0, {"type": "recruit", "card": t, "replace": None})
+    play(s, 0, {"type": "recruit", "card": t})  # into an empty team: no question who leaves
     assert s["teams"][0][-1]["card"] == t and s["phase"] == "plan" and s["plan_left"] == 2
     assert t not in s["pool"]
     play(s, 0, {"type": "draw"})
@@ -86,24 +86,39 @@ def test_recruit_then_two_plan_actions_then_next_player():
 
 
 def test_team_of_four_must_replace():
+    """Into a full team hiring is two picks: the Talent, then who it replaces."""
     s = fresh(2)
-    set_team(s, 0, ["Rosa Vance", "Ghost", "Byte", "Big Tomas"], {"Ghost": "Shadow Suit"})
-    legal = ENGINE.legal_actions(s, 0)
-    recruits = [a for a in legal if a["type"] == "recruit"]
-    assert recruits and all(a["replace"] for a in recruits)
-    msg = assert_rejects(ENGINE, s, 0, {"type": "recruit", "card": s["pool"][0], "replace": None})
-    assert "replace" in msg
+    team = set_team(s, 0, ["Rosa Vance", "Ghost", "Byte", "Big Tomas"], {"Ghost": "Shadow Suit"})
+    new = s["pool"][0]
+    play(s, 0, {"type": "recruit", "card": new})
+    assert s["phase"] == "replace" and new in s["pool"]  # nothing has happened yet
+    assert ENGINE.legal_actions(s, 0) == [{"type": "replace", "recruit": t} for t in team] + [{"type": "back"}]
+    assert [a for a in ENGINE.legal_actions(fresh(2), 0) if a["type"] == "recruit" and a.get("swap")] == []
     ghost = tid("Ghost")
-    play(s, 0, {"type": "recruit", "card": s["pool"][0], "replace": ghost})
-    assert ghost in s["talent_discard"] and len(s["teams"][0]) == 4
+    play(s, 0, {"type": "replace", "recruit": ghost})
+    assert ghost in s["talent_discard"] and len(s["teams"][0]) == 4 and new not in s["pool"]
     assert any(PREP[p]["name"] == "Shadow Suit" for p in s["prep_discard"])  # the gear goes too
     check(s)
 
 
-def test_may_replace_even_below_four():
+def test_may_replace_even_below_four_or_go_back():
+    """ "You may replace (discard) a Recruit when doing this": with room on the team a Talent simply joins, or
+    (the second option of each) replaces one of yours, picked next."""
     s = fresh(2)
-    set_team(s, 0, ["Rosa Vance"])
-    assert {"type": "recruit", "card": s["pool"][0], "replace": tid("Rosa Vance")} in ENGINE.legal_actions(s, 0)
+    set_team(s, 0, ["Rosa Vance", "Ghost"])
+    new = s["pool"][0]
+    before = ENGINE.legal_actions(s, 0)
+    assert [a for a in before if a["type"] == "recruit"][:2] == [{"type": "recruit", "card": new},
+                                                                {"type": "recruit", "card": new, "swap": True}]
+    play(s, 0, {"type": "recruit", "card": new, "swap": True})
+    assert ENGINE.legal_actions(s, 0) == [{"type": "replace", "recruit": tid("Rosa Vance")},
+                                          {"type": "replace", "recruit": tid("Ghost")}, {"type": "back"}]
+    play(s, 0, {"type": "back"})
+    assert s["phase"] == "turn" and ENGINE.legal_actions(s, 0) == before
+    play(s, 0, {"type": "recruit", "card": new, "swap": True})
+    play(s, 0, {"type": "replace", "recruit": tid("Ghost")})
+    assert [e["card"] for e in s["teams"][0]] == [tid("Rosa Vance"), new] and s["phase"] == "plan"
+    check(s)
 
 
 def test_burn_pool_then_hire_or_pool():
@@ -118,7 +133,7 @@ def test_burn_pool_then_hire_or_pool():
     s = fresh(2, seed=3)
     top = s["talent_deck"][-1]
     play(s, 0, {"type": "burn"})
-    play(s, 0, {"type": "hire", "replace": None})
+    play(s, 0, {"type": "hire"})
     assert s["teams"][0][-1]["card"] == top or TALENTS[top]["ability"] == "scout"
     check(s)
 
@@ -216,10 +231,10 @@ def test_action_without_and_with_gem():
     table = _planning(MastermindsTable().team(0, "Rosa Vance"), "Casing the Joint", "Casing the Joint")
     s = table.state
     p1, p2 = table.held(0, "Casing the Joint")
-    play(s, 0, {"type": "action", "card": p1, "gem": None})
+    play(s, 0, {"type": "action", "card": p1, "gem": False})
     assert s["intel"][0] == 2
     bag = s["bag"][CLEAR]
-    play(s, 0, {"type": "action", "card": p2, "gem": CLEAR})
+    play(s, 0, {"type": "action", "card": p2, "gem": True})
     assert s["intel"][0] == 6 and s["gems"][0][CLEAR] == 0 and s["bag"][CLEAR] == bag + 1
     check(s)
 
@@ -228,7 +243,23 @@ def test_gem_option_only_with_a_gem():
     s = MastermindsTable().gems(0, Clear=0).state
     cards = _plan_with(s, ["Call in Favours"])
     acts = [a for a in ENGINE.legal_actions(s, 0) if a["type"] == "action"]
-    assert acts == [{"type": "action", "card": cards["Call in Favours"], "gem": None}]
+    assert acts == [{"type": "action", "card": cards["Call in Favours"], "gem": False}]
+
+
+def test_a_gem_bonus_asks_which_colour_when_you_hold_several():
+    """The card, then what you pay: with a Clear and a Red gem the colour is the next question."""
+    s = MastermindsTable().gems(0, Red=1, Clear=1).state
+    cards = _plan_with(s, ["Casing the Joint"])
+    assert [a for a in ENGINE.legal_actions(s, 0) if a["type"] == "action"] == [
+        {"type": "action", "card": cards["Casing the Joint"], "gem": False},
+        {"type": "action", "card": cards["Casing the Joint"], "gem": True}]
+    play(s, 0, {"type": "action", "card": cards["Casing the Joint"], "gem": True})
+    assert s["phase"] == "pay" and ENGINE.legal_actions(s, 0) == [{"type": "pay", "colour": "Red"},
+                                                                  {"type": "pay", "colour": CLEAR}]
+    check(s)
+    ev = play(s, 0, {"type": "pay", "colour": "Red"})
+    assert s["intel"][0] == 4 and s["gems"][0]["Red"] == 0 and "spending a Red gem" in texts(ev)
+    check(s)
 
 
 def test_instead_gem_replaces_the_effect():
@@ -237,7 +268,7 @@ def test_instead_gem_replaces_the_effect():
     before = len(s["hands"][0])
     for _ in range(3):
         top_prep(s, "Getaway Car") if len([p for p in s["prep_deck"] if PREP[p]["name"] == "Getaway Car"]) else top_prep(s, "Laptop Rig")
-    play(s, 0, {"type": "action", "card": cards["Black Market"], "gem": CLEAR})
+    play(s, 0, {"type": "action", "card": cards["Black Market"], "gem": True})
     assert len(s["hands"][0]) == before - 1 + 3  # 3 drawn, not 1 + 3
     check(s)
 
@@ -248,7 +279,7 @@ def test_call_in_favours_gem_adds():
     for nm in ("Getaway Car", "Laptop Rig", "Hydraulic Jack"):
         top_prep(s, nm)
     before = len(s["hands"][0])
-    play(s, 0, {"type": "action", "card": cards["Call in Favours"], "gem": CLEAR})
+    play(s, 0, {"type": "action", "card": cards["Call in Favours"], "gem": True})
     assert len(s["hands"][0]) == before - 1 + 3
 
 
@@ -257,7 +288,7 @@ def test_sabotage_targets_a_rival():
     set_hand(s, 1, ["Getaway Car", "Laptop Rig"])
     set_hand(s, 2, [])
     cards = _plan_with(s, ["Sabotage"])
-    play(s, 0, {"type": "action", "card": cards["Sabotage"], "gem": CLEAR})
+    play(s, 0, {"type": "action", "card": cards["Sabotage"], "gem": True})
     # Only seat 1 holds cards: the target is chosen automatically.
     assert s["hands"][1] == [] and s["phase"] == "plan"
     check(s)
@@ -268,13 +299,13 @@ def test_double_cross_base_and_instead():
              .heist(0, "Casino Vault", "Server Farm", dice=[(1, 4), (1, 4)]))
     s = _planning(table, "Double-Cross", "Double-Cross").state
     dc = table.held(0, "Double-Cross")
-    play(s, 0, {"type": "action", "card": dc[0], "gem": None})
+    play(s, 0, {"type": "action", "card": dc[0], "gem": False})
     assert s["phase"] == "target"
     assert {a.get("recruit") for a in ENGINE.legal_actions(s, 0)} == {tid("Ghost"), tid("Byte")}
     play(s, 0, {"type": "target", "recruit": tid("Ghost")})
     assert s["teams"][1][0]["gear"] is None
     table.gems(0, Clear=1)
-    play(s, 0, {"type": "action", "card": dc[1], "gem": CLEAR})
+    play(s, 0, {"type": "action", "card": dc[1], "gem": True})
     # Instead: the last die on a heist returns to its owner (one heist has dice: automatic).
     assert s["heists"][0]["dice"][1] is None and s["heists"][0]["dice"][0] is not None
     assert s["dice"][1] == 4
@@ -286,10 +317,10 @@ def test_headhunter_with_gem_recruits_from_new_pool():
     set_team(s, 0, ["Rosa Vance"])
     cards = _plan_with(s, ["Headhunter"])
     old = list(s["pool"])
-    play(s, 0, {"type": "action", "card": cards["Headhunter"], "gem": CLEAR})
+    play(s, 0, {"type": "action", "card": cards["Headhunter"], "gem": True})
     assert s["phase"] == "hire" and not set(old) & set(s["pool"])
     new = s["pool"][0]
-    play(s, 0, {"type": "hire_pool", "card": new, "replace": None})
+    play(s, 0, {"type": "hire_pool", "card": new})
     assert any(e["card"] == new for e in s["teams"][0]) and s["phase"] in ("plan", "turn")
     check(s)
 
@@ -366,7 +397,7 @@ def test_equal_total_before_roll_must_roll():
     s = heist_state(team=("Ghost",))
     rig(s, [3])
     ev = attempt(s, [tid("Ghost")])
-    assert "P1 rolls 3 for Stealth 6: total 6 + 3 = 9: success." in texts(ev)
+    assert "P1 rolls 3 for Stealth 6: total 6 + 3 = 9 beats 6: SUCCESS." in texts(ev)
     assert s["heists"][0]["dice"][0] == {"seat": 0, "value": 3}
 
 
@@ -374,7 +405,7 @@ def test_push_ends_the_run():
     s = heist_state(team=("Rosa Vance", "Byte"))
     rig(s, [5])
     ev = attempt(s, [tid("Byte")])  # Stealth 1 + 5 = 6: push
-    assert "push" in texts(ev) and s["heists"][0]["dice"][0] is None and s["turn"] == 1
+    assert "PUSH" in texts(ev) and s["heists"][0]["dice"][0] is None and s["turn"] == 1
     assert all(not e["tapped"] for e in s["teams"][0])  # upkeep untapped them
 
 
@@ -383,7 +414,7 @@ def test_failure_not_triggered_is_safe():
     rig(s, [1])
     top_failure(s, "Pulled Over")  # triggers Driving, Charm: Stealth is safe
     ev = attempt(s, [tid("Byte")])
-    assert "isn't a trigger" in texts(ev) and len(s["teams"][0]) == 1 and s["turn"] == 1
+    assert "This was a Stealth step: Byte is safe" in texts(ev) and len(s["teams"][0]) == 1 and s["turn"] == 1
     check(s)
 
 
@@ -632,7 +663,7 @@ def test_interrupt_adrenaline_and_lucky_break():
     play(s, 1, {"type": "pass"})
     rig(s, [3])
     ev = play(s, 0, {"type": "interrupt", "card": s["hands"][0][0]})
-    assert "total 3 + 3 = 6: push" in texts(ev)
+    assert "total 3 + 3 = 6 equals 6: PUSH" in texts(ev)
     s = heist_state(team=("Byte",))
     set_hand(s, 0, ["Lucky Break"])
     attempt(s, [tid("Byte")], resolve=False)
@@ -640,6 +671,23 @@ def test_interrupt_adrenaline_and_lucky_break():
     rig(s, [2, 6])
     ev = play(s, 0, {"type": "interrupt", "card": s["hands"][0][0]})
     assert "rolls 2, 6 (keeps 6)" in texts(ev) and s["heists"][0]["dice"][0]["value"] == 6
+
+
+def test_an_interrupt_label_says_whose_roll_it_changes():
+    """A newcomer read "Play Adrenaline: +2 to the total of the roll about to be made" on a rival's roll and could
+    not tell that it helps the rival: the label names whose roll, and that it helps them."""
+    s = heist_state(n=3, team=("Byte",))
+    set_hand(s, 0, ["Adrenaline"])
+    set_hand(s, 1, ["Adrenaline", "Jammed Radio", "Tripped Alarm"])
+    attempt(s, [tid("Byte")], resolve=False)
+    labels = {PREP[a["card"]]["name"]: ENGINE.describe_action(s, 1, a) for a in ENGINE.legal_actions(s, 1)
+              if a["type"] == "interrupt"}
+    assert labels["Adrenaline"].startswith("Play Adrenaline: +2 to P1's roll") and "helps them" in labels["Adrenaline"]
+    assert labels["Jammed Radio"].startswith("Play Jammed Radio: -2 to P1's roll")
+    assert "P1 can't get PERFECTION" in labels["Tripped Alarm"]
+    own = next(a for a in ENGINE.legal_actions(s, 0) if a["type"] == "interrupt")
+    assert ENGINE.describe_action(s, 0, own).startswith("Play Adrenaline: +2 to your roll")
+    assert all(len(label) <= 80 for label in labels.values())
 
 
 def test_interrupt_tripped_alarm_denies_perfection():
@@ -650,7 +698,7 @@ def test_interrupt_tripped_alarm_denies_perfection():
     rig(s, [1, 1])
     top_failure(s, "Pulled Over")
     ev = play(s, 1, {"type": "interrupt", "card": s["hands"][1][0]})
-    assert "failure" in texts(ev) and "Tripped Alarm" in texts(ev)
+    assert "FAILURE" in texts(ev) and "Tripped Alarm" in texts(ev)
     s = heist_state(team=("Ghost",), gear={"Ghost": "Shadow Suit"})
     set_hand(s, 1, ["Tripped Alarm"])
     attempt(s, [tid("Ghost")], resolve=False)
@@ -685,7 +733,7 @@ def test_window_before_failure_test():
     play(s, 0, {"type": "pass"})
     rig(s, [4])
     ev = play(s, 1, {"type": "interrupt", "card": s["hands"][1][0]})
-    assert "Stealth 0 + 2 + 4 = 6: safe" in texts(ev) and len(s["teams"][0]) == 1
+    assert "Stealth 0 + 2 + 4 = 6: beats it, safe" in texts(ev) and len(s["teams"][0]) == 1
     check(s)
 
 
@@ -747,7 +795,7 @@ def test_ability_fixer_scout_fence():
     assert len(s["hands"][0]) == 2  # the draw + Fixer in upkeep (hand < 3)
     s = MastermindsTable().empty_hands().in_pool("Big Tomas").state
     tomas = tid("Big Tomas")
-    ev = play(s, 0, {"type": "recruit", "card": tomas, "replace": None})
+    ev = play(s, 0, {"type": "recruit", "card": tomas})
     assert len(s["hands"][0]) == 1 and "(Scout)" in texts(ev)
     check(s)
     s = MastermindsTable.at_a_heist(team=("Celeste Moreau",), a="The Crown Jewels", b="Casino Vault",
@@ -802,6 +850,23 @@ def test_round_limit_ends_the_game():
         while s["phase"] == "discard":
             play(s, seat, {"type": "discard", "card": s["hands"][seat][0]})
     assert ENGINE.is_terminal(s) and s["final"]["reason"] == "rounds"
+
+
+def test_the_round_limit_ends_on_the_last_round_not_one_past_it():
+    """Issue 30: the final board said "round 26 of 25". The game ends after round 25, so it reads 25 of 25."""
+    from rendering.masterminds import describe, render_board
+    s = fresh(2, round_limit=8)
+    while not ENGINE.is_terminal(s):
+        seat = s["turn"]
+        play(s, seat, {"type": "draw_prep"})
+        play(s, seat, {"type": "end_plan"})
+        while s["phase"] == "discard":
+            play(s, seat, {"type": "discard", "card": s["hands"][seat][0]})
+    view = ENGINE.view(s, None)
+    assert s["round"] == view["round"] == 8 and view["round_limit"] == 8
+    assert "round 8 of 8" in describe(view) and "round 9" not in describe(view)
+    render_board(view)
+    check(s)
 
 
 def test_scoring_and_tiebreak():

@@ -97,3 +97,27 @@ def test_a_hard_decision_depends_on_the_view_only(monkeypatch):
         if checked == 6:
             break
     assert checked == 6 and searched >= 3  # real searches, not the heuristic's fallback
+
+
+def test_a_new_state_key_stays_private():
+    """Issue 29 item 6: the public table is an allowlist, so a key added to the state later (here one the code
+    doesn't know) reaches no view until someone lists it as public."""
+    state = ENGINE.setup(["P0", "P1", "P2"], {}, 3)
+    state["new_secret_key"] = {"card": "secret-value-31337"}
+    for viewer in (None, 0, 1, 2):
+        shown = json.dumps(ENGINE.view(state, viewer))
+        assert "new_secret_key" not in shown and "secret-value-31337" not in shown
+
+
+def test_every_state_key_is_either_public_or_secret():
+    """The allowlist and the secrets together name every key a game's state ever has (so the sampler, which
+    rebuilds a state from the public table and deals the secrets, never leaves a key out)."""
+    from bot.games.masterminds.constants import PUBLIC_KEYS, SECRET_KEYS
+    assert not PUBLIC_KEYS & SECRET_KEYS
+    seen: set[str] = set()
+    for seed, n in [(0, 2), (1, 5)]:
+        for state in walk(seed, n):
+            seen |= set(state)
+    assert seen <= PUBLIC_KEYS | SECRET_KEYS, sorted(seen - PUBLIC_KEYS - SECRET_KEYS)
+    table = ENGINE.view(state, 0)["table"]
+    assert set(table) == (set(state) & PUBLIC_KEYS) | {"window"}

@@ -7,7 +7,7 @@ from collections import Counter
 
 from bot.games.masterminds import ENGINE
 from bot.games.masterminds.cards import FAILURES, HEISTS, PREP, TALENTS
-from tests.games.masterminds.scenario import MastermindsTable, fid, hid, pids, tid  # noqa: F401 (the tests import them from here)
+from bot.games.masterminds.scenario import MastermindsTable, fid, hid, pids, tid  # noqa: F401 (the tests import them from here)
 
 
 def fresh(n: int = 2, seed: int = 1, **options) -> dict:
@@ -67,11 +67,16 @@ def check(state) -> None:
     n = len(state["names"])
     talents = list(state["talent_deck"]) + state["talent_discard"] + state["pool"]
     talents += [e["card"] for team in state["teams"] for e in team]
-    if state["phase"] == "burned" or (state["phase"] == "over" and state.get("pending") and "card" in (state["pending"] or {})):
-        talents.append(state["pending"]["card"])
+    pending = state.get("pending") or {}
+    if state["phase"] == "burned" or (state["phase"] == "over" and "card" in pending and pending["card"] in TALENTS):
+        talents.append(pending["card"])
+    if state["phase"] == "replace" and pending["from"] == "burned":
+        talents.append(pending["card"])  # drawn from the Talent deck, not yet hired
     assert Counter(talents) == Counter(list(TALENTS)), "talent cards not conserved"
     prep = list(state["prep_deck"]) + state["prep_discard"] + [p for h in state["hands"] for p in h]
     prep += [e["gear"] for team in state["teams"] for e in team if e["gear"]]
+    if state["phase"] == "pay":
+        prep.append(pending["card"])  # an action card on the table, waiting for its gem
     assert Counter(prep) == Counter(list(PREP)), "prep cards not conserved"
     heists = list(state["heist_deck"]) + [m for ms in state["mementos"] for m in ms]
     heists += [x for h in state["heists"] if h for x in (h["a"], h["b"])]
@@ -94,7 +99,7 @@ def check(state) -> None:
         assert state["bag"][c] >= 0 and all(g[c] >= 0 for g in state["gems"])
         assert state["bag"][c] + held == total, f"{c} gems not conserved"
     assert state["completed"] == sum(len(m) for m in state["mementos"])
-    assert state["round"] <= state["options"]["round_limit"] + 1
+    assert 1 <= state["round"] <= state["options"]["round_limit"]
     # Secrecy: nothing hidden in the public view.
     public = json.dumps(ENGINE.view(state, None))
     assert '"private"' not in public

@@ -83,3 +83,30 @@ def test_a_renamed_masterminds_view_field_is_caught(tmp_path):
     ))
     assert run.returncode == 1, run.stdout + run.stderr
     assert '"PlayerView" has no key "free_dice"' in run.stdout
+
+
+def test_the_final_board_explains_gem_scoring_without_cutting_it(monkeypatch):
+    """The final board's line on how gems score was cut ("A die is rolled for each col…") at every end reason."""
+    import rendering.masterminds as renderer
+
+    drawn: list[str] = []
+    real = renderer.fit_text
+
+    def recording(draw, text, fnt, width):
+        out = real(draw, text, fnt, width)
+        drawn.append(out)
+        return out
+
+    monkeypatch.setattr(renderer, "fit_text", recording)
+    state = ENGINE.setup(["Ann", "Bob", "Cid"], ENGINE.meta.resolve_options({}), 3)
+    rng = random.Random(3)
+    while not ENGINE.is_terminal(state):
+        seat = ENGINE.to_act(state)[0]
+        ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng))
+    for reason in ("heists", "bag", "rounds"):
+        state["final"]["reason"] = reason
+        drawn.clear()
+        renderer.render_final(ENGINE.view(state, None), ENGINE.scores(state))
+        lines = [text for text in drawn if "die" in text or "ended" in text]
+        assert any("worth the roll" in text and "Clear gems: 2." in text for text in lines), lines
+        assert not any(text.endswith("…") for text in lines), lines

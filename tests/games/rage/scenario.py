@@ -18,6 +18,15 @@ def tile_index(state: dict, label: str) -> int:
     return (int(label[1:]) - 1) * state["size"] + ord(label[0]) - 65
 
 
+def commit(state: dict, seat: int, action: dict) -> list[dict]:
+    """A hero's move (a step, a march, a Sprint) through the panel's steps: where to (``go``) first when there is
+    more than one way to that tile, then the way."""
+    events: list[dict] = []
+    if action not in ENGINE.legal_actions(state, seat) and action["type"] in ("move", "march", "sprint"):
+        events += ENGINE.apply(state, seat, {"type": "go", "to": ENGINE.route_end(action)})
+    return events + ENGINE.apply(state, seat, action)
+
+
 class RageTable:
     """One game's state with set-up verbs; every verb returns the table, so they chain."""
 

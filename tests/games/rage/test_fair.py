@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 from bot.games.rage import ENGINE
+from tests.games.rage.scenario import commit
 from tests.games.rage.test_rules import dice, give_card, idx, move, ready, stay, to_heroes, token, wizard_card
 
 
@@ -56,24 +57,22 @@ def test_bot_placement_order_does_not_reveal_the_real_token():
 def test_placing_a_card_is_one_decision_and_public_text_names_the_tiles_in_board_order():
     st = ready()
     st["wizard"]["hand"] = []
-    cid = wizard_card(st, "orc")  # one level 6 monster and 2 decoys
+    cid = wizard_card(st, "orc")  # one level 6 monster and 1 decoy
     st["wizard"]["mana"] = 3
     events = ENGINE.apply(st, 0, {"type": "play", "card": cid})
-    assert "3 face-down tokens" in events[0]["text"] and "Orc" not in events[0]["text"]
+    assert "2 face-down tokens" in events[0]["text"] and "Orc" not in events[0]["text"]
     legal = ENGINE.legal_actions(st, 0)
     assert legal and all(set(a) == {"type", "tile"} and a["type"] == "place" for a in legal)
     hero_tiles = {st["heroes"][s]["pos"] for s in ENGINE.living(st)}
     assert not any(a["tile"] in hero_tiles or a["tile"] == st["tower"] for a in legal)
     b3 = idx(st, "B3")
     events = ENGINE.apply(st, 0, {"type": "place", "tile": b3})
-    assert st["pending"] is None and cid in st["wizard"]["discard"]  # one decision places all three
+    assert st["pending"] is None and cid in st["wizard"]["discard"]  # one decision places both
     public = [e["text"] for e in events if "to" not in e]
     tiles = sorted(i for i, t in enumerate(st["tiles"]) if t["tokens"])
-    assert len(tiles) == 3 and b3 in tiles
+    assert len(tiles) == 2 and b3 in tiles
     labels = [ENGINE.label(st, i) for i in tiles]
-    assert public[0] == f"The wizard places 3 face-down tokens on {labels[0]}, {labels[1]} and {labels[2]}."
-    # the decoys are exactly as far from the nearest hero as the real token: distance tells nothing
-    assert {ENGINE.hero_distance(st, i) for i in tiles} == {ENGINE.hero_distance(st, b3)}
+    assert public[0] == f"The wizard places 2 face-down tokens on {labels[0]} and {labels[1]}."
     view = ENGINE.view(st, None)
     assert all(view["tiles"][i]["hidden_tokens"] == 1 for i in tiles)
 
@@ -199,9 +198,9 @@ def test_sprint_runs_three_tiles_through_tokens_and_out_of_the_frost(monkeypatch
     to_heroes(st)
     sprint = give_card(st, 1, "sprint")
     legal = ENGINE.legal_actions(st, 1)
-    assert {"type": "sprint", "card": sprint, "path": [a2, a3, a4]} in legal
-    assert not any(a["type"] in ("move", "march") for a in legal)
-    ENGINE.apply(st, 1, {"type": "sprint", "card": sprint, "path": [a2, a3, a4]})
+    assert {"type": "sprint", "card": sprint, "path": [a2, a3, a4]} in ENGINE.route_actions(st, 1)
+    assert not any(a["type"] in ("move", "march") for a in legal + ENGINE.route_actions(st, 1))
+    commit(st, 1, {"type": "sprint", "card": sprint, "path": [a2, a3, a4]})
     stay(st, 2)
     assert st["heroes"][1]["pos"] == a4 and not st["tiles"][a2]["tokens"]
 
@@ -220,3 +219,12 @@ def test_big_monsters_hit_harder(monkeypatch):
     move(st, 1, "A2")
     stay(st, 2)
     assert st["heroes"][1]["pos"] == 0 and st["heroes"][1]["hp"] == 8
+
+
+def test_the_mana_wheel_starts_at_5_7_8():
+    """The balance report: with the wheel at 5 / 6 / 7 the tuned heroes won 59% / 62% of 4 / 5 player bot games;
+    at 5 / 7 / 8 they win 50% / 47% (200 games each, the same seeds). Both rule sets share it (designed data)."""
+    for options in ({}, {"rules": "rulebook"}):
+        starts = [ENGINE.setup([f"P{i}" for i in range(n)], ENGINE.meta.resolve_options(options), 1)["wizard"]["mana"]
+                  for n in (3, 4, 5)]
+        assert starts == [5, 7, 8]

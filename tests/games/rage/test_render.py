@@ -84,3 +84,48 @@ def test_describe_names_who_acts_and_keeps_secrets():
         hidden_keys = [ENGINE.label(st, i) for i, t in enumerate(st["tiles"]) if t["key"] and not t["up"]]
         for lab in hidden_keys:
             assert f"key vault on {lab}" not in text.lower()
+
+
+def test_the_wizards_board_names_every_token_of_a_stack(monkeypatch):
+    """The wizard's own board: a stack of 7 tokens showed "- 4 - - ..." running into the next room; each monster's
+    level and the decoys are now counted ("6D")."""
+    from tests.games.rage.scenario import RageTable
+
+    table = RageTable.ready(players=4)
+    table.token("B5", "monster", level=4)
+    table.token("B5", "monster", level=2)
+    for _ in range(5):
+        table.token("B5", "blank")
+    table.token("D5", "trap")
+    texts = [t for t, _ in drawn_texts(monkeypatch, rage_renderer.render_private, ENGINE.view(table.state, 0))]
+    assert "5D" in texts and "T" in texts
+    assert any(t.startswith("4 2") for t in texts)
+    assert not any(t.endswith("…") for t in texts if t[:1] in "0123456789DT")
+
+
+def test_a_gang_badge_is_explained_in_the_legend():
+    """"5xL24" on a room of several monsters: the legend says what the "x" counts."""
+    from tests.games.rage.scenario import RageTable
+
+    table = RageTable.ready()
+    table.token("B2", "monster", level=2, up=True)
+    view = ENGINE.view(table.state, None)
+    assert [w for _, w in rage_renderer.legend_entries(view) if "level" in w] == ["monsters, total level 6"]
+    table.token("B2", "monster", level=3, up=True)
+    view = ENGINE.view(table.state, None)
+    assert [w for _, w in rage_renderer.legend_entries(view) if "level" in w] == ["2 monsters, total level 6"]
+
+
+def test_the_board_ends_where_its_last_line_does():
+    """The picture's height was reserved for two detail lines per hero, fallen ones too: a phone showed a band of
+    empty board under the heroes."""
+    from rendering.common import new_canvas
+    from tests.games.rage.scenario import RageTable
+
+    table = RageTable.ready(players=5)
+    table.hero(2, hp=0).hero(3, hp=0)
+    for seat in (2, 3):
+        table.state["heroes"][seat]["alive"] = False
+    view = ENGINE.view(table.state, None)
+    d = new_canvas(4, 4)[1]
+    assert rage_renderer._draw_panel(d, view, 0) == rage_renderer._panel_height(view)

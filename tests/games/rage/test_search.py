@@ -30,19 +30,22 @@ def walk(seed: int, n: int):
 
 def test_a_hero_sees_no_vault_or_token_and_the_sample_redeals_them():
     """For a hero, the face-down vaults land anywhere the scouting numbers allow, and face-down
-    tokens are guessed anew."""
-    for state in walk(8, 4):
-        if state["phase"] == "heroes" and state["round"] >= 3 and any(
-                t["tokens"] and not t["up"] for t in state["tiles"]):
-            break
-    hero = ENGINE.to_act(state)[0]
-    vaults, kinds = set(), set()
-    for i in range(30):
-        s = ENGINE.sample_state(ENGINE.view(state, hero), hero, random.Random(i))
-        vaults.add(tuple(j for j, t in enumerate(s["tiles"]) if t["key_tile"]))
-        kinds.add(tuple(s["tokens"][str(tid)]["kind"] for t in s["tiles"] for tid in t["tokens"]))
-    assert len(vaults) > 1 or state["keys_found"]
-    assert len(kinds) > 1
+    tokens are guessed anew (over a few games' round-3 moments: scouting numbers may pin one game's vaults)."""
+    varied_vaults = 0
+    for seed in (8, 9, 10):
+        for state in walk(seed, 4):
+            if state["phase"] == "heroes" and state["round"] >= 3 and any(
+                    t["tokens"] and not t["up"] for t in state["tiles"]):
+                break
+        hero = ENGINE.to_act(state)[0]
+        vaults, kinds = set(), set()
+        for i in range(30):
+            s = ENGINE.sample_state(ENGINE.view(state, hero), hero, random.Random(i))
+            vaults.add(tuple(j for j, t in enumerate(s["tiles"]) if t["key_tile"]))
+            kinds.add(tuple(s["tokens"][str(tid)]["kind"] for t in s["tiles"] for tid in t["tokens"]))
+        varied_vaults += len(vaults) > 1 or state["keys_found"]
+        assert len(kinds) > 1
+    assert varied_vaults
 
 
 def test_a_hard_decision_depends_on_the_view_only_as_wizard_and_as_hero(monkeypatch):
@@ -86,7 +89,7 @@ def test_a_hero_out_of_free_actions_is_never_offered_one_by_the_search():
                 continue
             seat = ENGINE.to_act(state)[0]
             if ENGINE.bot_action(copy.deepcopy(state), seat, random.Random(3))["type"] in ("move", "stay", "sprint",
-                                                                                          "march"):
+                                                                                          "march", "go", "back"):
                 continue
             spent = copy.deepcopy(state)
             spent["heroes"][seat]["free"] = FREE_LIMIT

@@ -4,6 +4,7 @@ and that the public channel never shows a hand card."""
 from __future__ import annotations
 
 from bot.games.sleeping.cards import CARDS
+from cogs.dms import NOTIFYING_DMS
 from tests.conftest import ADMIN, CHANNEL
 from tests.e2e_helpers import callback_text, latest_board, open_and_start, play_to_end
 
@@ -64,11 +65,15 @@ async def test_four_player_game_keeps_each_hand_from_its_owner(harness):
 
     game = await play_to_end(h, after_move=check)
     assert game.status == "finished"
-    assert checks["dms"] > 100 and checks["hand"] > 10
+    # (a hand's DM is edited at most every 20 s, or 2 minutes for the player's own moves: a few dozen versions
+    # of the four hands in a game played this fast, each checked; "Show my hand" checks the rest)
+    assert checks["dms"] > 20 and checks["hand"] > 10
     # Each scored round is shown as its own summary picture under the board.
     round_posts = [m for m in fake.public_messages(CHANNEL) if any(n == "round.png" for n, _ in m.files)]
     assert len(round_posts) >= 4 and all(m.files[0][0] == "board.png" for m in round_posts)
-    # The hand DM is edited in place as it changes, not sent again every turn.
-    messages = sum(len(fake.dms(uid)) for uid in USERS)
-    assert messages * 3 < checks["dms"], (messages, checks["dms"])
+    # The hand DM is one message edited in place as it changes, not sent again every turn; a few short notes
+    # (what someone else's move showed a player) notify.
+    for uid in USERS:
+        assert sum(1 for m in fake.dms(uid) if any(n == "hand.png" for n, _ in m.files)) == 1
+        assert len(fake.dms(uid)) <= NOTIFYING_DMS
     assert fake.unhandled == []

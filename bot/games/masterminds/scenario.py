@@ -1,6 +1,7 @@
-"""Readable Masterminds set-ups for rules tests: say what the table looks like, not which state keys
-to poke. Cards are named as printed; every card a verb places is taken from wherever it lies (deck,
-discard, pool, another hand or team), so every card, die and gem is still conserved afterwards.
+"""Readable Masterminds set-ups: say what the table looks like, not which state keys to poke. The rules tests
+build their positions with it, and so does the tutorial (``teach.py``). Cards are named as printed; every card a
+verb places is taken from wherever it lies (deck, discard, pool, another hand or team), so every card, die and
+gem is still conserved afterwards.
 
     table = (MastermindsTable(players=3).empty_hands()
              .team(0, "Ghost", "Byte", gear={"Ghost": "Shadow Suit"})
@@ -13,9 +14,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from bot.games.masterminds import ENGINE
-from bot.games.masterminds.cards import CLEAR, FAILURES, HEISTS, PREP, TALENTS
 from bot.rng import Rng
+
+from .cards import CLEAR, FAILURES, HEISTS, PREP, TALENTS
+from .engine import MastermindsEngine
+
+ENGINE = MastermindsEngine()
 
 
 def tid(name: str) -> str:
@@ -57,9 +61,9 @@ class MastermindsTable:
     @classmethod
     def at_a_heist(cls, players: int = 2, seed: int = 1, team: Iterable[str] = ("Rosa Vance",),
                    gear: dict[str, str] | None = None, a: str = "The Crown Jewels", b: str = "Casino Vault",
-                   dice: Iterable[tuple[int, int]] = ()) -> MastermindsTable:
+                   dice: Iterable[tuple[int, int]] = (), **options: Any) -> MastermindsTable:
         """Seat 0 to act with empty hands and exactly ``team``; heist ``a`` (A side) + ``b`` (B side) in slot 0."""
-        return cls(players, seed).empty_hands().team(0, *team, gear=gear).heist(0, a, b, dice=dice)
+        return cls(players, seed, **options).empty_hands().team(0, *team, gear=gear).heist(0, a, b, dice=dice)
 
     # ------------------------------------------------------------------ cards
     def _take_talent(self, talent: str) -> None:
