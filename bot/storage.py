@@ -31,400 +31,45 @@ import os
 import sqlite3
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
-from typing import Any, Awaitable, Callable, Iterable, TypeVar, cast
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, TypeVar, cast
 
 import aiosqlite
 
 from bot import rating_store
 from bot.ratings import Rating, Standing
+from bot.storage_schema import MIGRATIONS
+from bot.storage_shared import (
+    _RESULT_INSERT,
+    ANSWER_WITHIN,
+    READ_BUDGET,
+    WRITE_BUDGET,
+    Answering,
+    ChannelBusyError,
+    CommitUnknownError,
+    DatabaseInUseError,
+    GameRow,
+    GameSummary,
+    GuildSettings,
+    StorageError,
+    TutorialRow,
+    VersionConflictError,
+    _dumps,
+    answering,
+    current_answering,
+    note_saved,
+    result_rows,
+    wait_budget,
+)
 
+# What importers took from here before the split (bot/storage_shared.py, bot/storage_schema.py hold them now).
+__all__ = ["ANSWER_WITHIN", "MIGRATIONS", "READ_BUDGET", "WRITE_BUDGET", "Answering", "ChannelBusyError",
+           "CommitUnknownError", "DatabaseInUseError", "GameRow", "GameSummary", "GuildSettings", "Storage",
+           "StorageError", "TutorialRow", "VersionConflictError", "answering", "current_answering", "note_saved",
+           "result_rows", "wait_budget"]
 ACTIVE = ("lobby", "running")
 T = TypeVar("T")
 log = logging.getLogger("heistcord.storage")
-
-MIGRATIONS: list[str] = [
-    # 0 -> 1: the first schema.
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        game_key TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'ended')),
-        host_id INTEGER NOT NULL,
-        options TEXT NOT NULL DEFAULT '{}',
-        seed INTEGER NOT NULL,
-        seats TEXT NOT NULL DEFAULT '[]',
-        state TEXT,
-        version INTEGER NOT NULL DEFAULT 0,
-        lobby_message_id INTEGER,
-        board_message_id INTEGER,
-        deadline_at REAL,
-        reminder_at REAL,
-        ended_reason TEXT,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id)
-        WHERE status IN ('lobby', 'running');
-    CREATE INDEX games_guild_status ON games (guild_id, status);
-    CREATE INDEX games_deadline ON games (deadline_at) WHERE deadline_at IS NOT NULL;
-
-    CREATE TABLE actions (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id INTEGER NOT NULL REFERENCES games (id),
-        seq INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        user_id INTEGER,
-        action TEXT NOT NULL,
-        at REAL NOT NULL,
-        UNIQUE (game_id, seq)
-    );
-    CREATE TRIGGER actions_no_update BEFORE UPDATE ON actions
-        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
-    CREATE TRIGGER actions_no_delete BEFORE DELETE ON actions
-        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
-
-    CREATE TABLE guild_settings (
-        guild_id INTEGER PRIMARY KEY,
-        manager_role_id INTEGER,
-        allowed_channels TEXT NOT NULL DEFAULT '[]',
-        maintenance INTEGER NOT NULL DEFAULT 0,
-        turn_minutes INTEGER,
-        on_leave TEXT NOT NULL DEFAULT 'bot'
-    );
-
-    CREATE TABLE results (
-        game_id INTEGER NOT NULL REFERENCES games (id),
-        guild_id INTEGER NOT NULL,
-        game_key TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        user_id INTEGER,
-        name TEXT NOT NULL DEFAULT '',
-        is_bot INTEGER NOT NULL DEFAULT 0,
-        score REAL NOT NULL,
-        rank INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        finished_at REAL NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE INDEX results_guild_game ON results (guild_id, game_key);
-    """,
-    # 1 -> 2: players whose DMs Discord refused (50007), not DMed again until ``until``.
-    """
-    CREATE TABLE dm_refusals (
-        user_id INTEGER PRIMARY KEY,
-        until REAL NOT NULL
-    );
-    """,
-    # 2 -> 3: tables in threads. A running game moves into a thread made from its lobby
-    # message: channel_id becomes the thread, parent_channel_id keeps the channel it came from.
-    """
-    ALTER TABLE games ADD COLUMN parent_channel_id INTEGER;
-    ALTER TABLE guild_settings ADD COLUMN threads INTEGER NOT NULL DEFAULT 1;
-    """,
-    # 3 -> 4: every write of a game row is a compare-and-set on ``rev`` (the move
-    # count ``version`` stays what panels and the action log number); a game's
-    # result is recorded once, for a finished game, and never changed.
-    """
-    ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
-    CREATE TRIGGER results_for_finished_games BEFORE INSERT ON results
-        WHEN (SELECT status FROM games WHERE id = NEW.game_id) IS NOT 'finished'
-        BEGIN SELECT RAISE(ABORT, 'results are recorded for finished games only'); END;
-    CREATE TRIGGER results_recorded_once BEFORE INSERT ON results
-        WHEN EXISTS (SELECT 1 FROM results WHERE game_id = NEW.game_id AND finished_at <> NEW.finished_at)
-        BEGIN SELECT RAISE(ABORT, 'a game''s result is recorded once'); END;
-    CREATE TRIGGER results_no_update BEFORE UPDATE ON results
-        BEGIN SELECT RAISE(ABORT, 'a game''s result is recorded once'); END;
-    CREATE TRIGGER results_no_delete BEFORE DELETE ON results
-        BEGIN SELECT RAISE(ABORT, 'a game''s result is recorded once'); END;
-    """,
-    # 4 -> 5: the timer loop's queries and the retention of finished games use indexes,
-    # not a scan of every game ever stored.
-    """
-    CREATE INDEX games_running_deadline ON games (deadline_at)
-        WHERE status = 'running' AND deadline_at IS NOT NULL;
-    CREATE INDEX games_running_reminder ON games (reminder_at)
-        WHERE status = 'running' AND reminder_at IS NOT NULL;
-    CREATE INDEX games_over_with_state ON games (updated_at)
-        WHERE status IN ('finished', 'ended') AND state IS NOT NULL;
-    """,
-    # 5 -> 6: the level of the bot that plays a timed-out or departed player's seat.
-    """
-    ALTER TABLE guild_settings ADD COLUMN bot_level TEXT NOT NULL DEFAULT 'normal';
-    """,
-    # 6 -> 7: tutorial runs (/game learn): where each learner is in a game's tutorial (bot.teach.TutorialRun's
-    # JSON), so a lesson carries on after a restart; and results by player, to tell whether someone has played a
-    # game before (the tutorial is offered at their first table of it).
-    """
-    CREATE TABLE tutorial_runs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        user_id INTEGER NOT NULL,
-        game_key TEXT NOT NULL,
-        run TEXT NOT NULL,
-        rev INTEGER NOT NULL DEFAULT 0,
-        finished INTEGER NOT NULL DEFAULT 0,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE INDEX tutorial_runs_user_game ON tutorial_runs (user_id, game_key);
-    CREATE INDEX results_user_game ON results (user_id, game_key);
-    """,
-    # 7 -> 8: skill ratings (bot/ratings.py; the tables are described in bot/rating_store.py): seasons, every
-    # finished game's place on its ladder, each player's standing, each rated seat's change. The games finished
-    # before wait on their ladders ('pending', in the order they finished) and are rated as the storage opens.
-    """
-    CREATE TABLE rating_seasons (
-        guild_id INTEGER NOT NULL,
-        season INTEGER NOT NULL,
-        started_at REAL NOT NULL,
-        PRIMARY KEY (guild_id, season)
-    );
-    CREATE TABLE rated_games (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id INTEGER NOT NULL UNIQUE REFERENCES games (id),
-        guild_id INTEGER NOT NULL,
-        game_key TEXT NOT NULL,
-        season INTEGER NOT NULL,
-        status TEXT NOT NULL
-    );
-    CREATE INDEX rated_games_ladder ON rated_games (guild_id, game_key, season, seq);
-    CREATE INDEX rated_games_pending ON rated_games (seq) WHERE status = 'pending';
-    CREATE TABLE ratings (
-        guild_id INTEGER NOT NULL,
-        game_key TEXT NOT NULL,
-        season INTEGER NOT NULL,
-        player TEXT NOT NULL,
-        name TEXT NOT NULL,
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        games INTEGER NOT NULL,
-        wins INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, game_key, season, player)
-    );
-    CREATE TABLE rating_changes (
-        game_id INTEGER NOT NULL REFERENCES games (id),
-        seat INTEGER NOT NULL,
-        guild_id INTEGER NOT NULL,
-        game_key TEXT NOT NULL,
-        season INTEGER NOT NULL,
-        seq INTEGER NOT NULL,
-        player TEXT NOT NULL,
-        side INTEGER NOT NULL,
-        rank INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        mu_before REAL NOT NULL,
-        sigma_before REAL NOT NULL,
-        mu_after REAL NOT NULL,
-        sigma_after REAL NOT NULL,
-        games INTEGER NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    );
-    CREATE INDEX rating_changes_player ON rating_changes (guild_id, game_key, season, player, seq);
-    INSERT INTO rated_games (seq, game_id, guild_id, game_key, season, status)
-        SELECT ROW_NUMBER() OVER (ORDER BY MIN(finished_at), game_id), game_id, guild_id, game_key, 1, 'pending'
-        FROM results GROUP BY game_id, guild_id, game_key;
-    """,
-    # 8 -> 9: what the bot keeps about itself (the hash of the slash commands last synced with Discord), and
-    # the requests processes lease from the global budget (PostgreSQL only: one SQLite process needs none).
-    """
-    CREATE TABLE bot_meta (
-        key TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    );
-    CREATE TABLE request_leases (
-        slot INTEGER PRIMARY KEY,
-        used INTEGER NOT NULL,
-        granted INTEGER NOT NULL
-    );
-    """,
-]
-
-WRITE_BUDGET = 2.0  # seconds a write may wait for the database before giving up
-READ_BUDGET = 2.0  # seconds a read may wait for a database server (PostgreSQL) before giving up
-ANSWER_WITHIN = 2.0  # seconds an interaction's database waits may take before its first answer (Discord allows 3)
-
-
-class VersionConflictError(Exception):
-    """The game changed since the caller read it (another click got there first)."""
-
-
-class ChannelBusyError(Exception):
-    """The channel already has a game in its lobby or running."""
-
-
-class StorageError(Exception):
-    """A write could not be stored (database locked by another program, disk full,
-    I/O error). It was rolled back: nothing changed."""
-
-
-class CommitUnknownError(StorageError):
-    """The database stopped answering after a write's COMMIT was sent: it may or may not have been stored.
-    ``await settle()`` finds out (returns the new revision if it was stored, raises StorageError if it was not,
-    or CommitUnknownError again while the database still does not answer)."""
-
-    def __init__(self, settle: Callable[[], Awaitable[int]]) -> None:
-        super().__init__("the database stopped answering while saving")
-        self.settle = settle
-
-
-class DatabaseInUseError(Exception):
-    """Another process is already using this SQLite database file."""
-
-
-@dataclass
-class Answering:
-    """An interaction waiting for its first answer: Discord shows "This interaction failed" unless the bot answers
-    (or defers) within 3 seconds, so every database wait made for it before then ends by ``deadline`` (loop time)
-    with StorageError, leaving time to say so. Once ``answered()`` (the reply or a deferral went out) the waits
-    get their own budgets again. ``saved`` records that a write made for it was committed, so that a failure
-    after it is never reported as "nothing changed"."""
-    deadline: float
-    answered: Callable[[], bool]
-    saved: bool = False
-
-    def left(self) -> float:
-        """Seconds the database may still take before the first answer (infinite once it was answered)."""
-        if self.answered():
-            return float("inf")
-        return self.deadline - asyncio.get_running_loop().time()
-
-
-_ANSWERING: ContextVar[Answering | None] = ContextVar("heistcord_answering", default=None)
-
-
-def answering(answered: Callable[[], bool], within: float = ANSWER_WITHIN) -> Answering:
-    """Mark the current task as handling an interaction that must be answered: its database waits end within
-    ``within`` seconds until ``answered()`` (see :class:`Answering`). Tasks it starts inherit it."""
-    current = Answering(asyncio.get_running_loop().time() + within, answered)
-    _ANSWERING.set(current)
-    return current
-
-
-def current_answering() -> Answering | None:
-    """The interaction the current task is answering, if any."""
-    return _ANSWERING.get()
-
-
-def wait_budget(own: float) -> float:
-    """How long a database wait may take: its own budget, or less when an interaction must be answered sooner.
-    StorageError at once when that time is already spent."""
-    current = _ANSWERING.get()
-    if current is None:
-        return own
-    left = current.left()
-    if left <= 0:
-        raise StorageError("the database did not answer in time")
-    return min(own, left)
-
-
-def note_saved() -> None:
-    """A write was committed for the interaction being answered (if any)."""
-    current = _ANSWERING.get()
-    if current is not None:
-        current.saved = True
-
-
-@dataclass
-class GameRow:
-    """One stored game as the table service holds it: lobby, seats, options, engine state and timers."""
-    id: int
-    guild_id: int
-    channel_id: int
-    game_key: str
-    status: str
-    host_id: int
-    options: dict[str, Any]
-    seed: int
-    seats: list[dict[str, Any]]
-    state: dict[str, Any] | None
-    version: int
-    rev: int = 0
-    lobby_message_id: int | None = None
-    board_message_id: int | None = None
-    deadline_at: float | None = None
-    reminder_at: float | None = None
-    ended_reason: str | None = None
-    created_at: float = 0.0
-    updated_at: float = 0.0
-    parent_channel_id: int | None = None  # the channel the lobby was in, when the game moved into a thread
-
-    @property
-    def home_channel_id(self) -> int:
-        """Where the table was opened: the parent channel of its thread, or its own channel."""
-        return self.parent_channel_id or self.channel_id
-
-    @property
-    def started(self) -> bool:
-        """The game was set up (it has, or had, a state): a finished game's state may
-        have been compacted away by the retention policy, its log replays it."""
-        return self.state is not None or self.status == "finished" or self.version > 0
-
-    @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> "GameRow":
-        """The game of one database row, its JSON columns decoded."""
-        data = dict(row)
-        data["options"] = json.loads(data["options"])
-        data["seats"] = json.loads(data["seats"])
-        data["state"] = json.loads(data["state"]) if data["state"] else None
-        return cls(**data)
-
-
-@dataclass
-class GameSummary:
-    """A game without its state (for lists): nothing to decode but its seats."""
-    id: int
-    guild_id: int
-    channel_id: int
-    game_key: str
-    status: str
-    seats: list[dict[str, Any]]
-    version: int
-
-
-@dataclass
-class GuildSettings:
-    """One server's settings: who manages games, where they may be played, timers and defaults."""
-    guild_id: int
-    manager_role_id: int | None = None
-    allowed_channels: list[int] = field(default_factory=list)
-    maintenance: bool = False
-    turn_minutes: int | None = None
-    on_leave: str = "bot"  # "bot": a bot player takes the seat; "end": the game ends
-    threads: bool = True  # a started game moves into a thread of its own
-    bot_level: str = "normal"  # the bot playing a timed-out or departed seat: easy, normal or hard
-
-
-@dataclass
-class TutorialRow:
-    """One learner's run through a game's tutorial: ``run`` is ``TutorialRun.to_json()``; every save is a
-    compare-and-set on ``rev``, so two clicks on one step never both count."""
-    id: int
-    user_id: int
-    game_key: str
-    run: dict[str, Any]
-    rev: int = 0
-    finished: bool = False
-    created_at: float = 0.0
-    updated_at: float = 0.0
-
-    @classmethod
-    def from_row(cls, row: Any) -> "TutorialRow":
-        """The run of one database row, its JSON decoded."""
-        data = dict(row)
-        data["run"] = json.loads(data["run"])
-        data["finished"] = bool(data["finished"])
-        return cls(**data)
-
-
-_RESULT_INSERT = ("INSERT INTO results (game_id, guild_id, game_key, seat, user_id, name, is_bot, score, rank,"
-                  " won, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
 
 
 @dataclass
@@ -935,9 +580,7 @@ class Storage:
     @staticmethod
     def result_rows(game: GameRow, results: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
         """Rows for the results table (without the time stamp), for ``save_game``."""
-        return [(game.id, game.guild_id, game.game_key, r["seat"], game.seats[r["seat"]].get("user_id"),
-                 game.seats[r["seat"]]["name"], int(bool(game.seats[r["seat"]].get("bot"))), float(r["score"]),
-                 int(r["rank"]), int(bool(r["won"]))) for r in results]
+        return result_rows(game, results)
 
     async def record_results(self, game: GameRow, results: list[dict[str, Any]]) -> None:
         """Record a finished game's result (once: a second time is refused by the schema)."""
