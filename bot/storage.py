@@ -38,6 +38,7 @@ import aiosqlite
 
 from bot import rating_store
 from bot.ratings import Rating, Standing
+from bot.storage_ratings import Ratings
 from bot.storage_schema import MIGRATIONS
 from bot.storage_shared import (
     _RESULT_INSERT,
@@ -131,6 +132,7 @@ class Storage:
         self._busy_ms = -1  # the writer connection's busy timeout
         self._settings: dict[int, GuildSettings] = {}  # every guild's settings read so far (we are the only writer)
         self.batches = 0  # write transactions the writer committed or tried (for the benchmarks)
+        self.ratings = Ratings(self._read_ratings, self._write_ratings)
 
     def claim(self) -> None:
         """Take the database file for this process (created if it is new), or raise DatabaseInUseError;
@@ -487,10 +489,6 @@ class Storage:
             statements.append((_RESULT_INSERT, [(*row, now) for row in request.results], True))
         return statements
 
-    async def update_game(self, game_id: int, expected_rev: int, **fields: Any) -> int:
-        """Store ``fields`` if the row is still at revision ``expected_rev``."""
-        return await self.save_game(game_id, expected_rev, fields)
-
     async def commit_actions(self, game_id: int, expected_version: int, state: dict[str, Any],
                              actions: Iterable[tuple[int, int | None, dict[str, Any]]], *,
                              expected_rev: int | None = None, **fields: Any) -> int:
@@ -635,64 +633,52 @@ class Storage:
         except sqlite3.Error as exc:
             raise StorageError(str(exc)) from exc
 
+    # --- skill ratings: bot/storage_ratings.py, over this store's _read_ratings and _write_ratings ----------
     async def catch_up_ratings(self) -> int:
-        """Rate the games waiting on their ladders: stored before the ratings existed (the migration put them
-        there, in the order they finished), or whose rating failed. Done as the storage opens; a ladder that
-        fails is logged and tried again next time. Returns how many ladders were caught up."""
-        ladders = await self._read_ratings(rating_store.pending_ladders())
-        done = 0
-        for ladder in ladders:
-            try:
-                await self._write_ratings(lambda ladder=ladder: rating_store.catch_up(*ladder))  # type: ignore[misc]
-                done += 1
-            except Exception:
-                log.exception("rating the games waiting on ladder %s failed; tried again at the next start", ladder)
-        if done:
-            log.info("rated the games waiting on %d ladders", done)
-        return done
+        """See :meth:`bot.storage_ratings.Ratings.catch_up_ratings`."""
+        return await self.ratings.catch_up_ratings()
 
     async def rebuild_ratings(self) -> tuple[int, int]:
-        """Every ladder rebuilt from the stored results (``heistcord ratings rebuild``): (ladders, games rated)."""
-        return await self._write_ratings(rating_store.rebuild_all)
+        """See :meth:`bot.storage_ratings.Ratings.rebuild_ratings`."""
+        return await self.ratings.rebuild_ratings()
 
     async def unrate_game(self, game_id: int, *, undo: bool = False) -> tuple[int, str, int] | None:
-        """Take a finished game off its ladder (``undo``: put it back), which is rebuilt: the ladder (server,
-        game, season), or None if the game has no place on a ladder."""
-        return await self._write_ratings(lambda: rating_store.unrate(game_id, undo))
+        """See :meth:`bot.storage_ratings.Ratings.unrate_game`."""
+        return await self.ratings.unrate_game(game_id, undo=undo)
 
     async def start_season(self, guild_id: int, now: float | None = None) -> int:
-        """Close the server's season; games finished from now on go on new ladders. Returns the new season."""
-        return await self._write_ratings(lambda: rating_store.start_season(guild_id, time.time() if now is None else now))
+        """See :meth:`bot.storage_ratings.Ratings.start_season`."""
+        return await self.ratings.start_season(guild_id, now)
 
     async def current_season(self, guild_id: int) -> int:
-        """The server's season now."""
-        return await self._read_ratings(rating_store.current_season(guild_id))
+        """See :meth:`bot.storage_ratings.Ratings.current_season`."""
+        return await self.ratings.current_season(guild_id)
 
     async def rating_seasons(self, guild_id: int) -> list[tuple[int, float | None]]:
-        """The server's seasons, ``(season, started_at)``, oldest first."""
-        return await self._read_ratings(rating_store.seasons(guild_id))
+        """See :meth:`bot.storage_ratings.Ratings.rating_seasons`."""
+        return await self.ratings.rating_seasons(guild_id)
 
     async def game_rating(self, game_id: int) -> tuple[str | None, int, list[tuple[Any, ...]]]:
-        """A finished game's status on its ladder, its season and its rated seats' changes (see bot.rating_store)."""
-        return await self._read_ratings(rating_store.game_rating(game_id))
+        """See :meth:`bot.storage_ratings.Ratings.game_rating`."""
+        return await self.ratings.game_rating(game_id)
 
     async def ladder(self, guild_id: int, game_key: str, season: int) -> list[tuple[str, Standing]]:
-        """A ladder's standings, best conservative rating first (the bots only once they played here)."""
-        return await self._read_ratings(rating_store.standings(guild_id, game_key, season))
+        """See :meth:`bot.storage_ratings.Ratings.ladder`."""
+        return await self.ratings.ladder(guild_id, game_key, season)
 
     async def rating_history(self, guild_id: int, game_key: str, season: int,
                              player: str) -> list[tuple[int, Rating, Rating]]:
-        """A player's rated games on a ladder, oldest first: (game id, before, after)."""
-        return await self._read_ratings(rating_store.history(guild_id, game_key, season, player))
+        """See :meth:`bot.storage_ratings.Ratings.rating_history`."""
+        return await self.ratings.rating_history(guild_id, game_key, season, player)
 
     async def rating_versus_bots(self, guild_id: int, game_key: str, season: int,
                                  player: str) -> list[tuple[str, int, int, int]]:
-        """A player's results against each level's bot on a ladder: (bot, ahead, tied, behind)."""
-        return await self._read_ratings(rating_store.versus_bots(guild_id, game_key, season, player))
+        """See :meth:`bot.storage_ratings.Ratings.rating_versus_bots`."""
+        return await self.ratings.rating_versus_bots(guild_id, game_key, season, player)
 
     async def all_ratings(self) -> list[tuple[Any, ...]]:
-        """Every standing, change and ladder place, in a fixed order (to compare a rebuild with before)."""
-        return await self._read_ratings(rating_store.all_ratings())
+        """See :meth:`bot.storage_ratings.Ratings.all_ratings`."""
+        return await self.ratings.all_ratings()
 
     # --- guild settings ----------------------------------------------------------
     async def settings(self, guild_id: int) -> GuildSettings:

@@ -34,7 +34,8 @@ import asyncpg
 
 from bot import rating_store
 from bot.dburl import redact, scrub
-from bot.storage import Storage
+from bot.ratings import Rating, Standing
+from bot.storage_ratings import Ratings
 from bot.storage_schema import PG_MIGRATIONS
 from bot.storage_shared import (
     _RESULT_INSERT,
@@ -50,6 +51,7 @@ from bot.storage_shared import (
     VersionConflictError,
     _dumps,
     note_saved,
+    result_rows,
     wait_budget,
 )
 
@@ -163,17 +165,20 @@ class _InDoubtError(Exception):
         self.pid = pid
 
 
-class PgStorage(Storage):
-    """The :class:`Storage` interface on PostgreSQL. Shared by many processes."""
+class PgStorage:
+    """The store on PostgreSQL (``bot.storage_protocol.StorageProtocol``, as the SQLite ``bot.storage.Storage``).
+    Shared by many processes."""
 
     shared = True  # other processes write to the same games: a cached row is never trusted
 
     def __init__(self, url: str, *, write_budget: float = WRITE_BUDGET, min_size: int = 2,
                  max_size: int = 10) -> None:
-        super().__init__(redact(url), write_budget=write_budget)
+        self.path = redact(url)  # where the data is, for messages (without the password)
+        self.write_budget = write_budget
         self.url = url
         self.min_size, self.max_size = min_size, max_size
         self.pool: asyncpg.Pool | None = None
+        self.ratings = Ratings(self._read_ratings, self._write_ratings)
 
     # --- life cycle -------------------------------------------------------------
     def claim(self) -> None:
@@ -229,10 +234,6 @@ class PgStorage(Storage):
         if self.pool is None:
             raise RuntimeError("storage is not open")
         return self.pool
-
-    @property
-    def _db(self):  # the SQLite connection of the base class: never on PostgreSQL
-        raise RuntimeError("PgStorage has no SQLite connection")
 
     async def migrate(self) -> int:
         """As on SQLite, under an advisory lock so that one process migrates at a time."""
@@ -544,6 +545,11 @@ class PgStorage(Storage):
         return [GameRow.from_row(r) for r in rows]
 
     # --- results and stats -------------------------------------------------------
+    @staticmethod
+    def result_rows(game: GameRow, results: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+        """Rows for the results table (without the time stamp), for ``save_game``."""
+        return result_rows(game, results)
+
     async def record_results(self, game: GameRow, results: list[dict[str, Any]]) -> None:
         """Record a finished game's result (once: a second time is refused by the schema)."""
         now = time.time()
@@ -577,6 +583,54 @@ class PgStorage(Storage):
             if _storage_failure(exc):
                 raise StorageError(str(exc) or type(exc).__name__) from exc
             raise
+
+    # --- skill ratings: bot/storage_ratings.py, over this store's _read_ratings and _write_ratings ----------
+    async def catch_up_ratings(self) -> int:
+        """See :meth:`bot.storage_ratings.Ratings.catch_up_ratings`."""
+        return await self.ratings.catch_up_ratings()
+
+    async def rebuild_ratings(self) -> tuple[int, int]:
+        """See :meth:`bot.storage_ratings.Ratings.rebuild_ratings`."""
+        return await self.ratings.rebuild_ratings()
+
+    async def unrate_game(self, game_id: int, *, undo: bool = False) -> tuple[int, str, int] | None:
+        """See :meth:`bot.storage_ratings.Ratings.unrate_game`."""
+        return await self.ratings.unrate_game(game_id, undo=undo)
+
+    async def start_season(self, guild_id: int, now: float | None = None) -> int:
+        """See :meth:`bot.storage_ratings.Ratings.start_season`."""
+        return await self.ratings.start_season(guild_id, now)
+
+    async def current_season(self, guild_id: int) -> int:
+        """See :meth:`bot.storage_ratings.Ratings.current_season`."""
+        return await self.ratings.current_season(guild_id)
+
+    async def rating_seasons(self, guild_id: int) -> list[tuple[int, float | None]]:
+        """See :meth:`bot.storage_ratings.Ratings.rating_seasons`."""
+        return await self.ratings.rating_seasons(guild_id)
+
+    async def game_rating(self, game_id: int) -> tuple[str | None, int, list[tuple[Any, ...]]]:
+        """See :meth:`bot.storage_ratings.Ratings.game_rating`."""
+        return await self.ratings.game_rating(game_id)
+
+    async def ladder(self, guild_id: int, game_key: str, season: int) -> list[tuple[str, Standing]]:
+        """See :meth:`bot.storage_ratings.Ratings.ladder`."""
+        return await self.ratings.ladder(guild_id, game_key, season)
+
+    async def rating_history(self, guild_id: int, game_key: str, season: int,
+                             player: str) -> list[tuple[int, Rating, Rating]]:
+        """See :meth:`bot.storage_ratings.Ratings.rating_history`."""
+        return await self.ratings.rating_history(guild_id, game_key, season, player)
+
+    async def rating_versus_bots(self, guild_id: int, game_key: str, season: int,
+                                 player: str) -> list[tuple[str, int, int, int]]:
+        """See :meth:`bot.storage_ratings.Ratings.rating_versus_bots`."""
+        return await self.ratings.rating_versus_bots(guild_id, game_key, season, player)
+
+    async def all_ratings(self) -> list[tuple[Any, ...]]:
+        """See :meth:`bot.storage_ratings.Ratings.all_ratings`."""
+        return await self.ratings.all_ratings()
+
 
     # --- guild settings ----------------------------------------------------------
     async def settings(self, guild_id: int) -> GuildSettings:

@@ -8,6 +8,7 @@ import pytest
 import bot.rating_store
 import bot.storage
 import bot.storage_pg
+import bot.storage_ratings
 from bot import ratings
 from bot.games import register
 from bot.tables import TableService
@@ -178,7 +179,7 @@ async def test_results_stored_before_the_ratings_existed_are_rated_when_the_stor
                 yield
 
             old.setattr(bot.rating_store, "record_game", nothing)
-            old.setattr(bot.storage.Storage, "catch_up_ratings", lambda self: asyncio.sleep(0, 0))
+            old.setattr(bot.storage_ratings.Ratings, "catch_up_ratings", lambda self: asyncio.sleep(0, 0))
             storage = await open_storage(backend, request, tmp_path, name="old.db")
             assert await storage.schema_version() == before
             svc = service_on(storage)
