@@ -22,24 +22,21 @@ several bot processes sharing one set of games.
 """
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import logging
 import random
 import time
-from typing import Any, Awaitable, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
 
 import asyncpg
 
 from bot import rating_store
-from bot.dburl import redact, scrub
+from bot.dburl import redact
 from bot.ratings import Rating, Standing
+from bot.storage_pg_pool import NotStoredError, PgConnections, _storage_failure
 from bot.storage_ratings import Ratings
 from bot.storage_schema import PG_MIGRATIONS
 from bot.storage_shared import (
     _RESULT_INSERT,
-    READ_BUDGET,
     WRITE_BUDGET,
     ChannelBusyError,
     CommitUnknownError,
@@ -50,14 +47,11 @@ from bot.storage_shared import (
     TutorialRow,
     VersionConflictError,
     _dumps,
-    note_saved,
     result_rows,
-    wait_budget,
 )
 
 T = TypeVar("T")
 MIGRATION_LOCK = 7_121_300_013  # pg_advisory_xact_lock key: one process migrates at a time
-OPEN_BUDGET = 10.0  # seconds to connect and bring the schema up to date at start-up
 
 
 # Columns a caller may set through save_game (the names go into SQL text).
@@ -86,85 +80,6 @@ def _game(row: asyncpg.Record | None) -> GameRow | None:
     return GameRow.from_row(row) if row is not None else None
 
 
-def _storage_failure(exc: BaseException) -> bool:
-    """Failures that cost one write (rolled back), as SQLite's 'database is locked'.
-    Integrity errors (constraints, the triggers' refusals) are the caller's to see."""
-    if isinstance(exc, (asyncpg.IntegrityConstraintViolationError, asyncpg.RaiseError)):
-        return False
-    return isinstance(exc, (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError))
-
-
-# A pooled connection found dead when used (the server restarted or closed it meanwhile): a read is tried once more.
-_STALE = (asyncpg.InterfaceError, asyncpg.InternalClientError, asyncpg.PostgresConnectionError, ConnectionError)
-# A call that failed so leaves its connection in a state nobody knows (cut short, or the server went away).
-_BROKEN = (asyncio.CancelledError, TimeoutError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError,
-           asyncpg.PostgresConnectionError)
-
-
-def _refused(exc: BaseException) -> bool:
-    """A statement the server answered with an error (the transaction is rolled back), as opposed to a server
-    that went away or is shutting down (which may have done it)."""
-    return isinstance(exc, asyncpg.PostgresError) and not isinstance(
-        exc, (asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError))
-
-
-def _unavailable(exc: BaseException) -> StorageError:
-    """The StorageError for a failure reaching the server (one line; the server's message if it sent one)."""
-    return StorageError(f"the database is unavailable: {str(exc) or type(exc).__name__}")
-
-
-@contextlib.asynccontextmanager
-async def _answered_within(budget: float):
-    """The block's calls to the server within ``budget`` seconds; else StorageError, as for a server that fails."""
-    try:
-        async with asyncio.timeout(budget):
-            yield
-    except TimeoutError:
-        raise StorageError(f"the database did not answer within {budget:.1f} s") from None
-    except Exception as exc:
-        if _storage_failure(exc):
-            raise _unavailable(exc) from exc
-        raise
-
-
-async def _keep_as_is(conn: asyncpg.Connection) -> None:
-    """A connection given back to the pool is kept as it is (every transaction of ours has ended; we set no
-    session state, listen to nothing, hold no session lock): asyncpg's default reset costs a round trip per
-    call, and one to a server that froze meanwhile would hang."""
-
-
-class _OneLine(logging.Filter):
-    """asyncpg's pool logs a traceback each time it fails to reconnect to keep its minimum of connections (every
-    1 to 60 s while the server is down): one line is enough, the bot says what matters itself."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info and record.exc_info[1] is not None:
-            record.msg = f"{record.getMessage()} ({type(record.exc_info[1]).__name__}: {record.exc_info[1]})"
-            record.args, record.exc_info, record.exc_text = (), None, None
-        return True
-
-
-logging.getLogger("asyncpg.pool").addFilter(_OneLine())
-
-
-def _drop(conn: Any) -> None:
-    """Close a connection whose state is unknown (a call cut short, a server gone or restarted): the pool opens
-    a fresh one next time, where waiting on this one (a ROLLBACK, a reset) could hang on a server that is frozen."""
-    with contextlib.suppress(Exception):
-        conn.terminate()
-
-
-class NotStoredError(StorageError):
-    """A write whose COMMIT was in doubt was found not stored (nothing changed)."""
-
-
-class _InDoubtError(Exception):
-    """Inside ``transaction``: the COMMIT was sent and got no answer (``pid``: the server process that has it)."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-
-
 class PgStorage:
     """The store on PostgreSQL (``bot.storage_protocol.StorageProtocol``, as the SQLite ``bot.storage.Storage``).
     Shared by many processes."""
@@ -174,10 +89,9 @@ class PgStorage:
     def __init__(self, url: str, *, write_budget: float = WRITE_BUDGET, min_size: int = 2,
                  max_size: int = 10) -> None:
         self.path = redact(url)  # where the data is, for messages (without the password)
-        self.write_budget = write_budget
         self.url = url
-        self.min_size, self.max_size = min_size, max_size
-        self.pool: asyncpg.Pool | None = None
+        self.conns = PgConnections(url, write_budget=write_budget, min_size=min_size, max_size=max_size)
+        self._read, self._reading, self.transaction = self.conns.read, self.conns.reading, self.conns.transaction
         self.ratings = Ratings(self._read_ratings, self._write_ratings)
 
     # --- life cycle -------------------------------------------------------------
@@ -190,18 +104,7 @@ class PgStorage:
     async def open(self) -> "PgStorage":
         """Connect a pool and migrate the schema, within ``OPEN_BUDGET`` seconds; returns self. StorageError in
         one line saying where (the password hidden) and what to do, if it can't."""
-        try:
-            async with asyncio.timeout(OPEN_BUDGET):
-                self.pool = await asyncpg.create_pool(self.url, min_size=self.min_size, max_size=self.max_size,
-                                                      command_timeout=60, timeout=OPEN_BUDGET, reset=_keep_as_is)
-                await self.migrate()
-        except BaseException as exc:
-            if self.pool is not None:
-                self.pool.terminate()  # (closing would wait on a server that may not answer)
-                self.pool = None
-            if isinstance(exc, Exception):
-                raise self._open_failure(exc) from None
-            raise
+        await self.conns.open(self.migrate)
         try:  # games finished before the ratings existed, or left unrated by a failure: rated now (no budget)
             await self.catch_up_ratings()
         except BaseException:
@@ -209,156 +112,32 @@ class PgStorage:
             raise
         return self
 
-    def _open_failure(self, exc: Exception) -> Exception:
-        """What opening the database met, as one line for the person starting the bot."""
-        where = f"PostgreSQL at {self.path}"
-        if isinstance(exc, TimeoutError):
-            return StorageError(f"{where} did not answer within {OPEN_BUDGET:.0f} s: is the server running, and not"
-                                " overloaded or stopped?")
-        if isinstance(exc, asyncpg.InsufficientPrivilegeError):
-            return StorageError(f"{where}: the user may not create heistcord's tables ({scrub(str(exc), self.url)})."
-                                " Grant it CREATE on the database's schema (or start the bot once as the database's"
-                                " owner).")
-        if isinstance(exc, (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError)):
-            return StorageError(f"can't connect to {where}: {scrub(str(exc), self.url) or type(exc).__name__}")
-        return exc
-
     async def close(self) -> None:
         """Close the connection pool."""
-        if self.pool is not None:
-            await self.pool.close()
-            self.pool = None
+        await self.conns.close()
 
     @property
-    def _pool(self) -> asyncpg.Pool:
-        if self.pool is None:
-            raise RuntimeError("storage is not open")
-        return self.pool
+    def pool(self) -> asyncpg.Pool | None:
+        """The connection pool (None while closed)."""
+        return self.conns.pool
+
+    @property
+    def write_budget(self) -> float:
+        """Seconds a write may wait for the database."""
+        return self.conns.write_budget
+
+    @write_budget.setter
+    def write_budget(self, seconds: float) -> None:
+        self.conns.write_budget = seconds
 
     async def migrate(self) -> int:
         """As on SQLite, under an advisory lock so that one process migrates at a time."""
-        async with self._pool.acquire() as conn, conn.transaction():
+        async with self.conns.live.acquire() as conn, conn.transaction():
             return await migrate_in(conn)
 
     async def schema_version(self) -> int:
         """The version the database's schema is at."""
         return await self._read("fetchval", "SELECT version FROM schema_version")
-
-    @contextlib.asynccontextmanager
-    async def _connection(self, budget: float):
-        """A pooled connection; closed instead of given back if the call using it was cut short or lost the
-        server (a statement the server refused leaves it usable). Giving it back waits at most ``budget``."""
-        conn = await self._pool.acquire(timeout=budget)
-        try:
-            yield conn
-        except BaseException as exc:
-            if isinstance(exc, (*_BROKEN, _InDoubtError)):
-                _drop(conn)
-            raise
-        finally:
-            await self._pool.release(conn)
-
-    async def _read(self, method: str, sql: str, *args: Any) -> Any:
-        """``conn.<method>(sql, *args)`` on a pooled connection within the read budget; StorageError when the
-        server does not answer in time or can't be reached."""
-        return await self._reading(lambda conn: getattr(conn, method)(sql, *args))
-
-    async def _reading(self, use: Callable[[Any], Awaitable[T]]) -> T:
-        """``await use(conn)`` on a pooled connection within the read budget (see ``_read``)."""
-        budget = wait_budget(READ_BUDGET)
-        async with _answered_within(budget):
-            try:
-                async with self._connection(budget) as conn:
-                    return await use(conn)
-            except _STALE:  # a pooled connection to a server that went away (and may be back): once more
-                async with self._connection(budget) as conn:
-                    return await use(conn)
-
-    @contextlib.asynccontextmanager
-    async def transaction(self, verify: Callable[[], Awaitable[int]] | None = None):
-        """One write transaction on a pooled connection: committed when the block ends,
-        rolled back on any failure. StorageError after ``write_budget`` seconds, or when
-        the server fails (the write is rolled back; the next one starts clean).
-
-        If the COMMIT itself gets no answer in time, the write may or may not be stored:
-        :class:`CommitUnknownError`, whose ``settle()`` ends the connection's server process
-        (a commit waiting for a synchronous standby is then kept, one not yet begun is rolled
-        back: the transaction is decided) and then asks ``verify`` which way it went (it returns
-        what the write returns, or raises :class:`NotStoredError`). Without ``verify`` the
-        process is ended at once and the outcome stays unknown to the caller."""
-        budget = wait_budget(self.write_budget)
-        try:
-            try:
-                async with asyncio.timeout(budget) as deadline:
-                    async with self._begun(budget) as (conn, tx):
-                        try:
-                            yield conn
-                        except _BROKEN:  # the connection is closed, and the server rolls the transaction back
-                            raise
-                        except BaseException:  # a statement refused, or the caller's own: the connection is fine
-                            await tx.rollback()
-                            raise
-                        try:
-                            await tx.commit()
-                        except BaseException as exc:
-                            if _refused(exc) or isinstance(exc, asyncio.CancelledError) and not deadline.expired():
-                                raise  # refused at COMMIT (rolled back), or the bot is stopping: not in doubt
-                            raise _InDoubtError(conn.get_server_pid()) from None
-            except TimeoutError:
-                raise StorageError("the database is busy") from None
-        except _InDoubtError as doubt:
-            settle = self._settler(doubt.pid, verify)
-            if verify is None:  # decide it now, so nothing waits on it; which way is not known
-                with contextlib.suppress(StorageError):
-                    await self._end_backend(doubt.pid)
-            raise CommitUnknownError(settle) from None
-        except Exception as exc:
-            if _storage_failure(exc):
-                raise _unavailable(exc) from exc
-            raise
-        note_saved()
-
-    @contextlib.asynccontextmanager
-    async def _begun(self, budget: float):
-        """A pooled connection and its transaction, begun (on a second connection if the first was found dead:
-        the server restarted meanwhile). Beginning twice costs nothing: no statement has run."""
-        for attempt in range(2):
-            begun = False
-            try:
-                async with self._connection(budget) as conn:
-                    tx = conn.transaction()
-                    await tx.start()
-                    begun = True
-                    yield conn, tx
-                    return
-            except _STALE:
-                if begun or attempt:
-                    raise
-
-    def _settler(self, pid: int, verify: Callable[[], Awaitable[int]] | None) -> Callable[[], Awaitable[int]]:
-        """``CommitUnknownError.settle`` for a COMMIT in doubt on the server process ``pid``."""
-        async def settle() -> int:
-            try:
-                await self._end_backend(pid)
-                if verify is not None:
-                    result = await verify()
-                    note_saved()
-                    return result
-            except NotStoredError:
-                raise
-            except StorageError:  # the database can't be asked now
-                pass
-            raise CommitUnknownError(settle)
-
-        return settle
-
-    async def _end_backend(self, pid: int) -> None:
-        """Terminate the server process ``pid`` (one of our own connections) and wait until it is gone."""
-        budget = wait_budget(READ_BUDGET)
-        async with _answered_within(budget), self._connection(budget) as conn:
-            await conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1", pid)
-            while await conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1)", pid):
-                await asyncio.sleep(0.01)
 
     # --- games ----------------------------------------------------------------
     async def create_game(self, guild_id: int, channel_id: int, game_key: str, host_id: int,
@@ -577,7 +356,7 @@ class PgStorage:
         """A procedure in a transaction of its own (no write budget: rebuilding a ladder may take a while; the
         server's ladders are locked meanwhile, so other processes' finished games wait for it)."""
         try:
-            async with self._pool.acquire() as conn, conn.transaction():
+            async with self.conns.live.acquire() as conn, conn.transaction():
                 return await rating_store.run_pg(conn, make())
         except Exception as exc:
             if _storage_failure(exc):
@@ -674,12 +453,12 @@ class PgStorage:
     # --- the bot's own notes and the shared request budget ---------------------------------
     async def meta(self, key: str) -> str | None:
         """A value the bot keeps about itself (e.g. ``command_hash``), or None."""
-        return await self._pool.fetchval("SELECT value FROM bot_meta WHERE key = $1", key)
+        return await self.conns.live.fetchval("SELECT value FROM bot_meta WHERE key = $1", key)
 
     async def swap_meta(self, key: str, value: str) -> bool:
         """Set ``key`` to ``value``; True if this call changed it: of several processes storing the same new
         value at once, exactly one is told it did (the row lock orders them)."""
-        changed = await self._pool.fetchval(
+        changed = await self.conns.live.fetchval(
             "INSERT INTO bot_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
             " WHERE bot_meta.value <> excluded.value RETURNING key", key, value)
         return changed is not None
@@ -687,7 +466,7 @@ class PgStorage:
     async def lease_requests(self, want: int, per_slot: int, slot_seconds: float) -> tuple[int, float]:
         """Up to ``want`` requests of the current slot (``slot_seconds`` long, on the database server's clock),
         at most ``per_slot`` for all processes together: ``(granted, seconds left in the slot)``."""
-        row = await self._pool.fetchrow(
+        row = await self.conns.live.fetchrow(
             "WITH c AS (SELECT extract(epoch FROM clock_timestamp())::float8 / $3::float8 AS x)"
             " INSERT INTO request_leases AS l (slot, used, granted)"
             " SELECT floor(x)::bigint, LEAST($1::int, $2::int), LEAST($1::int, $2::int) FROM c"
@@ -696,7 +475,7 @@ class PgStorage:
             " RETURNING granted, (slot + 1) * $3::float8 - extract(epoch FROM clock_timestamp())::float8 AS seconds_left",
             int(want), int(per_slot), float(slot_seconds))
         if row["granted"] and row["seconds_left"] > 0 and random.random() < 0.01:  # now and then, forget old slots
-            await self._pool.execute("DELETE FROM request_leases WHERE slot < floor(extract(epoch FROM"
+            await self.conns.live.execute("DELETE FROM request_leases WHERE slot < floor(extract(epoch FROM"
                                      " clock_timestamp())::float8 / $1::float8)::bigint - 100", float(slot_seconds))
         return int(row["granted"]), max(0.0, float(row["seconds_left"]))
 
