@@ -38,7 +38,7 @@ import aiosqlite
 from bot import rating_store
 from bot.ratings import Rating, Standing
 from bot.storage_ratings import Ratings
-from bot.storage_schema import MIGRATIONS
+from bot.storage_schema import MIGRATIONS, migrate_sqlite
 from bot.storage_shared import (
     _RESULT_INSERT,
     ANSWER_WITHIN,
@@ -162,21 +162,7 @@ class Storage:
 
     async def migrate(self) -> int:
         """Bring the schema up to the latest version (each missing migration in order); returns it."""
-        db = self._db
-        await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        async with db.execute("SELECT version FROM schema_version") as cur:
-            row = await cur.fetchone()
-        version = row["version"] if row else 0
-        if row is None:
-            await db.execute("INSERT INTO schema_version (version) VALUES (0)")
-        for target in range(version, len(MIGRATIONS)):
-            try:
-                await db.executescript("BEGIN;" + MIGRATIONS[target] + f"; UPDATE schema_version SET version = {target + 1}; COMMIT;")
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    await db.execute("ROLLBACK")
-                raise
-        return len(MIGRATIONS)
+        return await migrate_sqlite(self._db)
 
     async def schema_version(self) -> int:
         """The version the database's schema is at (``len(MIGRATIONS)`` once migrated)."""

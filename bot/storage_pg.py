@@ -34,7 +34,7 @@ from bot.dburl import redact
 from bot.ratings import Rating, Standing
 from bot.storage_pg_pool import NotStoredError, PgConnections, _storage_failure
 from bot.storage_ratings import Ratings
-from bot.storage_schema import PG_MIGRATIONS
+from bot.storage_schema import PG_MIGRATIONS, migrate_in
 from bot.storage_shared import (
     _RESULT_INSERT,
     WRITE_BUDGET,
@@ -50,30 +50,15 @@ from bot.storage_shared import (
     result_rows,
 )
 
+# Names importers take from here (PG_MIGRATIONS, migrate_in: bot/storage_schema.py).
+__all__ = ["PG_MIGRATIONS", "NotStoredError", "PgStorage", "migrate_in"]
 T = TypeVar("T")
-MIGRATION_LOCK = 7_121_300_013  # pg_advisory_xact_lock key: one process migrates at a time
-
 
 # Columns a caller may set through save_game (the names go into SQL text).
 GAME_COLUMNS = frozenset(("status", "host_id", "options", "seats", "state", "lobby_message_id", "board_message_id",
                           "deadline_at", "reminder_at", "ended_reason", "channel_id", "parent_channel_id",
                           "guild_id", "game_key", "seed"))
 _PG_RESULT_INSERT = _RESULT_INSERT.replace("?", "{}").format(*(f"${i}" for i in range(1, 12)))
-
-
-async def migrate_in(conn: asyncpg.Connection) -> int:
-    """Bring the schema up to date within the transaction ``conn`` is in (rolled back with it), under an
-    advisory lock so that one process migrates at a time; returns the version."""
-    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-    await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-    version = await conn.fetchval("SELECT version FROM schema_version")
-    if version is None:
-        await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
-        version = 0
-    for target in range(version, len(PG_MIGRATIONS)):
-        await conn.execute(PG_MIGRATIONS[target])
-        await conn.execute("UPDATE schema_version SET version = $1", target + 1)
-    return len(PG_MIGRATIONS)
 
 
 def _game(row: asyncpg.Record | None) -> GameRow | None:

@@ -1,8 +1,18 @@
 """The schema of both stores, as migrations: ``MIGRATIONS[i]`` (SQLite) and ``PG_MIGRATIONS[i]`` (PostgreSQL) take
 the database from version ``i`` to ``i + 1``, numbered alike; ``schema_version`` records where it is. Each store
-runs them (``Storage.migrate``, ``bot.storage_pg.migrate_in``).
+runs them (``migrate_sqlite``, ``migrate_in``, at the end).
 """
 from __future__ import annotations
+
+import contextlib
+import sqlite3
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import aiosqlite
+    import asyncpg
+
+MIGRATION_LOCK = 7_121_300_013  # PostgreSQL's pg_advisory_xact_lock key: one process migrates at a time
 
 MIGRATIONS: list[str] = [
     # 0 -> 1: the first schema.
@@ -398,3 +408,36 @@ PG_MIGRATIONS: list[str] = [
 ]
 
 assert len(PG_MIGRATIONS) == len(MIGRATIONS), "PostgreSQL and SQLite migrations are numbered alike"
+
+
+async def migrate_sqlite(db: aiosqlite.Connection) -> int:
+    """Bring a SQLite database's schema up to the latest version (each missing migration in order); returns it."""
+    await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    async with db.execute("SELECT version FROM schema_version") as cur:
+        row = await cur.fetchone()
+    version = row["version"] if row else 0
+    if row is None:
+        await db.execute("INSERT INTO schema_version (version) VALUES (0)")
+    for target in range(version, len(MIGRATIONS)):
+        try:
+            await db.executescript("BEGIN;" + MIGRATIONS[target] + f"; UPDATE schema_version SET version = {target + 1}; COMMIT;")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                await db.execute("ROLLBACK")
+            raise
+    return len(MIGRATIONS)
+
+
+async def migrate_in(conn: asyncpg.Connection) -> int:
+    """Bring the schema up to date within the transaction ``conn`` is in (rolled back with it), under an
+    advisory lock so that one process migrates at a time; returns the version."""
+    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+    await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    version = await conn.fetchval("SELECT version FROM schema_version")
+    if version is None:
+        await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+        version = 0
+    for target in range(version, len(PG_MIGRATIONS)):
+        await conn.execute(PG_MIGRATIONS[target])
+        await conn.execute("UPDATE schema_version SET version = $1", target + 1)
+    return len(PG_MIGRATIONS)

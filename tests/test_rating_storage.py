@@ -9,6 +9,7 @@ import bot.rating_store
 import bot.storage
 import bot.storage_pg
 import bot.storage_ratings
+import bot.storage_schema
 from bot import ratings
 from bot.games import register
 from bot.tables import TableService
@@ -171,8 +172,8 @@ async def test_results_stored_before_the_ratings_existed_are_rated_when_the_stor
         # (found by its text: the lead renumbers migrations on merge)
         before = next(i for i, sql in enumerate(bot.storage.MIGRATIONS) if "CREATE TABLE rating_seasons" in sql)
         with monkeypatch.context() as old:
-            old.setattr(bot.storage, "MIGRATIONS", bot.storage.MIGRATIONS[:before])
-            old.setattr(bot.storage_pg, "PG_MIGRATIONS", bot.storage_pg.PG_MIGRATIONS[:before])
+            old.setattr(bot.storage_schema, "MIGRATIONS", bot.storage_schema.MIGRATIONS[:before])
+            old.setattr(bot.storage_schema, "PG_MIGRATIONS", bot.storage_schema.PG_MIGRATIONS[:before])
 
             def nothing(*args):
                 return
