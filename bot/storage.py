@@ -1,9 +1,7 @@
 """SQLite storage (aiosqlite): games, the append-only action log, guild settings
-and finished-game results.
-
-The schema is versioned: ``MIGRATIONS[i]`` takes the database from version ``i``
-to ``i + 1`` and ``schema_version`` records where it is. The database runs in WAL
-mode so readers never wait on the single writer.
+and finished-game results. The schema and its migrations: ``bot/storage_schema.py``; the
+lock file, the reading connection and the writer thread: ``bot/storage_sqlite_conn.py``.
+The database runs in WAL mode so readers never wait on the single writer.
 
 Every write is one explicit transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``) that is
 rolled back on any failure, so a busy, full or failing disk costs one write, never
@@ -14,20 +12,12 @@ Every write of a game row is a compare-and-set on its revision ``rev``. Game-row
 writes go to a writer thread with a connection of its own: one hop per batch, and
 writes that arrive together share one transaction, each under its own savepoint
 (group commit, see :meth:`Storage.save_game`). Server settings are kept in memory.
-
-One process owns a database file: :meth:`Storage.claim` takes an exclusive lock on the
-file itself (its inode: the same file through a symlink or a second name is the same lock)
-and refuses a second process with :class:`DatabaseInUseError`. SQLite's own locks are
-POSIX record locks, which ``flock`` neither takes nor disturbs.
 """
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import fcntl
 import json
 import logging
-import os
 import sqlite3
 import time
 from dataclasses import replace
@@ -61,7 +51,7 @@ from bot.storage_shared import (
     result_rows,
     wait_budget,
 )
-from bot.storage_writer import Writer
+from bot.storage_sqlite_conn import SqliteConnections
 
 # What importers took from here before the split (bot/storage_shared.py, bot/storage_schema.py hold them now).
 __all__ = ["ANSWER_WITHIN", "MIGRATIONS", "READ_BUDGET", "WRITE_BUDGET", "Answering", "ChannelBusyError",
@@ -84,81 +74,47 @@ class Storage:
 
     def __init__(self, path: str, *, write_budget: float = WRITE_BUDGET) -> None:
         self.path = path
-        self.write_budget = write_budget
-        self.db: aiosqlite.Connection | None = None
-        # The reading connection is shared by every coroutine, so a transaction() on it
-        # must not interleave with another (a rollback would undo both). The writer's
-        # batches use their own connection: SQLite's lock orders them with these.
-        self.write_lock = asyncio.Lock()
-        self._lock_file: int | None = None
-        # Game-row writes go to a second connection on a thread of their own, each
-        # batch of waiting writes in one hop and one transaction (see save_game).
-        self._writer = Writer(path, lambda: getattr(self.db, "before_statement", None))
+        self.conns = SqliteConnections(path, write_budget)  # the lock file, the reading connection, the writer
+        self._writer = self.conns.writer
+        self.claim, self.release, self.transaction = self.conns.claim, self.conns.release, self.conns.transaction
         self._settings: dict[int, GuildSettings] = {}  # every guild's settings read so far (we are the only writer)
         self.ratings = Ratings(self._read_ratings, self._write_ratings)
+
+    @property
+    def db(self) -> aiosqlite.Connection | None:
+        """The reading connection (None while closed; the fault tests put a stand-in here)."""
+        return self.conns.db
+
+    @db.setter
+    def db(self, db: aiosqlite.Connection | None) -> None:
+        self.conns.db = db
+
+    @property
+    def write_budget(self) -> float:
+        """Seconds a write may wait for the database."""
+        return self.conns.write_budget
+
+    @write_budget.setter
+    def write_budget(self, seconds: float) -> None:
+        self.conns.write_budget = seconds
+
+    @property
+    def _db(self) -> aiosqlite.Connection:
+        return self.conns.live
 
     @property
     def batches(self) -> int:
         """Write transactions the writer committed or tried (for the benchmarks)."""
         return self._writer.batches
 
-    def claim(self) -> None:
-        """Take the database file for this process (created if it is new), or raise DatabaseInUseError;
-        StorageError, saying where, if the file can't be opened for writing."""
-        if self._lock_file is not None or self.path == ":memory:" or self.path.startswith("file:"):
-            return
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        except OSError as exc:
-            raise StorageError(f"can't open the SQLite database {self.path} for writing ({exc.strerror}): set"
-                               " HEISTCORD_DB to a file in a folder the bot may write to.") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise DatabaseInUseError(f"another heistcord process is already using {self.path};"
-                                " stop it first (only one bot may use a SQLite database).") from None
-        # Held open until release(), after SQLite's own connections are closed: closing any descriptor of the
-        # file drops the process's POSIX locks on it, SQLite's included.
-        self._lock_file = fd
-
-    def release(self) -> None:
-        """Give the database file back (drop the lock that keeps a second process out)."""
-        if self._lock_file is not None:
-            os.close(self._lock_file)  # closing the file drops the lock
-            self._lock_file = None
-
     async def open(self) -> "Storage":
         """Claim the file, connect, migrate the schema and start the writer thread; returns self."""
-        if self.path == ":memory:":
-            raise ValueError("heistcord's storage needs a database file (it opens it twice: reads and writes)")
-        self.claim()
-        try:
-            # Autocommit mode: no transaction is ever opened behind our back, so a read
-            # never keeps an old snapshot and a failed write never leaves one open.
-            self.db = await aiosqlite.connect(self.path, isolation_level=None)
-            self.db.row_factory = aiosqlite.Row
-            await self.db.execute("PRAGMA journal_mode=WAL")
-            await self.db.execute("PRAGMA synchronous=NORMAL")
-            await self.db.execute("PRAGMA foreign_keys=ON")
-            await self.migrate()
-            await self._writer.start()
-            await self.catch_up_ratings()
-        except BaseException as exc:
-            await self.close()
-            if isinstance(exc, sqlite3.Error):  # e.g. a read-only file or folder: one line saying where
-                raise StorageError(f"can't use the SQLite database {self.path} ({exc}): set HEISTCORD_DB to a file"
-                                   " the bot may write to, in a folder it may write to.") from None
-            raise
+        await self.conns.open(self.migrate, self.catch_up_ratings)
         return self
 
     async def close(self) -> None:
         """Finish the writes already asked for, then close both connections and drop the lock."""
-        await self._writer.close()  # writes already asked for are finished, not dropped
-        if self.db is not None:
-            await self.db.close()
-            self.db = None
-        self.release()
+        await self.conns.close()
 
     async def migrate(self) -> int:
         """Bring the schema up to the latest version (each missing migration in order); returns it."""
@@ -170,46 +126,6 @@ class Storage:
             row = await cur.fetchone()
         assert row is not None  # migrate() wrote it
         return row["version"]
-
-    @property
-    def _db(self) -> aiosqlite.Connection:
-        if self.db is None:
-            raise RuntimeError("storage is not open")
-        return self.db
-
-    @contextlib.asynccontextmanager
-    async def transaction(self):
-        """One write transaction: committed when the block ends, rolled back on any
-        failure. Gives up with StorageError after ``write_budget`` seconds of waiting
-        for the database (another program holding its write lock)."""
-        loop = asyncio.get_running_loop()
-        budget = wait_budget(self.write_budget)
-        give_up_at = loop.time() + budget
-        try:
-            async with asyncio.timeout(budget):
-                await self.write_lock.acquire()
-        except TimeoutError:
-            raise StorageError("the database is busy") from None
-        try:
-            db = self._db
-            wait_ms = max(1, int((give_up_at - loop.time()) * 1000))
-            try:
-                await db.execute(f"PRAGMA busy_timeout = {wait_ms}")
-                await db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise StorageError(str(exc)) from exc
-            try:
-                yield db
-                await db.execute("COMMIT")
-                note_saved()
-            except BaseException as exc:
-                with contextlib.suppress(Exception):
-                    await db.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
-                    raise StorageError(str(exc)) from exc
-                raise
-        finally:
-            self.write_lock.release()
 
     # --- games ----------------------------------------------------------------
     async def create_game(self, guild_id: int, channel_id: int, game_key: str, host_id: int,
@@ -404,7 +320,7 @@ class Storage:
         async with self._db.execute(sql + " GROUP BY game_key ORDER BY game_key", args) as cur:
             return [dict(r) for r in await cur.fetchall()]
 
-    # --- skill ratings (bot/ratings.py; the SQL, for both databases, in bot/rating_store.py) -----
+    # --- skill ratings: bot/rating_store.py's procedures, for bot/storage_ratings.py ------------------------
     async def _read_ratings(self, procedure: rating_store.Procedure[T]) -> T:
         return await rating_store.run_aiosqlite(self._db, procedure)
 
@@ -418,7 +334,6 @@ class Storage:
         except sqlite3.Error as exc:
             raise StorageError(str(exc)) from exc
 
-    # --- skill ratings: bot/storage_ratings.py, over this store's _read_ratings and _write_ratings ----------
     async def catch_up_ratings(self) -> int:
         """See :meth:`bot.storage_ratings.Ratings.catch_up_ratings`."""
         return await self.ratings.catch_up_ratings()

@@ -10,14 +10,7 @@ several bot processes sharing one set of games.
 * Every write of a game row is a compare-and-set on ``rev`` (``UPDATE ... WHERE rev = $n``;
   under READ COMMITTED a racing second writer waits for the first, re-reads the row and
   matches nothing), so two processes can never both apply a move.
-* A write is one transaction, rolled back on any failure; one that cannot be done within
-  ``write_budget`` seconds raises :class:`StorageError` and changes nothing. A COMMIT that gets no
-  answer in time (a lagging synchronous standby, a server frozen mid-commit) may have been stored:
-  its connection's server process is ended (which decides the transaction) and a game's row is read
-  again to find out; if the server can't be asked, :class:`CommitUnknownError` says so.
-* A read waits at most ``READ_BUDGET`` seconds (less while an interaction waits for its first answer:
-  ``bot.storage.answering``), then raises :class:`StorageError`. A connection cut short is closed, not
-  given back to the pool: the next call opens a fresh one, so a restarted server is used at once.
+* Reads and write transactions within their budgets, a COMMIT in doubt: ``bot/storage_pg_pool.py``.
 * There is no lock file: any number of processes may use the database (``claim`` is a no-op).
 """
 from __future__ import annotations
@@ -332,7 +325,7 @@ class PgStorage:
         rows = await self._read("fetch", sql + " GROUP BY game_key ORDER BY game_key", *args)
         return [dict(r) for r in rows]
 
-    # --- skill ratings: the same procedures (bot/rating_store.py) on a pooled connection ----------
+    # --- skill ratings: bot/rating_store.py's procedures on a pooled connection, for bot/storage_ratings.py -----
     async def _read_ratings(self, procedure: rating_store.Procedure[T]) -> T:
         """A reading procedure within the read budget, as every read (StorageError if the server doesn't answer)."""
         return await self._reading(lambda conn: rating_store.run_pg(conn, procedure))
@@ -348,7 +341,6 @@ class PgStorage:
                 raise StorageError(str(exc) or type(exc).__name__) from exc
             raise
 
-    # --- skill ratings: bot/storage_ratings.py, over this store's _read_ratings and _write_ratings ----------
     async def catch_up_ratings(self) -> int:
         """See :meth:`bot.storage_ratings.Ratings.catch_up_ratings`."""
         return await self.ratings.catch_up_ratings()

@@ -1,11 +1,14 @@
 """The PostgreSQL store's connections (``bot/storage_pg.py``): a pool, reads within the read budget, write
 transactions within the write budget, and a COMMIT that got no answer (in doubt) settled by ending its server process.
 
+* A write is one transaction, rolled back on any failure; one that cannot be done within
+  ``write_budget`` seconds raises :class:`StorageError` and changes nothing. A COMMIT that gets no
+  answer in time (a lagging synchronous standby, a server frozen mid-commit) may have been stored:
+  its connection's server process is ended (which decides the transaction) and a game's row is read
+  again to find out; if the server can't be asked, :class:`CommitUnknownError` says so.
 * A read waits at most ``READ_BUDGET`` seconds (less while an interaction waits for its first answer:
   ``bot.storage.answering``), then raises :class:`StorageError`. A connection cut short is closed, not
   given back to the pool: the next call opens a fresh one, so a restarted server is used at once.
-* A write is one transaction, rolled back on any failure; one that cannot be done within ``write_budget`` seconds
-  raises :class:`StorageError` and changes nothing (see :meth:`PgConnections.transaction`).
 """
 from __future__ import annotations
 
