@@ -14,6 +14,8 @@ class Coalescer:
         self._work = work
         self._queued: dict[Hashable, list[Any]] = {}
         self._running: set[Hashable] = set()
+        self._idle = asyncio.Event()  # set while no work is running for any key
+        self._idle.set()
         self.runs = 0  # how many times work ran (for benchmarks)
 
     async def submit(self, key: Hashable, items: list[Any]) -> None:
@@ -24,6 +26,7 @@ class Coalescer:
         if key in self._running:
             return
         self._running.add(key)
+        self._idle.clear()
         try:
             while key in self._queued:
                 batch = self._queued.pop(key)
@@ -31,12 +34,13 @@ class Coalescer:
                 await self._work(key, batch)
         finally:
             self._running.discard(key)
+            if not self._running:
+                self._idle.set()
 
     def busy(self, key: Hashable) -> bool:
         """Whether work for ``key`` is running now."""
         return key in self._running
 
     async def idle(self) -> None:
-        """Wait until no work is running for any key."""
-        while self._running:
-            await asyncio.sleep(0.005)
+        """Wait until no work is running for any key (woken by the last run's end, no polling)."""
+        await self._idle.wait()

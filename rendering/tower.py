@@ -415,7 +415,7 @@ def _haul_rows(d, view, y, acting, anchors: dict[str, tuple[int, int]] | None = 
         row_h = _haul_row_h(h)
         TILES.paste(d, 0, y, (W, row_h + 1), BG, ("tower haul", json.dumps(h, sort_keys=True), json.dumps(pw),
                                                   names[s], s in acting),
-                    lambda d, x, y, h=h, pw=pw, row_h=row_h: _haul_row(d, h, names, pw, s in acting, y, row_h))
+                    lambda d, x, y, h=h, pw=pw, row_h=row_h, on=s in acting: _haul_row(d, h, names, pw, on, y, row_h))
         y += row_h + 6
     return y
 

@@ -35,3 +35,32 @@ async def test_keys_are_independent_and_failures_do_not_wedge_a_key():
     await c.submit("a", [3])  # the key works again
     assert calls[-1] == "a" and not c.busy("a")
 
+
+
+async def test_idle_waits_for_the_last_run_without_polling(monkeypatch):
+    """Issue 32: idle() woke every 5 ms to look (a busy wait); it now sleeps until the last run ends."""
+    release = asyncio.Event()
+
+    async def work(key, items):
+        await release.wait()
+
+    c = Coalescer(work)
+    runs = [asyncio.create_task(c.submit(key, [1])) for key in ("a", "b")]
+    await asyncio.sleep(0)  # both runs started
+    wakes = 0
+    real_sleep = asyncio.sleep
+
+    async def counting_sleep(delay, *args):
+        nonlocal wakes
+        wakes += 1
+        await real_sleep(delay, *args)
+
+    monkeypatch.setattr(asyncio, "sleep", counting_sleep)
+    waiter = asyncio.create_task(c.idle())
+    for _ in range(20):
+        await real_sleep(0.005)
+    assert not waiter.done()
+    release.set()
+    await asyncio.gather(*runs)
+    await asyncio.wait_for(waiter, 5)
+    assert wakes == 0
