@@ -1,13 +1,13 @@
 """Sleeping Wizard: hire quiet teams of adventurers you can't see in your own hand.
 
-This module is the face of the game: ``SleepingEngine`` is built in layers, one module per concern,
-each layer a class on top of the one before (so every call between them is checked by the type
-checker), and the phases are a table of handlers (``PHASES``):
+This module is the face of the game: ``SleepingEngine`` keeps the engine contract and hands each concern to
+its own module of plain functions over the JSON state, and the phases are a table of handlers (``PHASES``).
+Each module imports only those above it in this list (no import circle):
 
   cards.py      the adventurers, the floors, the tracker (data) and card words
   scoring.py    a team's noise and floor treasure (pure functions of card ids)
   table.py      shared lookups: the round's floor, whose turn it is, hand slots, Shapeshifter copies
-  dealing.py    ``setup`` and the start of a round (deal, turn order, the automatic peek)
+  dealing.py    a new game (``new_state``) and the start of a round (deal, turn order, the automatic peek)
   round_end.py  the Shapeshifter step, scoring a round, the end of the game, scores, balance report
   hiring.py     the hiring turns: hire from hand, deck or market; push a hand card to the market
   texts.py      rules summary, status line, move labels, refusals, the private hand text
@@ -28,16 +28,27 @@ State layout (plain JSON):
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, NamedTuple
+from typing import Any
 
-from bot.engine import RULES_OPTION, Action, Event, GameMeta, Option, RuleError, State, exact_form
-from bot.games.sleeping.hiring import HiringMixin
-from bot.games.sleeping.round_end import RoundEndMixin
+from bot.engine import (
+    RULES_OPTION,
+    Action,
+    Engine,
+    Event,
+    GameMeta,
+    Option,
+    Phase,
+    PhaseTable,
+    RuleError,
+    State,
+    exact_form,
+)
+from bot.games.sleeping import dealing, hiring, round_end, table, texts, views
 from bot.games.sleeping.table import public_events
 from bot.games.sleeping.texts import SUMMARY
-from bot.games.sleeping.views import ViewsMixin
+from bot.games.sleeping.viewtypes import SleepingView
 
-__all__ = ["META", "PHASES", "Phase", "SUMMARY", "SleepingEngine"]
+__all__ = ["META", "PHASES", "SUMMARY", "SleepingEngine"]
 
 META = GameMeta(
     key="sleeping",
@@ -54,21 +65,26 @@ META = GameMeta(
     revision=2,  # 2: the rules option (tuned or rulebook) kept in the state, the reasons in the texts
 )
 
+PHASES = PhaseTable({
+    "turns": Phase(hiring.hire_options, dict.fromkeys(("hire_hand", "hire_deck", "hire_market"), hiring.apply_hire)),
+    "push": Phase(hiring.push_options, {"push": hiring.apply_push}),
+    "copy": Phase(round_end.copy_options, {"copy": round_end.apply_copy}),
+})
 
-class SleepingEngine(ViewsMixin):
-    """The Sleeping Wizard engine: the contract of ``bot.engine.Engine`` over the layers above."""
+
+class SleepingEngine(Engine[SleepingView]):
+    """The Sleeping Wizard engine: the contract of ``bot.engine.Engine`` over the modules above."""
 
     meta = META
 
+    def setup(self, names: list[str], options: dict[str, Any], seed: int) -> State:
+        """A new game: the tower's floors drawn face down, then round 1 dealt on the Ground Floor."""
+        self.meta.check_players(len(names))
+        return dealing.new_state(names, options, seed)
+
     def to_act(self, state: State) -> list[int]:
         """The hiring (or pushing) seat; in the Shapeshifter step every seat still to choose."""
-        phase = state["phase"]
-        if phase in ("turns", "push"):
-            seat = self.current_seat(state)
-            return [] if seat is None else [seat]
-        if phase == "copy":
-            return [seat for seat in state["copy_wait"] if state["copy_choice"][seat] is None]
-        return []
+        return table.seats_to_act(state)
 
     def is_terminal(self, state: State) -> bool:
         """The game is over (after round 5, or when a guild woke the wizard)."""
@@ -78,8 +94,7 @@ class SleepingEngine(ViewsMixin):
         """``seat``'s moves in the current phase (none when it is not theirs to move)."""
         if seat not in self.to_act(state):
             return []
-        phase = PHASES.get(state["phase"])
-        return phase.legal(self, state, seat) if phase else []
+        return PHASES.legal_actions(state, seat)
 
     def apply(self, state: State, seat: int, action: Action) -> list[Event]:
         """Apply one move (see ``Engine.apply``) and keep the board's "what just happened" lines."""
@@ -108,8 +123,40 @@ class SleepingEngine(ViewsMixin):
 
     def _apply(self, state: State, seat: int, action: Action) -> list[Event]:
         """Dispatch a legal move to its phase's handler."""
-        action = self._legal_match(state, seat, action)
-        return PHASES[state["phase"]].apply(self, state, seat, action)
+        return PHASES.apply(state, seat, self._legal_match(state, seat, action))
+
+    def scores(self, state: State) -> list[dict[str, Any]]:
+        """Each seat's total treasure, rank and whether it won (before the end: a provisional standing)."""
+        return round_end.scores(state)
+
+    def balance_tally(self, state: State, trace: list[dict[str, Any]]) -> dict[str, Any]:
+        """How the game ended, and which classes, hires, floors and choices were available / used."""
+        return round_end.balance_tally(state, trace)
+
+    # ------------------------------------------------------------ views and words
+    def view(self, state: State, viewer: int | None) -> SleepingView:
+        """The public board (``viewer`` None), plus ``private`` for a seat."""
+        return views.view(state, viewer)
+
+    def status_line(self, state: State) -> str:
+        """One line for the board: whose move it is and what they must do, or who won."""
+        return texts.status_line(state)
+
+    def illegal_message(self, state: State, seat: int, action: Action) -> str:
+        """Why a move is refused, in a sentence the player can act on."""
+        return texts.illegal_message(state, seat, action)
+
+    def describe_action(self, state: State, seat: int, action: Action) -> str:
+        """A move's button label (at most 80 characters)."""
+        return texts.describe_action(state, seat, action)
+
+    def action_group(self, state: State, seat: int, action: Action) -> str:
+        """The heading a move is listed under when the moves don't fit on buttons."""
+        return texts.action_group(state, seat, action)
+
+    def private_text(self, view: dict[str, Any]) -> str:
+        """The seat's hand, the others' hands and any Shapeshifter choices, as a DM."""
+        return texts.private_text(view)
 
     def bot_action(self, state: State, seat: int, rng: random.Random) -> Action:
         """The bot's move, decided from ``seat``'s view and legal actions only."""
@@ -119,17 +166,3 @@ class SleepingEngine(ViewsMixin):
         if len(legal) == 1:
             return legal[0]
         return choose(self.view(state, seat), legal, rng)
-
-
-class Phase(NamedTuple):
-    """One phase of a round: its legal actions and how an action in it applies."""
-
-    legal: Callable[[Any, State, int], list[Action]]
-    apply: Callable[[Any, State, int, Action], list[Event]]
-
-
-PHASES: dict[str, Phase] = {
-    "turns": Phase(HiringMixin._hire_options, HiringMixin._apply_hire),
-    "push": Phase(HiringMixin._push_options, HiringMixin._apply_push),
-    "copy": Phase(RoundEndMixin._copy_options, RoundEndMixin._apply_copy),
-}

@@ -15,7 +15,7 @@ import json
 import random
 from typing import Any
 
-from . import scoring
+from . import scoring, table
 from .cards import DECK_SIZE, FLOORS, HAND_SIZE, RANDOM_KEYS, ROUNDS, TEAM_SIZE, WAKE_AT, tracker_bonus
 
 
@@ -167,7 +167,7 @@ def expected_points(engine, state: dict[str, Any]) -> tuple[list[float], list[fl
     bonus it can expect at the end of the game, its noise projected over the rounds (and hires) still to
     come, less the chance of waking the wizard (a guild that woke it cannot win). Returns (points, each
     guild's chance of waking the wizard, whole rounds left)."""
-    effect = engine.effect(state)
+    effect = table.effect(state)
     reward = int(effect.get("lowest_reward", 2))
     started = any(state["teams"])  # judged at the start of a round: nobody has hired yet
     teams = []

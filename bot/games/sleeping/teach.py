@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.engine import Action, State
 from bot.teach import HowToPlay, Tutorial, TutorialStep
 
-from . import scoring
+from . import scoring, table
 from .cards import CARDS, DECK_SIZE, FLOORS, WAKE_AT, short
 
 HOW_TO_PLAY = HowToPlay(
@@ -110,8 +110,7 @@ def _unseen(state: State, seat: int) -> list[int]:
 
 
 def _team_noise(state: State, team: list[int]) -> int:
-    from . import ENGINE
-    effect = ENGINE.effect(state)
+    effect = table.effect(state)
     return scoring.noise(team, scoring.best_copies(team, effect), effect)
 
 

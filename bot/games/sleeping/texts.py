@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine import Action, State
-from bot.games.sleeping import scoring
+from bot.games.sleeping import scoring, table
 from bot.games.sleeping.cards import CARDS, ROUNDS, TEAM_SIZE, label, short, slot_name
-from bot.games.sleeping.hiring import HiringMixin
 from bot.games.sleeping.table import seat_names
 
 SUMMARY = """\
@@ -37,143 +36,147 @@ def fit_label(*labels: str, limit: int = 80) -> str:
     return labels[-1][:limit - 1].rsplit(" ", 1)[0].rstrip(",:") + "…"
 
 
-class TextsMixin(HiringMixin):
-    """What the game says: to the channel (status), on buttons (move labels), on a refusal, in a DM."""
+def status_line(state: State) -> str:
+    """One line for the board: whose move it is and what they must do, or who won."""
+    names = seat_names(state)
+    phase = state["phase"]
+    if phase == "over":
+        final = state.get("final") or []
+        winners = [names[row["seat"]] for row in final if row["won"]]
+        if winners:
+            best = max(row["total"] for row in final if row["won"])
+            verb = "wins" if len(winners) == 1 else "win"
+            return f"Game over: {' and '.join(winners)} {verb} with {best} treasure."
+        return "Game over: the wizard woke up and nobody wins."
+    head = f"Round {state['round']}/{ROUNDS} ({table.floor(state)['name']})"
+    if phase == "push":
+        return f"{head}: {names[state['pending']['seat']]} must push a hand card to the market"
+    if phase == "copy":
+        return f"{head}: waiting for {', '.join(names[seat] for seat in table.seats_to_act(state))} to set Shapeshifters"
+    seat = table.current_seat(state)
+    assert seat is not None
+    return f"{head}: {names[seat]} to hire (hire {table.turns_taken(state, seat) + 1} of {TEAM_SIZE})"
 
-    def status_line(self, state: State) -> str:
-        """One line for the board: whose move it is and what they must do, or who won."""
-        names = seat_names(state)
-        phase = state["phase"]
-        if phase == "over":
-            final = state.get("final") or []
-            winners = [names[row["seat"]] for row in final if row["won"]]
-            if winners:
-                best = max(row["total"] for row in final if row["won"])
-                verb = "wins" if len(winners) == 1 else "win"
-                return f"Game over: {' and '.join(winners)} {verb} with {best} treasure."
-            return "Game over: the wizard woke up and nobody wins."
-        head = f"Round {state['round']}/{ROUNDS} ({self.floor(state)['name']})"
-        if phase == "push":
-            return f"{head}: {names[state['pending']['seat']]} must push a hand card to the market"
-        if phase == "copy":
-            return f"{head}: waiting for {', '.join(names[seat] for seat in self.to_act(state))} to set Shapeshifters"
-        seat = self.current_seat(state)
-        assert seat is not None
-        return f"{head}: {names[seat]} to hire (hire {self.turns_taken(state, seat) + 1} of {TEAM_SIZE})"
 
-    def illegal_message(self, state: State, seat: int, action: Action) -> str:
-        """Why a move is refused, in a sentence the player can act on."""
-        kind = action.get("type") if isinstance(action, dict) else None
-        phase = state["phase"]
-        if kind == "peek":
-            return "Peeking is automatic: at the start of each round you see as many of your cards as the floor allows."
-        if phase == "push":
-            if kind != "push":
-                return "You must first push one of your hand cards to the market to finish your hire."
-            return "Push a card that is still in your hand."
-        if phase == "copy":
-            return "Pick one of the listed ways for your Shapeshifters to copy your team."
-        return self._illegal_hire_message(state, kind, action)
+def illegal_message(state: State, seat: int, action: Action) -> str:
+    """Why a move is refused, in a sentence the player can act on."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    phase = state["phase"]
+    if kind == "peek":
+        return "Peeking is automatic: at the start of each round you see as many of your cards as the floor allows."
+    if phase == "push":
+        if kind != "push":
+            return "You must first push one of your hand cards to the market to finish your hire."
+        return "Push a card that is still in your hand."
+    if phase == "copy":
+        return "Pick one of the listed ways for your Shapeshifters to copy your team."
+    return _illegal_hire_message(state, kind, action)
 
-    def _illegal_hire_message(self, state: State, kind: Any, action: Action) -> str:
-        """Why a hire is refused: the floor forbids that source, or the card isn't there."""
-        floor = self.floor(state)
-        if kind == "hire_deck":
-            if floor["effect"].get("no_deck"):
-                return f"{floor['name']}: nobody may hire the deck's top card this round."
-            if not state["deck"]:
-                return "The deck is empty: hire from your hand or the market."
-        if kind == "hire_market":
-            if floor["effect"].get("no_market"):
-                return f"{floor['name']}: nobody may hire from the market this round."
-            card = action.get("card")
-            if type(card) is int and card in state["market"]:
-                return "Identical Slimes, Rogues and Shapeshifters are listed once: pick the one offered."
-            return "That adventurer isn't in the market."
-        if kind == "hire_hand":
-            if floor["effect"].get("no_hand"):
-                return f"{floor['name']}: nobody may hire from their own hand this round (deck or market only)."
-            return "You have no card in that slot of your hand."
-        return "That move isn't allowed right now: hire from your hand, the deck or the market."
 
-    def describe_action(self, state: State, seat: int, action: Action) -> str:
-        """A move's button label (at most 80 characters): what it does and, for a card you can see, what it makes
-        of your team's noise; it never names a card its owner hasn't peeked at."""
-        kind = action.get("type")
-        if kind == "hire_hand":
-            card_id = state["hands"][seat][action["slot"]]
-            if card_id not in state["known"][seat]:
-                return f"Hire your card {slot_name(action['slot'])} unseen (you haven't peeked at it)"
-            preview = self._preview(state, seat, card_id)
-            return fit_label(f"Hire your card {slot_name(action['slot'])}, {short(card_id)}{preview}",
-                             f"Hire your {short(card_id)}{preview.replace('team noise', 'noise')}")
-        if kind == "hire_deck":
-            return "Hire the deck's top card unseen, then push a hand card"
-        if kind == "hire_market":
-            preview = self._preview(state, seat, action["card"])
-            return fit_label(f"Hire {short(action['card'])} from the market{preview}",
-                             f"Hire {short(action['card'])} from market{preview.replace('team noise', 'noise')}")
-        if kind == "push":
-            return fit_label(f"Push {self._own_card(state, seat, action['slot'])} face up to the market")
-        if kind == "copy":
-            return self._describe_copy(state, seat, action)
-        return str(kind)
+def _illegal_hire_message(state: State, kind: Any, action: Action) -> str:
+    """Why a hire is refused: the floor forbids that source, or the card isn't there."""
+    floor = table.floor(state)
+    if kind == "hire_deck":
+        if floor["effect"].get("no_deck"):
+            return f"{floor['name']}: nobody may hire the deck's top card this round."
+        if not state["deck"]:
+            return "The deck is empty: hire from your hand or the market."
+    if kind == "hire_market":
+        if floor["effect"].get("no_market"):
+            return f"{floor['name']}: nobody may hire from the market this round."
+        card = action.get("card")
+        if type(card) is int and card in state["market"]:
+            return "Identical Slimes, Rogues and Shapeshifters are listed once: pick the one offered."
+        return "That adventurer isn't in the market."
+    if kind == "hire_hand":
+        if floor["effect"].get("no_hand"):
+            return f"{floor['name']}: nobody may hire from their own hand this round (deck or market only)."
+        return "You have no card in that slot of your hand."
+    return "That move isn't allowed right now: hire from your hand, the deck or the market."
 
-    def _preview(self, state: State, seat: int, card_id: int) -> str:
-        """': team noise 5 → 3' (and the floor treasure it would change): what hiring a seen card does."""
-        before, bonus_before, _ = self.team_now(state, seat)
-        after, bonus_after, _ = self.team_now(state, seat, card_id)
-        pays = f", treasure +{bonus_after}" if bonus_after > bonus_before else ""
-        return f": team noise {before} → {after}{pays}"
 
-    @staticmethod
-    def _own_card(state: State, seat: int, slot: int) -> str:
-        """'your card B, Tansy (2 Healer)', or 'your card B (unseen)' if its owner hasn't peeked at it."""
-        card_id = state["hands"][seat][slot]
-        return f"your card {slot_name(slot)}" + (f", {short(card_id)}," if card_id in state["known"][seat]
-                                                  else " (unseen)")
+def describe_action(state: State, seat: int, action: Action) -> str:
+    """A move's button label (at most 80 characters): what it does and, for a card you can see, what it makes
+    of your team's noise; it never names a card its owner hasn't peeked at."""
+    kind = action.get("type")
+    if kind == "hire_hand":
+        card_id = state["hands"][seat][action["slot"]]
+        if card_id not in state["known"][seat]:
+            return f"Hire your card {slot_name(action['slot'])} unseen (you haven't peeked at it)"
+        preview = _preview(state, seat, card_id)
+        return fit_label(f"Hire your card {slot_name(action['slot'])}, {short(card_id)}{preview}",
+                         f"Hire your {short(card_id)}{preview.replace('team noise', 'noise')}")
+    if kind == "hire_deck":
+        return "Hire the deck's top card unseen, then push a hand card"
+    if kind == "hire_market":
+        preview = _preview(state, seat, action["card"])
+        return fit_label(f"Hire {short(action['card'])} from the market{preview}",
+                         f"Hire {short(action['card'])} from market{preview.replace('team noise', 'noise')}")
+    if kind == "push":
+        return fit_label(f"Push {_own_card(state, seat, action['slot'])} face up to the market")
+    if kind == "copy":
+        return _describe_copy(state, seat, action)
+    return str(kind)
 
-    def _describe_copy(self, state: State, seat: int, action: Action) -> str:
-        """'Mimsy as 3 Mage: team noise 6, +2 treasure': what each Shapeshifter copies and what the team then scores."""
-        team = state["teams"][seat]
-        shifters = scoring.shapeshifters(team)
-        copies = {shifter: target for shifter, target in zip(shifters, action["targets"]) if target is not None}
-        effect = self.effect(state)
-        what = [f"{label(CARDS[copies[shifter]])} {CARDS[copies[shifter]]['class']}" if shifter in copies
-                else "nothing (0)" for shifter in shifters]
-        outcome = (f"team noise {scoring.noise(team, copies, effect)}, "
-                   f"+{scoring.floor_bonus(team, copies, effect)} treasure")
-        named = ", ".join(f"{CARDS[shifter]['name']} as {copy}" for shifter, copy in zip(shifters, what))
-        return fit_label(f"{named}: {outcome}", f"Copy {', '.join(what)}: {outcome}",
-                         f"{outcome.capitalize()}: copy {', '.join(what)}")
 
-    def action_group(self, state: State, seat: int, action: Action) -> str:
-        """The heading a move is listed under when the moves don't fit on buttons."""
-        return ACTION_GROUPS.get(action.get("type", ""), "Moves")
+def _preview(state: State, seat: int, card_id: int) -> str:
+    """': team noise 5 → 3' (and the floor treasure it would change): what hiring a seen card does."""
+    before, bonus_before, _ = table.team_now(state, seat)
+    after, bonus_after, _ = table.team_now(state, seat, card_id)
+    pays = f", treasure +{bonus_after}" if bonus_after > bonus_before else ""
+    return f": team noise {before} → {after}{pays}"
 
-    def private_text(self, view: dict[str, Any]) -> str:
-        """The seat's hand (peeked cards named, the rest face away), the others' hands and any
-        Shapeshifter choices, as a DM."""
-        private = view["private"]
-        lines = [f"**Your hand** (round {view['round']}, {view['floor']['name']}) faces away from you: the others "
-                 "see these cards, you only see the ones you peeked at."]
-        for held in private["hand"]:
-            if held["known"]:
-                card = held["card"]
-                lines.append(f"• {held['letter']}: **{card['name']}** ({card['label']} {card['class']}) — you peeked")
-            else:
-                lines.append(f"• {held['letter']}: unseen (it faces away from you)")
-        if not private["hand"]:
-            lines.append("• (empty: your team is hired)")
-        lines.append("**The others' hands**, which they can't see themselves: what each may hire blind from their "
-                     "hand, and may push to the market.")
-        for other in private["others"]:
-            cards = ", ".join(f"{seen['letter']}: {seen['card']['name']} ({seen['card']['label']} "
-                              f"{seen['card']['class']})" for seen in other["cards"])
-            lines.append(f"• {other['name']}: {cards or '(empty)'}")
-        if private.get("copy_options"):
-            lines.append("**Shapeshifter choices:**")
-            for option in private["copy_options"]:
-                copies = ", ".join(f"{shifter} copies {target or 'nothing'}" for shifter, target in option["copies"].items())
-                lines.append(f"• {copies}: noise {option['noise']}, +{option['bonus']} treasure")
-        return "\n".join(lines)
+
+def _own_card(state: State, seat: int, slot: int) -> str:
+    """'your card B, Tansy (2 Healer)', or 'your card B (unseen)' if its owner hasn't peeked at it."""
+    card_id = state["hands"][seat][slot]
+    return f"your card {slot_name(slot)}" + (f", {short(card_id)}," if card_id in state["known"][seat]
+                                              else " (unseen)")
+
+
+def _describe_copy(state: State, seat: int, action: Action) -> str:
+    """'Mimsy as 3 Mage: team noise 6, +2 treasure': what each Shapeshifter copies and what the team then scores."""
+    team = state["teams"][seat]
+    shifters = scoring.shapeshifters(team)
+    copies = {shifter: target for shifter, target in zip(shifters, action["targets"]) if target is not None}
+    effect = table.effect(state)
+    what = [f"{label(CARDS[copies[shifter]])} {CARDS[copies[shifter]]['class']}" if shifter in copies
+            else "nothing (0)" for shifter in shifters]
+    outcome = (f"team noise {scoring.noise(team, copies, effect)}, "
+               f"+{scoring.floor_bonus(team, copies, effect)} treasure")
+    named = ", ".join(f"{CARDS[shifter]['name']} as {copy}" for shifter, copy in zip(shifters, what))
+    return fit_label(f"{named}: {outcome}", f"Copy {', '.join(what)}: {outcome}",
+                     f"{outcome.capitalize()}: copy {', '.join(what)}")
+
+
+def action_group(state: State, seat: int, action: Action) -> str:
+    """The heading a move is listed under when the moves don't fit on buttons."""
+    return ACTION_GROUPS.get(action.get("type", ""), "Moves")
+
+
+def private_text(view: dict[str, Any]) -> str:
+    """The seat's hand (peeked cards named, the rest face away), the others' hands and any
+    Shapeshifter choices, as a DM."""
+    private = view["private"]
+    lines = [f"**Your hand** (round {view['round']}, {view['floor']['name']}) faces away from you: the others "
+             "see these cards, you only see the ones you peeked at."]
+    for held in private["hand"]:
+        if held["known"]:
+            card = held["card"]
+            lines.append(f"• {held['letter']}: **{card['name']}** ({card['label']} {card['class']}) — you peeked")
+        else:
+            lines.append(f"• {held['letter']}: unseen (it faces away from you)")
+    if not private["hand"]:
+        lines.append("• (empty: your team is hired)")
+    lines.append("**The others' hands**, which they can't see themselves: what each may hire blind from their "
+                 "hand, and may push to the market.")
+    for other in private["others"]:
+        cards = ", ".join(f"{seen['letter']}: {seen['card']['name']} ({seen['card']['label']} "
+                          f"{seen['card']['class']})" for seen in other["cards"])
+        lines.append(f"• {other['name']}: {cards or '(empty)'}")
+    if private.get("copy_options"):
+        lines.append("**Shapeshifter choices:**")
+        for option in private["copy_options"]:
+            copies = ", ".join(f"{shifter} copies {target or 'nothing'}" for shifter, target in option["copies"].items())
+            lines.append(f"• {copies}: noise {option['noise']}, +{option['bonus']} treasure")
+    return "\n".join(lines)

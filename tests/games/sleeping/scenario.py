@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games.sleeping import hiring
 from tests.games.sleeping.test_helpers import ENGINE, arrange, new_game, start_round
 
 
@@ -107,5 +108,5 @@ class SleepingTable:
         arrange(self.state, hands=[[] for _ in range(self.players)], teams=list(teams))
         self.state["phase"] = "turns"
         self.state["turn"] = 4 * self.players - 1
-        self.events = ENGINE._next_turn(self.state)
+        self.events = hiring.next_turn(self.state)
         return self.events

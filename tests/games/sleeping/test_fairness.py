@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.engine import RuleError
-from bot.games.sleeping import scoring
+from bot.games.sleeping import dealing, scoring
 from bot.games.sleeping.cards import CARDS
 from tests.games.sleeping.scenario import SleepingTable
 from tests.games.sleeping.test_helpers import ENGINE, ID, arrange, check, ids, new_game, start_round
@@ -26,7 +26,7 @@ def frozen(state) -> str:
 def test_peeking_is_automatic_and_private(floor, count):
     """Own cards can't be told apart, so nobody is asked which to peek at: each seat sees `count` of them."""
     state = new_game(4, seed=31)
-    events = start_round(state, 2, floor) if floor != "ground" else ENGINE._start_round(state, 1)
+    events = start_round(state, 2, floor) if floor != "ground" else dealing.start_round(state, 1)
     assert state["phase"] == "turns"
     assert ENGINE.to_act(state) == [state["order"][0]]
     for seat in range(4):

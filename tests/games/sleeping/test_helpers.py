@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.games.sleeping import ENGINE
+from bot.games.sleeping import ENGINE, dealing
 from bot.games.sleeping.cards import CARDS, DECK_SIZE, FLOORS, RANDOM_KEYS
 
 ID = {c["name"]: c["id"] for c in CARDS}
@@ -32,7 +32,7 @@ def start_round(state: dict[str, Any], rnd: int, floor: str | None = None) -> li
         place_floor(state, floor, rnd)
     for seat in range(len(state["names"])):
         state["teams"][seat] = []
-    return ENGINE._start_round(state, rnd)
+    return dealing.start_round(state, rnd)
 
 
 def arrange(state: dict[str, Any], hands: list[list[str]] | None = None, market: list[str] | None = None,

@@ -7,6 +7,7 @@ import pytest
 
 from bot.games.sleeping import scoring
 from bot.games.sleeping.cards import CARDS, FLOORS, WAKE_AT, tracker_bonus
+from bot.games.sleeping.table import floor_key
 from tests.games.sleeping.scenario import SleepingTable
 from tests.games.sleeping.test_helpers import ENGINE, ID, check, check_conservation, ids, new_game, secrets_of
 from tests.playout import assert_rejects
@@ -355,7 +356,7 @@ def test_floor_attic_is_the_top_and_pays_the_tracker_bonus():
     assert view["tower"][-1]["name"] == "Attic" and view["tower"][-1]["revealed"]
     # the Attic is never a round's floor: rounds 1-5 use levels 0-4
     for number in range(1, 6):
-        assert ENGINE.floor_key(state, number) != "attic"
+        assert floor_key(state, number) != "attic"
 
 
 def test_floor_cellar_no_peeking():
@@ -503,7 +504,7 @@ def test_floors_option_off_plays_every_round_on_the_ground_floor():
     state = table.state
     assert state["tower"] == ["ground", "attic"]
     for number in range(1, 6):
-        assert ENGINE.floor_key(state, number) == "ground"
+        assert floor_key(state, number) == "ground"
     table.round(3)
     assert state["phase"] == "turns" and len(state["known"][0]) == 2 and len(state["market"]) == 3
     view = ENGINE.view(state, None)
