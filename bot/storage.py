@@ -242,7 +242,7 @@ MIGRATIONS: list[str] = [
     """,
 ]
 
-SQLITE_BUSY_SNAPSHOT = 517  # SQLITE_BUSY | (2 << 8): a write asked for on a stale read snapshot
+SQLITE_BUSY = 5  # (and its extended codes, e.g. SQLITE_BUSY_SNAPSHOT 517: a write on a stale read snapshot)
 WRITE_BUDGET = 2.0  # seconds a write may wait for the database before giving up
 READ_BUDGET = 2.0  # seconds a read may wait for a database server (PostgreSQL) before giving up
 ANSWER_WITHIN = 2.0  # seconds an interaction's database waits may take before its first answer (Discord allows 3)
@@ -612,10 +612,10 @@ class Storage:
                     await db.execute("BEGIN IMMEDIATE")
                     break
                 except sqlite3.Error as exc:
-                    # Another task's read on this connection, between its cursor's hops, still holds a snapshot
-                    # older than the writer thread's last commit: SQLite refuses at once (no busy wait). It ends
-                    # at that cursor's next hop: try again, within the budget.
-                    if getattr(exc, "sqlite_errorcode", None) != SQLITE_BUSY_SNAPSHOT or loop.time() >= give_up_at:
+                    # Another task's read on this connection, between its cursor's hops, holds a snapshot: if the
+                    # writer thread committed since, or holds the write lock now, SQLite refuses at once (no busy
+                    # wait; SQLITE_BUSY_SNAPSHOT or SQLITE_BUSY). It ends at that cursor's next hop: try again.
+                    if (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF != SQLITE_BUSY or loop.time() >= give_up_at:
                         raise StorageError(str(exc)) from exc
                 await asyncio.sleep(0.002)
             try:

@@ -234,7 +234,7 @@ async def test_one_user_joining_and_leaving_again_and_again_is_slowed_down(harne
 async def test_thirty_tables_opened_at_once_all_get_their_lobby(harness):
     """30 people type ``/game new`` in 30 channels at the same moment (the benchmark's bot got "database is
     locked" from 10 such at once, and told the players the database wasn't answering)."""
-    h, fake = harness, harness.fake
+    fake = harness.fake
     channels = list(range(6200, 6230))
     add_world(fake, channels, PLAYERS[:30])
     recs = await asyncio.gather(*(fake.slash(uid, cid, "game new", {"game": "dummy"})
