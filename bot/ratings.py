@@ -19,11 +19,13 @@ transaction that records a game's results; ``docs/ratings.md`` tells the rules t
 * **What players see** is the library's ordinal, mu - 3 sigma (:attr:`Rating.ordinal`): a new player shows 0 and
   climbs as the ladder grows sure of them; under :data:`PROVISIONAL_GAMES` rated games a rating is provisional.
 * **The bots' ladder** exists on day one: each level's rating at every game is seeded (``data/ratings/bots.json``,
-  made by ``python -m tools.seed_bot_ratings`` from bot-only games) and moves with the games it plays with people.
+  made by ``python -m tools.seed_bot_ratings`` from bot-only games, shifted so that a new player's mu, 25, is the
+  three levels' mean) and moves with the games it plays with people.
 """
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Mapping
@@ -33,7 +35,12 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from bot.paths import DATA_DIR
 from bot.search import DEFAULT_LEVEL
 
-MODEL = PlackettLuce()  # the library's defaults
+MODEL = PlackettLuce()  # the library's defaults: where a new player starts, and the model of a game not listed below
+# The model's parameters per game, chosen by log-loss on the tuning servers (``python -m tools.tune_ratings``,
+# docs/ratings.md "Does the rating predict the winner?"): beta, how much a game's result varies between equal
+# players; tau, how far a rating may drift between two games. Every game not listed keeps the library's defaults
+# (beta 25/6, tau 25/300): on Tower's tuning servers no other pair gained more than 0.003 of log-loss.
+PARAMETERS: dict[str, dict[str, float]] = {}
 PROVISIONAL_GAMES = 5  # rated games before a rating stops being provisional
 BOT_PREFIX = "bot:"
 USER_PREFIX = "user:"
@@ -63,6 +70,14 @@ class Rating:
 
 
 DEFAULT = Rating(MODEL.mu, MODEL.sigma)  # where a new player starts
+
+
+def model_for(game_key: str, beta: float | None = None, tau: float | None = None) -> PlackettLuce:
+    """The model of ``game_key``'s ladders (:data:`PARAMETERS`), or one with another ``beta`` or ``tau`` (the
+    tuning and measuring tools)."""
+    chosen = PARAMETERS.get(game_key, {})
+    return PlackettLuce(beta=chosen.get("beta", MODEL.beta) if beta is None else beta,
+                        tau=chosen.get("tau", MODEL.tau) if tau is None else tau)
 
 
 def user_player(user_id: int) -> str:
@@ -173,11 +188,11 @@ def _by_side(seats: list[Seat]) -> list[list[Seat]]:
     return [sides[side] for side in sorted(sides)]
 
 
-def rate(seats: list[Seat], ratings: Mapping[str, Rating]) -> dict[str, Rating]:
+def rate(seats: list[Seat], ratings: Mapping[str, Rating], model: PlackettLuce = MODEL) -> dict[str, Rating]:
     """Every player's rating after the game ``seats`` (from :func:`judge`) finished, from ``ratings`` before it.
     A player at several seats (a level's bot seated twice) takes the mean of its seats' new ratings."""
     sides = _by_side(seats)
-    updated = MODEL.rate(_teams([[ratings[s.player] for s in side] for side in sides]),
+    updated = model.rate(_teams([[ratings[s.player] for s in side] for side in sides]),
                          ranks=[float(min(s.rank for s in side)) for side in sides])
     found: dict[str, list[PlackettLuceRating]] = {}
     for side, team in zip(sides, updated):
@@ -187,9 +202,18 @@ def rate(seats: list[Seat], ratings: Mapping[str, Rating]) -> dict[str, Rating]:
             for player, new in found.items()}
 
 
-def win_chances(sides: list[list[Rating]]) -> list[float]:
-    """Each side's chance of finishing first, as the model sees it (unequal sides compared as in :func:`rate`)."""
-    return MODEL.predict_win(_teams(sides))
+def win_chances(sides: list[list[Rating]], model: PlackettLuce = MODEL) -> list[float]:
+    """Each side's chance of finishing first, as the model that rates them sees it (unequal sides compared as in
+    :func:`rate`): Plackett-Luce's chance of a side coming first, its weight exp(mu / c) over all the sides', with
+    c the spread :func:`rate` uses (every side's sigma squared plus beta squared, summed). Not openskill's
+    ``predict_win``: that compares each pair of sides through a normal curve with the same spread, which is far
+    steeper than the logistic curve Plackett-Luce rates with (two sides 15.6 apart, sigma 4: 97% where the model
+    that rated them says 87%), so its chances were too sure (docs/ratings.md)."""
+    teams = _teams(sides)
+    mus = [sum(r.mu for r in team) for team in teams]
+    c = math.sqrt(sum(sum(r.sigma ** 2 for r in team) + model.beta ** 2 for team in teams))
+    weights = [math.exp((mu - max(mus)) / c) for mu in mus]
+    return [weight / sum(weights) for weight in weights]
 
 
 @lru_cache(maxsize=1)
@@ -243,8 +267,9 @@ class Ladder:
     or to rebuild a whole ladder from its first game."""
 
     def __init__(self, game_key: str, standings: Mapping[str, Standing] | None = None, *,
-                 start: Rating | None = None) -> None:
+                 start: Rating | None = None, model: PlackettLuce | None = None) -> None:
         self.game_key = game_key
+        self.model = model or model_for(game_key)
         self.standings: dict[str, Standing] = dict(standings or {})
         self.touched: set[str] = set()
         self.start = start  # where every newcomer starts, bots too (the bots' seeding); None: initial_rating
@@ -256,13 +281,17 @@ class Ladder:
             return standing.rating
         return self.start if self.start is not None else initial_rating(self.game_key, player)
 
+    def chances(self, sides: list[list[str]]) -> list[float]:
+        """Each side of players' chance of finishing first on this ladder now (:func:`win_chances`)."""
+        return win_chances([[self.rating(player) for player in side] for side in sides], self.model)
+
     def take(self, game: FinishedGame, *, humans_needed: bool = True) -> tuple[str, list[Change]]:
         """Rate a finished game: its status (:func:`judge`) and a change per rated seat."""
         seats, status = judge(game, humans_needed=humans_needed)
         if status != RATED:
             return status, []
         before = {s.player: self.rating(s.player) for s in seats}
-        after = rate(seats, before)
+        after = rate(seats, before, self.model)
         for player, rating in after.items():
             mine = [s for s in seats if s.player == player]
             standing = self.standings.setdefault(player, Standing(mine[-1].name, rating))

@@ -70,9 +70,6 @@ class StorageProtocol(Protocol):
         """Store ``fields``, append ``actions`` and record ``results`` in one transaction, if the row is still at
         ``expected_rev`` (VersionConflictError if not). Returns the new revision."""
 
-    async def update_game(self, game_id: int, expected_rev: int, **fields: Any) -> int:
-        """``save_game`` of ``fields`` alone."""
-
     async def commit_actions(self, game_id: int, expected_version: int, state: dict[str, Any],
                              actions: Iterable[tuple[int, int | None, dict[str, Any]]], *,
                              expected_rev: int | None = None, **fields: Any) -> int:

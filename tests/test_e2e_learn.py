@@ -132,7 +132,6 @@ async def test_a_whole_lesson_through_discord_with_a_wrong_move_at_every_step_th
     assert "You're ready" in end.content
 
 
-@pytest.mark.teach_pending  # the games' tutorials: on with tests/test_teach_coverage.py (see there)
 @pytest.mark.parametrize("key", GAMES)
 async def test_every_games_lesson_through_discord(harness, key):
     end = await learn_through_discord(harness, BOB, key)

@@ -8,6 +8,8 @@ import pytest
 import bot.rating_store
 import bot.storage
 import bot.storage_pg
+import bot.storage_ratings
+import bot.storage_schema
 from bot import ratings
 from bot.games import register
 from bot.tables import TableService
@@ -170,15 +172,15 @@ async def test_results_stored_before_the_ratings_existed_are_rated_when_the_stor
         # (found by its text: the lead renumbers migrations on merge)
         before = next(i for i, sql in enumerate(bot.storage.MIGRATIONS) if "CREATE TABLE rating_seasons" in sql)
         with monkeypatch.context() as old:
-            old.setattr(bot.storage, "MIGRATIONS", bot.storage.MIGRATIONS[:before])
-            old.setattr(bot.storage_pg, "PG_MIGRATIONS", bot.storage_pg.PG_MIGRATIONS[:before])
+            old.setattr(bot.storage_schema, "MIGRATIONS", bot.storage_schema.MIGRATIONS[:before])
+            old.setattr(bot.storage_schema, "PG_MIGRATIONS", bot.storage_schema.PG_MIGRATIONS[:before])
 
             def nothing(*args):
                 return
                 yield
 
             old.setattr(bot.rating_store, "record_game", nothing)
-            old.setattr(bot.storage.Storage, "catch_up_ratings", lambda self: asyncio.sleep(0, 0))
+            old.setattr(bot.storage_ratings.Ratings, "catch_up_ratings", lambda self: asyncio.sleep(0, 0))
             storage = await open_storage(backend, request, tmp_path, name="old.db")
             assert await storage.schema_version() == before
             svc = service_on(storage)

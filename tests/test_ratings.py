@@ -1,6 +1,7 @@
 """The rating rules and model (bot/ratings.py), without a database: who is rated, sides, ties, a level seated
 twice, the conservative rating, and the bots' seeded ladder."""
 import json
+import math
 
 import pytest
 from openskill.models import PlackettLuce
@@ -122,5 +123,21 @@ def test_the_bots_seeded_ladder_covers_every_game_and_level_in_the_measured_stre
         # docs/bots.md "Bot levels": easy below normal below hard at every game, by the shown rating and by skill.
         assert [r.ordinal for r in seeded] == sorted(r.ordinal for r in seeded), key
         assert [r.mu for r in seeded] == sorted(r.mu for r in seeded), key
-        assert levels["normal"]["mu"] == pytest.approx(ratings.DEFAULT.mu)  # a new player starts level with it
+        # a new player starts at the three levels' mean skill (tools/seed_bot_ratings.py ANCHOR)
+        assert sum(levels[level]["mu"] for level in LEVELS) / 3 == pytest.approx(ratings.DEFAULT.mu, abs=1e-3)
     assert ratings.initial_rating("dummy", "bot:hard") == ratings.DEFAULT  # no seeds: the default
+
+
+def test_the_chances_are_the_plackett_luce_models_own_chances_of_coming_first():
+    model = ratings.model_for("masterminds")
+    hard, normal = Rating(40.6, 4.0), Rating(25.0, 3.9)
+    c = math.sqrt(2 * model.beta ** 2 + 4.0 ** 2 + 3.9 ** 2)  # the spread the model rates with
+    heads_up = 1 / (1 + math.exp(-(40.6 - 25.0) / c))
+    assert win_chances([[hard], [normal]], model) == pytest.approx([heads_up, 1 - heads_up])
+    three = [Rating(30, 3), Rating(25, 2), Rating(20, 4)]
+    c = math.sqrt(sum(model.beta ** 2 + r.sigma ** 2 for r in three))
+    weights = [math.exp(r.mu / c) for r in three]
+    assert win_chances([[r] for r in three], model) == pytest.approx([w / sum(weights) for w in weights])
+    # openskill's predict_win puts the same spread through a normal curve: far surer than the model that rated them
+    library = model.predict_win([[model.rating(mu=r.mu, sigma=r.sigma)] for r in (hard, normal)])[0]
+    assert library > heads_up + 0.05

@@ -35,10 +35,10 @@ async def test_one_active_game_per_channel(storage):
 
 async def test_finished_game_frees_the_channel(storage):
     gid = await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
-    rev = await storage.update_game(gid, 0, status="finished")
+    rev = await storage.save_game(gid, 0, {"status": "finished"})
     assert rev == 1
     with pytest.raises(VersionConflictError):  # every write of a game row is a compare-and-set
-        await storage.update_game(gid, 0, status="ended")
+        await storage.save_game(gid, 0, {"status": "ended"})
     await storage.create_game(1, 10, "dummy", 100, {}, 5, [])
 
 
@@ -103,7 +103,7 @@ async def test_knows_game_after_a_finished_game_or_a_started_lesson(storage):
     await storage.start_tutorial(100, "dummy", {"index": 0})
     assert await storage.knows_game(100, "dummy") and not await storage.knows_game(100, "tower")
     gid = await storage.create_game(1, 10, "tower", 101, {}, 5, [{"user_id": 101, "name": "Bo"}])
-    await storage.update_game(gid, 0, status="finished")
+    await storage.save_game(gid, 0, {"status": "finished"})
     game = await storage.get_game(gid)
     assert not await storage.knows_game(101, "tower")
     await storage.record_results(game, [{"seat": 0, "score": 3, "rank": 1, "won": True}])

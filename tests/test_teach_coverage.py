@@ -3,12 +3,7 @@ when it has an example), a tutorial the platform can run, and a line of help for
 the start of a game at every table size. The games' own tests (``tests/games/<key>/test_teach.py``, with
 ``tests/teach_checks.py``) check each thoroughly; this one sees that none is missing, including a game added later.
 
-``test_every_game_teaches_a_newcomer`` is marked ``teach_pending``, as is each game's whole lesson played through
-the fake Discord (``tests/test_e2e_learn.py::test_every_games_lesson_through_discord``): pyproject.toml leaves them
-out of the default run (reported as deselected) until the five games' teach modules land. To switch them on, delete
-their ``@pytest.mark.teach_pending`` lines (or, once none is left, the marker and ``addopts`` in pyproject.toml);
-``pytest -m teach_pending`` runs them now. The two tests after it run by default: the check passes a game that
-teaches and catches one that doesn't."""
+The two tests after it check the check: it passes a game that teaches and catches one that doesn't."""
 from __future__ import annotations
 
 import pytest
@@ -49,7 +44,6 @@ def check_teaches(engine: Engine) -> None:
             assert not missing, f"{key} ({players} players): no help for {sorted(missing)}"
 
 
-@pytest.mark.teach_pending
 @pytest.mark.parametrize("key", GAMES)
 def test_every_game_teaches_a_newcomer(key):
     check_teaches(get_engine(key))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import Event, State
+from bot.engine import TUNED, Event, State
 from bot.games.sleeping.cards import DECK_SIZE, HAND_SIZE, RANDOM_KEYS, short, slot_name
 from bot.games.sleeping.table import TableMixin, seat_names
 from bot.rng import Rng
@@ -20,7 +20,8 @@ class DealingMixin(TableMixin):
         state: State = {
             "names": list(names),
             "rng": Rng.seed_state(seed),
-            "options": {"floors": bool(options.get("floors", True))},
+            # the rule set is kept for the record: every rule is the printed one, so both sets play alike
+            "options": {"floors": bool(options.get("floors", True)), "rules": options.get("rules", TUNED)},
             "round": 0,
             "phase": "setup",
             "noise": [0] * players,
@@ -95,14 +96,16 @@ class DealingMixin(TableMixin):
             slots = sorted(rng.sample(range(HAND_SIZE), peek)) if peek < HAND_SIZE else list(range(HAND_SIZE))
             state["known"][seat] = [hand[slot] for slot in slots]
             if slots:
-                seen = ", ".join(f"{slot_name(slot)}: {short(hand[slot])}" for slot in slots)
-                what = "all your cards" if peek >= HAND_SIZE else f"card{'s' if peek > 1 else ''}"
-                events.append({"type": "peek", "to": seat, "text": f"You peek at {what} — {seen}."})
+                seen = ", ".join(f"card {slot_name(slot)} is {short(hand[slot])}" for slot in slots)
+                what = "all your cards" if peek >= HAND_SIZE else f"your card{'s' if peek > 1 else ''}"
+                events.append({"type": "peek", "to": seat,
+                               "text": f"You peek at {what}: {seen}. The rest of your hand stays unseen."
+                               if peek < HAND_SIZE else f"You peek at {what}: {seen}."})
         if peek <= 0:
             events.append({"type": "peek", "text": "Nobody may peek at their cards this round."})
         elif peek >= HAND_SIZE:
             events.append({"type": "peek", "text": "Everyone sees all 4 of their own cards this round."})
         else:
-            everyone = f"Everyone peeks at {peek} of their own card{'s' if peek > 1 else ''}."
+            everyone = f"Everyone peeks at {peek} of their own cards (their hands face away from them)."
             events.append({"type": "peek", "text": everyone})
         return events

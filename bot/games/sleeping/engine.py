@@ -51,6 +51,7 @@ META = GameMeta(
         Option("floors", "Tower floors", True,
                "Reveal a random floor card with its own rule in rounds 2-5 (off: every round plays like the Ground Floor)."),
     ),
+    revision=2,  # 2: the rules option (tuned or rulebook) kept in the state, the reasons in the texts
 )
 
 

@@ -43,13 +43,13 @@ class HiringMixin(RoundEndMixin):
         name = seat_names(state)[seat]
         if action["type"] == "hire_deck":
             card_id = state["deck"].pop()
-            text = f"{name} hires {short(card_id)} from the top of the deck."
+            text = f"{name} hires {short(card_id)} from the top of the deck"
         else:
             card_id = action["card"]
             state["market"].remove(card_id)
-            text = f"{name} hires {short(card_id)} from the market."
-        events: list[Event] = [{"type": "hire", "text": text}]
+            text = f"{name} hires {short(card_id)} from the market"
         state["teams"][seat].append(card_id)
+        events: list[Event] = [{"type": "hire", "text": text + self.hire_result(state, seat, card_id)}]
         self._note(state, f"hire: from {action['type'][5:]}", f"adventurer: {CARDS[card_id]['class']}")
         state["pending"] = {"seat": seat, "card": card_id}
         slots = self.hand_slots(state, seat)
@@ -67,7 +67,8 @@ class HiringMixin(RoundEndMixin):
         self._note(state, "hire: from hand", f"adventurer: {CARDS[card_id]['class']}")
         name = seat_names(state)[seat]
         events: list[Event] = [{"type": "hire",
-                                "text": f"{name} hires {short(card_id)} from their hand (card {slot_name(slot)})."}]
+                                "text": f"{name} hires {short(card_id)} from their hand (card {slot_name(slot)})"
+                                        + self.hire_result(state, seat, card_id)}]
         return events + self._next_turn(state)
 
     def _apply_push(self, state: State, seat: int, action: Action) -> list[Event]:

@@ -12,6 +12,7 @@ from bot.games.sleeping.table import seat_names
 from bot.games.sleeping.viewtypes import LastRoundView, SummaryCardView, SummaryTeamView
 
 LOUDER_COPY = "Shapeshifter: a louder copy for floor treasure"
+NEAR = 12  # the tracker line warns a guild this close to the wizard's waking
 
 
 def final_order_key(row: dict[str, Any]) -> tuple[bool, int, int]:
@@ -76,7 +77,8 @@ class RoundEndMixin(DealingMixin):
             copies = self.team_copies(state, seat)
             scores = scoring.card_scores(team, copies, effect)
             teams.append({"team": team, "copies": copies, "scores": scores, "noise": sum(scores.values()),
-                          "bonus": scoring.floor_bonus(team, copies, effect)})
+                          "bonus": scoring.floor_bonus(team, copies, effect),
+                          "reasons": scoring.card_reasons(team, copies, effect)})
         return teams
 
     @staticmethod
@@ -93,6 +95,8 @@ class RoundEndMixin(DealingMixin):
             if card_id in team["copies"]:
                 target = CARDS[team["copies"][card_id]]
                 entry["copies"] = f"{label(target)} {target['class']}"
+            if card_id in team["reasons"]:
+                entry["why"] = team["reasons"][card_id]
             cards.append(entry)
         return cards
 
@@ -131,15 +135,20 @@ class RoundEndMixin(DealingMixin):
         names = seat_names(state)
         seats = range(len(names))
         quiet = [names[seat] for seat in seats if teams[seat]["noise"] == low]
-        parts = ", ".join(f"{names[seat]} {teams[seat]['noise']}" for seat in seats)
+        whys = [scoring.team_why(teams[seat]["reasons"]) for seat in seats]
+        parts = ", ".join(f"{names[seat]} {teams[seat]['noise']}" + (f" ({whys[seat]})" if whys[seat] else "")
+                          for seat in seats)
         events: list[Event] = [{"type": "score", "image": "round",
                                 "text": f"Round {state['round']} noise: {parts}. "
-                                        f"Quietest: {', '.join(quiet)} (+{reward} treasure each)."}]
+                                        f"Quietest: {', '.join(quiet)} (+{reward} treasure{' each' if len(quiet) > 1 else ''})."}]
         bonus = [f"{names[seat]} +{teams[seat]['bonus']}" for seat in seats if teams[seat]["bonus"]]
         if bonus:
             events.append({"type": "bonus", "text": f"{self.floor(state)['name']} pays: {', '.join(bonus)}."})
-        tracker = ", ".join(f"{names[seat]} {state['noise'][seat]}" for seat in seats)
-        events.append({"type": "tracker", "text": f"Noise tracker: {tracker}."})
+        tracker = ", ".join(f"{names[seat]} {state['noise'][seat]}" + (
+            f" ({WAKE_AT - state['noise'][seat]} from waking the wizard)" if 0 < WAKE_AT - state["noise"][seat] <= NEAR
+            else "") for seat in seats)
+        events.append({"type": "tracker",
+                       "text": f"Noise tracker (at {WAKE_AT} a guild wakes the wizard and loses): {tracker}."})
         return events
 
     # ------------------------------------------------------------ the end of the game
@@ -150,8 +159,9 @@ class RoundEndMixin(DealingMixin):
         state["pending"] = None
         events: list[Event] = []
         if woke:
-            who = ", ".join(names[seat] for seat in woke)
-            events.append({"type": "wake", "text": f"{who} woke the wizard (48+ noise)! The game ends now."})
+            who = " and ".join(f"{names[seat]} ({state['noise'][seat]} noise)" for seat in woke)
+            events.append({"type": "wake", "text": f"{who} woke the wizard ({WAKE_AT} or more)! The game ends now, "
+                                                   f"and a guild that woke him can't win."})
         final = []
         for seat in range(len(names)):
             bonus = tracker_bonus(state["noise"][seat])

@@ -117,3 +117,47 @@ def copy_options(team: list[int], effect: dict[str, Any]) -> list[dict[str, Any]
 def best_copies(team: list[int], effect: dict[str, Any]) -> dict[int, int]:
     """The quietest assignment (most floor treasure among equally quiet ones)."""
     return copy_options(team, effect)[0]["copies"]
+
+
+COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
+
+
+def team_why(reasons: dict[int, str]) -> str:
+    """A team's reasons as one phrase, each once ("two 5s cancel, Rogue pack: 10 each"); '' when it has none."""
+    return ", ".join(dict.fromkeys(reasons.values()))
+
+
+def card_reasons(team: list[int], copies: dict[int, int] | None, effect: dict[str, Any]) -> dict[int, str]:
+    """Why a team card scores other than its printed number, in a few words ("two 5s cancel", "Rogue pack",
+    "copies nothing"), for each card whose score needs a reason (a plain card scoring its number has none)."""
+    counts_as = effective(team, copies)
+    scores = card_scores(team, copies, effect)
+    groups: dict[int, int] = {}
+    for card_id in team:
+        if counts_as[card_id]["kind"] in ("regular", "slime"):
+            groups[counts_as[card_id]["value"]] = groups.get(counts_as[card_id]["value"], 0) + 1
+    rogues = sum(1 for card_id in team if counts_as[card_id]["kind"] == "rogue")
+    bards = sum(1 for card_id in team if counts_as[card_id]["kind"] == "bard")
+    doubled = None
+    if effect.get("loudest_double") and team:
+        doubled = max(team, key=lambda card_id: (scores[card_id], -team.index(card_id)))
+    reasons: dict[int, str] = {}
+    for card_id in team:
+        kind, value = counts_as[card_id]["kind"], counts_as[card_id]["value"]
+        if kind == "blank":
+            reasons[card_id] = "copies nothing"
+        elif kind in ("regular", "slime") and groups[value] >= 2:
+            what = "Slimes" if kind == "slime" and all(counts_as[other]["kind"] == "slime" for other in team
+                                                       if counts_as[other]["value"] == value) else f"{value}s"
+            reasons[card_id] = f"{COUNT_WORDS.get(groups[value], str(groups[value]))} {what} cancel"
+        elif kind == "rogue" and "rogue_score" in effect and scores[card_id] == 0:
+            reasons[card_id] = "silent here"
+        elif kind == "rogue" and rogues >= 2:
+            reasons[card_id] = "Rogue pack: 10 each"
+        elif kind == "bard" and effect.get("bards_cancel") and bards >= 2:
+            reasons[card_id] = "Bards in harmony"
+        elif kind == "slime" and "slime_score" in effect:
+            reasons[card_id] = f"muffled: {effect['slime_score']}"
+        if card_id == doubled and scores[card_id]:
+            reasons[card_id] = (reasons[card_id] + ", " if card_id in reasons else "") + "loudest: double"
+    return reasons

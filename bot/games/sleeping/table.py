@@ -72,6 +72,22 @@ class TableMixin(Engine):
             return {int(shifter): target for shifter, target in choice.items()}
         return scoring.best_copies(state["teams"][seat], self.effect(state))
 
+    def team_now(self, state: State, seat: int, extra: int | None = None) -> tuple[int, int, dict[int, str]]:
+        """``seat``'s team as it stands (with ``extra`` hired too): its noise and floor treasure with the quietest
+        Shapeshifter copies, and why each card scores other than its number."""
+        team = state["teams"][seat] + ([] if extra is None else [extra])
+        effect = self.effect(state)
+        copies = scoring.best_copies(team, effect)
+        return (scoring.noise(team, copies, effect), scoring.floor_bonus(team, copies, effect),
+                scoring.card_reasons(team, copies, effect))
+
+    def hire_result(self, state: State, seat: int, card_id: int) -> str:
+        """What a hire just did to the team, for its event: ' (two 5s cancel): team noise 3.'"""
+        noise, bonus, reasons = self.team_now(state, seat)
+        why = f" ({reasons[card_id]})" if card_id in reasons else ""
+        pays = f", floor treasure {bonus}" if bonus else ""
+        return f"{why}: team noise {noise}{pays}."
+
     @staticmethod
     def _note(state: State, *names: str) -> None:
         """Count a card or mechanic as used this game (for the balance report)."""

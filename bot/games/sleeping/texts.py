@@ -6,26 +6,35 @@ from typing import Any
 
 from bot.engine import Action, State
 from bot.games.sleeping import scoring
-from bot.games.sleeping.cards import CARDS, ROUNDS, TEAM_SIZE, short, slot_name
+from bot.games.sleeping.cards import CARDS, ROUNDS, TEAM_SIZE, label, short, slot_name
 from bot.games.sleeping.hiring import HiringMixin
 from bot.games.sleeping.table import seat_names
 
 SUMMARY = """\
-**Goal:** hire quiet teams of adventurers, sneak into the sleeping wizard's tower and grab the most treasure.
-**Your hand is back to front:** you see everyone's 4 cards except your own. At the start of each round you *peek* at 2 of your own cards, picked at random since you can't tell them apart (the floor may change how many).
+**Goal:** hire quiet teams of adventurers to sneak into the sleeping wizard's tower, and end with the most treasure. **Reaching 48 noise wakes the wizard: that guild loses.**
+**Your hand faces away from you:** everyone sees your 4 cards but you. At the start of each round you *peek* at 2 of them, picked at random (the floor may change how many); your DM shows which, and every other player's hand.
 **Each round** (at most 5): a market of 3 face-up cards, 4 cards to each hand, then 4 turns each. On your turn hire ONE adventurer:
-• **A)** a card from your hand (known or not), or
+• **A)** a card from your hand (seen or not), or
 • **B)** the top card of the deck, then push one hand card face up to the market, or
 • **C)** a market card, then push one hand card to the market.
-**Noise** (lower is better): cards of equal value cancel to 0. One Rogue (1*) scores 1, two or more score 10 each and never cancel. Bards (11-14) never cancel. A Shapeshifter (?) copies any non-Bard card in your team (its value and class; copying a Rogue makes it a Rogue). Slimes are 10s.
-**Treasure:** the quietest team(s) collect 2 treasures; the floor may pay more (e.g. 1 per Mage, for every team). Your noise goes on the tracker.
+**Noise** (lower is better): adventurers of the same number cancel: all score 0. A Rogue (1*) scores 1 alone; two or more score 10 each and never cancel. Bards (11-14) never cancel. A Shapeshifter (?) copies another card of your team but a Bard (its number and class), to cancel with it; copying nothing scores 0. Slimes are 10s. Healers, Mages, Warriors and Rangers (2-9) are plain: their class only counts on floors that pay for it.
+**Treasure:** the quietest team(s) collect 2 treasures; the floor may pay more (e.g. 1 per Mage, to every team). Your team's noise goes on your guild's noise tracker.
 **Tower:** Ground Floor in round 1, then one hidden floor revealed per round (peeking, hiring, market, noise or treasure rules).
-**End:** after round 5, or at once when a guild reaches 48 noise. Bonus treasure by tracker space (0-9: 5, 10-14: 4, 15-19: 3, 20-26: 2, 27-35: 1, 36+: 0). Most treasure wins, ties to less noise; at 48+ you woke the wizard and cannot win.
+**End:** after round 5, or at the end of a round in which a guild reaches 48 noise: that guild woke the wizard and cannot win. Bonus treasure by tracker space (0-9: 5, 10-14: 4, 15-19: 3, 20-26: 2, 27-35: 1, 36-47: 0). Most treasure wins, ties to less noise.
 **Turn order:** round 1 from the first seat; later rounds the noisiest guild starts (ties: earliest seat), then seat order.
 """
 
-ACTION_GROUPS = {"hire_hand": "Hire from your hand", "hire_deck": "Hire from deck or market",
-                 "hire_market": "Hire from deck or market", "push": "Push to the market", "copy": "Shapeshifters"}
+ACTION_GROUPS = {"hire_hand": "Hire from your hand", "hire_deck": "Hire from the deck or market, then push a hand card",
+                 "hire_market": "Hire from the deck or market, then push a hand card",
+                 "push": "Push a hand card to the market", "copy": "What your Shapeshifters copy"}
+
+
+def fit_label(*labels: str, limit: int = 80) -> str:
+    """The first of ``labels`` that fits a button (``limit`` characters); else the last, cut after a whole word."""
+    for text in labels:
+        if len(text) <= limit:
+            return text
+    return labels[-1][:limit - 1].rsplit(" ", 1)[0].rstrip(",:") + "…"
 
 
 class TextsMixin(HiringMixin):
@@ -88,36 +97,55 @@ class TextsMixin(HiringMixin):
         return "That move isn't allowed right now: hire from your hand, the deck or the market."
 
     def describe_action(self, state: State, seat: int, action: Action) -> str:
-        """A move's button label (at most 80 characters); never names a card its owner hasn't peeked at."""
+        """A move's button label (at most 80 characters): what it does and, for a card you can see, what it makes
+        of your team's noise; it never names a card its owner hasn't peeked at."""
         kind = action.get("type")
         if kind == "hire_hand":
-            return f"Hire {self._own_card(state, seat, action['slot'])}"[:80]
+            card_id = state["hands"][seat][action["slot"]]
+            if card_id not in state["known"][seat]:
+                return f"Hire your card {slot_name(action['slot'])} unseen (you haven't peeked at it)"
+            preview = self._preview(state, seat, card_id)
+            return fit_label(f"Hire your card {slot_name(action['slot'])}, {short(card_id)}{preview}",
+                             f"Hire your {short(card_id)}{preview.replace('team noise', 'noise')}")
         if kind == "hire_deck":
-            return "Hire the deck's top card (then push a hand card)"
+            return "Hire the deck's top card unseen, then push a hand card"
         if kind == "hire_market":
-            return f"Hire {short(action['card'])} from the market"[:80]
+            preview = self._preview(state, seat, action["card"])
+            return fit_label(f"Hire {short(action['card'])} from the market{preview}",
+                             f"Hire {short(action['card'])} from market{preview.replace('team noise', 'noise')}")
         if kind == "push":
-            return f"Push {self._own_card(state, seat, action['slot'])} to the market"[:80]
+            return fit_label(f"Push {self._own_card(state, seat, action['slot'])} face up to the market")
         if kind == "copy":
-            return self._describe_copy(state, seat, action)[:80]
+            return self._describe_copy(state, seat, action)
         return str(kind)
+
+    def _preview(self, state: State, seat: int, card_id: int) -> str:
+        """': team noise 5 → 3' (and the floor treasure it would change): what hiring a seen card does."""
+        before, bonus_before, _ = self.team_now(state, seat)
+        after, bonus_after, _ = self.team_now(state, seat, card_id)
+        pays = f", treasure +{bonus_after}" if bonus_after > bonus_before else ""
+        return f": team noise {before} → {after}{pays}"
 
     @staticmethod
     def _own_card(state: State, seat: int, slot: int) -> str:
-        """'your card B (Tansy (2 Healer))', or 'your card B (unknown)' if its owner hasn't peeked at it."""
+        """'your card B, Tansy (2 Healer)', or 'your card B (unseen)' if its owner hasn't peeked at it."""
         card_id = state["hands"][seat][slot]
-        return f"your card {slot_name(slot)} ({short(card_id) if card_id in state['known'][seat] else 'unknown'})"
+        return f"your card {slot_name(slot)}" + (f", {short(card_id)}," if card_id in state["known"][seat]
+                                                  else " (unseen)")
 
     def _describe_copy(self, state: State, seat: int, action: Action) -> str:
-        """'Mimsy→Emberly: noise 6, +2 treasure': what each Shapeshifter copies and what the team then scores."""
+        """'Mimsy as 3 Mage: team noise 6, +2 treasure': what each Shapeshifter copies and what the team then scores."""
         team = state["teams"][seat]
         shifters = scoring.shapeshifters(team)
         copies = {shifter: target for shifter, target in zip(shifters, action["targets"]) if target is not None}
         effect = self.effect(state)
-        parts = ", ".join(f"{CARDS[shifter]['name']}→{CARDS[copies[shifter]]['name'] if shifter in copies else 'nothing'}"
-                          for shifter in shifters)
-        return (f"{parts}: noise {scoring.noise(team, copies, effect)}, "
-                f"+{scoring.floor_bonus(team, copies, effect)} treasure")
+        what = [f"{label(CARDS[copies[shifter]])} {CARDS[copies[shifter]]['class']}" if shifter in copies
+                else "nothing (0)" for shifter in shifters]
+        outcome = (f"team noise {scoring.noise(team, copies, effect)}, "
+                   f"+{scoring.floor_bonus(team, copies, effect)} treasure")
+        named = ", ".join(f"{CARDS[shifter]['name']} as {copy}" for shifter, copy in zip(shifters, what))
+        return fit_label(f"{named}: {outcome}", f"Copy {', '.join(what)}: {outcome}",
+                         f"{outcome.capitalize()}: copy {', '.join(what)}")
 
     def action_group(self, state: State, seat: int, action: Action) -> str:
         """The heading a move is listed under when the moves don't fit on buttons."""
@@ -127,16 +155,18 @@ class TextsMixin(HiringMixin):
         """The seat's hand (peeked cards named, the rest face away), the others' hands and any
         Shapeshifter choices, as a DM."""
         private = view["private"]
-        lines = [f"**Your hand** (round {view['round']}, {view['floor']['name']}):"]
+        lines = [f"**Your hand** (round {view['round']}, {view['floor']['name']}) faces away from you: the others "
+                 "see these cards, you only see the ones you peeked at."]
         for held in private["hand"]:
             if held["known"]:
                 card = held["card"]
-                lines.append(f"• {held['letter']}: **{card['name']}** ({card['label']} {card['class']}) — peeked")
+                lines.append(f"• {held['letter']}: **{card['name']}** ({card['label']} {card['class']}) — you peeked")
             else:
-                lines.append(f"• {held['letter']}: face away from you (not peeked)")
+                lines.append(f"• {held['letter']}: unseen (it faces away from you)")
         if not private["hand"]:
-            lines.append("• (empty)")
-        lines.append("**What you see in the others' hands:**")
+            lines.append("• (empty: your team is hired)")
+        lines.append("**The others' hands**, which they can't see themselves: what each may hire blind from their "
+                     "hand, and may push to the market.")
         for other in private["others"]:
             cards = ", ".join(f"{seen['letter']}: {seen['card']['name']} ({seen['card']['label']} "
                               f"{seen['card']['class']})" for seen in other["cards"])
@@ -144,6 +174,6 @@ class TextsMixin(HiringMixin):
         if private.get("copy_options"):
             lines.append("**Shapeshifter choices:**")
             for option in private["copy_options"]:
-                copies = ", ".join(f"{shifter}→{target or 'nothing'}" for shifter, target in option["copies"].items())
+                copies = ", ".join(f"{shifter} copies {target or 'nothing'}" for shifter, target in option["copies"].items())
                 lines.append(f"• {copies}: noise {option['noise']}, +{option['bonus']} treasure")
         return "\n".join(lines)

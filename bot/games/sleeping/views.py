@@ -92,11 +92,14 @@ class ViewsMixin(TextsMixin):
         effect = self.effect(state)
         copies = self.team_copies(state, seat) if state["phase"] != "copy" else scoring.best_copies(team, effect)
         scores = scoring.card_scores(team, copies, effect)
+        reasons = scoring.card_reasons(team, copies, effect)
         cards: list[TeamCardView] = []
         for card_id in team:
             entry: TeamCardView = {**card_view(card_id), "score": scores[card_id]}
             if card_id in copies:
                 entry["copies"] = CARDS[copies[card_id]]["name"]
+            if card_id in reasons:
+                entry["why"] = reasons[card_id]
             cards.append(entry)
         return {"seat": seat, "cards": cards, "noise": sum(scores.values()),
                 "bonus": scoring.floor_bonus(team, copies, effect)}

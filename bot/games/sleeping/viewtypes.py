@@ -19,19 +19,23 @@ class CardView(CardFace):
 
 
 class TeamCardView(CardView):
-    """A hired adventurer: its noise this round, and for a Shapeshifter the name of the card it copies."""
+    """A hired adventurer: its noise this round, for a Shapeshifter the name of the card it copies, and why it
+    scores other than its number ("two 5s cancel"), where it does."""
 
     score: int
     copies: NotRequired[str]
+    why: NotRequired[str]
 
 
 @final
 class SummaryCardView(CardFace):
     """A card of a scored team in the round summary: anonymous (no name, no id), since it is back in the
-    deck; ``copies`` is the label and class of what a Shapeshifter copied ('3 Mage')."""
+    deck; ``copies`` is the label and class of what a Shapeshifter copied ('3 Mage'), ``why`` why the card
+    scored other than its number ("two 5s cancel")."""
 
     score: int
     copies: NotRequired[str]
+    why: NotRequired[str]
 
 # One space band of the noise tracker and the bonus treasure it pays at the end.
 BandView = TypedDict("BandView", {"from": int, "to": int, "treasure": int})

@@ -173,7 +173,7 @@ def test_names_are_unique_and_never_inside_other_text():
         assert not any(name in text for text in others), name
     # the fixed words of private_text never contain a name either
     text = ENGINE.private_text(ENGINE.view(new_game(3), 0))
-    assert "face away from you" in text
+    assert "unseen (it faces away from you)" in text
 
 
 def test_twenty_floors_ground_attic_and_eighteen_random():

@@ -61,7 +61,7 @@ def test_rulebook_example_played_through_the_engine():
     assert [(o["noise"], o["bonus"]) for o in options] == [(5, 1), (6, 2)]
     legal = ENGINE.legal_actions(state, 0)
     assert legal[1] == {"type": "copy", "targets": [ID["Emberly"]]}
-    assert "Mimsy→Emberly" in ENGINE.describe_action(state, 0, legal[1])
+    assert "Mimsy as 3 Mage: team noise 6, +2 treasure" in ENGINE.describe_action(state, 0, legal[1])
     ENGINE.apply(state, 0, legal[1])
     last = state["last_round"]
     assert last["teams"][0]["noise"] == 6 and last["teams"][1]["noise"] == 8
@@ -546,7 +546,7 @@ def test_describe_action_never_names_an_unpeeked_own_card():
     state = SleepingTable(2, seed=21).round(2, "cellar").state
     seat = ENGINE.to_act(state)[0]
     labels = [ENGINE.describe_action(state, seat, a) for a in ENGINE.legal_actions(state, seat)]
-    assert "Hire your card A (unknown)" in labels
+    assert "Hire your card A unseen (you haven't peeked at it)" in labels
     for cid in state["hands"][seat]:
         assert not any(CARDS[cid]["name"] in label for label in labels)
     assert all(len(label) <= 80 for label in labels)
