@@ -44,9 +44,10 @@ import logging
 import re
 import time
 from collections import Counter, deque
+from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Coroutine, Hashable, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import aiohttp
 
@@ -74,7 +75,7 @@ _ID = re.compile(r"/\d{5,}")
 _TOKEN = re.compile(r"^(webhooks/\{id\}|interactions/\{id\})/[^/]+")
 
 _PRIORITY: contextvars.ContextVar[int] = contextvars.ContextVar("heistcord_send_priority", default=BOARD)
-_RESERVATION: contextvars.ContextVar["Reservation | None"] = contextvars.ContextVar("heistcord_reservation",
+_RESERVATION: contextvars.ContextVar[Reservation | None] = contextvars.ContextVar("heistcord_reservation",
                                                                                      default=None)
 
 
@@ -309,12 +310,12 @@ class SharedBudget(Budget):
     second (which spans at most ``1 / SLOT_SECONDS + 1`` slots) ever holds more than ``rate``. The slot is the
     database server's clock, the same for every process."""
 
-    def __init__(self, storage: "Storage", rate: float = DEFAULT_RATE, window: float = 1.0,
+    def __init__(self, storage: Storage, rate: float = DEFAULT_RATE, window: float = 1.0,
                  clock: Callable[[], float] = time.monotonic, slot: float = SLOT_SECONDS) -> None:
         super().__init__(rate, window, clock)
         self.storage = storage
         self.slot = slot
-        slots = int(round(window / slot)) + 1  # slots one window can touch
+        slots = round(window / slot) + 1  # slots one window can touch
         self.per_slot = max(1, self.rate // slots)
         self._leased = 0
         self._lease_ends = 0.0
@@ -359,7 +360,7 @@ class SharedBudget(Budget):
 class UserLimits:
     """Per-user limits on what one user can trigger again and again (``kind`` -> ``(times, per seconds)``)."""
 
-    LIMITS: dict[str, tuple[int, float]] = {
+    LIMITS: ClassVar[dict[str, tuple[int, float]]] = {
         "dm-retry": (3, 60.0),  # Try DMs again: a DM (and maybe a refusal) each time
         "status": (3, 60.0),  # /game status: a board drawn and posted
         "lobby": (6, 30.0),  # /game join, /game leave: the lobby edited
@@ -545,7 +546,7 @@ class Sender:
             job.spacing, job.not_before = 0.0, float("-inf")
             job.poke.set()
 
-    async def idle(self, timeout: float = 30.0, *, lazy: bool = False) -> None:
+    async def idle(self, timeout: float = 30.0, *, lazy: bool = False) -> None:  # noqa: ASYNC109 (a drain with a deadline: it returns when time is up, never raises)
         """Wait until no job is waiting or running (or ``timeout``); lazy ones waiting out their spacing are not
         waited for unless ``lazy``."""
         loop = asyncio.get_running_loop()

@@ -13,7 +13,7 @@ import contextlib
 import fcntl
 import os
 import sqlite3
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import aiosqlite
 
