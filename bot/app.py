@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import hashlib
 import json
 import logging
 import pkgutil
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -204,10 +206,8 @@ class HeistBot(commands.AutoShardedBot):
         for task in (self._timer_task, self._refusal_log_task, self._budget_log_task):
             if task is not None:
                 task.cancel()
-                try:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-                except (asyncio.CancelledError, Exception):
-                    pass
         await self._drain_handlers()
         await self.ui.idle(timeout=DRAIN_SECONDS, dms=True)  # hand DMs waiting to catch up go now
         await self.sender.close()
@@ -229,7 +229,7 @@ class HeistBot(commands.AutoShardedBot):
         if pending:
             await asyncio.wait(pending, timeout=DRAIN_SECONDS)
 
-    async def idle(self, timeout: float = 30.0, *, dms: bool = False) -> None:
+    async def idle(self, timeout: float = 30.0, *, dms: bool = False) -> None:  # noqa: ASYNC109 (a drain with a deadline: it returns when time is up, never raises)
         """Wait until every interaction being handled is done (boards posted, DMs sent; hand DMs that catch up
         at leisure too if ``dms``)."""
         loop = asyncio.get_running_loop()
@@ -252,7 +252,8 @@ class HeistBot(commands.AutoShardedBot):
         elif game.state is not None:
             finished = game.status == "finished"
             engine = self.tables.engine(game)
-            events = [{"type": "late", "text": text} for n, text in await self.tables.public_log(game.id) if n > version]
+            log_lines = await self.tables.public_log(game.id)
+            events = [{"type": "late", "text": text} for n, text in log_lines if n > version]
             await self.ui.publish(Outcome(game=game, events=events, turn_passed=True, finished=finished,
                                           changed_private=set(range(len(game.seats))),
                                           results=engine.scores(game.state) if finished else None))

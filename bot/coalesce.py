@@ -5,7 +5,8 @@ one more board shows the latest state with everything queued. A burst of moves
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any
 
 
 class Coalescer:

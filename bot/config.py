@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
 from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
@@ -38,7 +38,7 @@ def parse_shard_ids(text: str, count: int | None) -> list[int] | None:
     ids: list[int] = []
     for part in text.split(","):
         first, dash, last = part.strip().partition("-")
-        if not first.strip().isdecimal() or dash and not last.strip().isdecimal():
+        if not first.strip().isdecimal() or (dash and not last.strip().isdecimal()):
             raise ConfigError(f"HEISTCORD_SHARD_IDS is a list of shard ids and ranges such as '0-3' or '0,1,2'"
                               f" (not '{text}').")
         low, high = int(first), int(last) if dash else int(first)
@@ -63,7 +63,7 @@ def parse_database_url(text: str) -> str | None:
     if text.split("://", 1)[0] not in ("postgresql", "postgres") or "://" not in text:
         raise ConfigError(f"HEISTCORD_DATABASE_URL must be a PostgreSQL URL such as {example} (or empty for SQLite).")
     try:
-        urlsplit(text).port
+        _ = urlsplit(text).port  # raises ValueError for a port that is not a number
     except ValueError:  # (the message would quote the URL, password and all)
         raise ConfigError(f"HEISTCORD_DATABASE_URL: the port after the host must be a number, as in {example}."
                           " (A password with ':', '@' or '/' in it must be percent-encoded.)") from None
@@ -121,7 +121,7 @@ class Config:
     search_workers: int = 1  # processes where hard bots think; 0: a thread
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")) -> "Config":
+    def from_env(cls, env: Mapping[str, str] | None = None, env_file: Path | None = Path(".env")) -> Config:
         """Settings from ``env`` (default: the process environment) over the .env file. Nothing is written to
         the environment: the parts that need a setting get it from this Config."""
         merged = read_env_file(env_file) if env_file else {}

@@ -143,7 +143,7 @@ async def copy_database(source_path: str, target_url: str) -> CopyReport:
     try:
         try:
             conn = await asyncpg.connect(target_url, timeout=CONNECT_TIMEOUT)
-        except (OSError, asyncio.TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise CopyFailedError(f"can't connect to PostgreSQL at {redact(target_url)}:"
                                   f" {str(exc) or type(exc).__name__}") from None
         try:
@@ -169,22 +169,24 @@ async def _copy(source: Storage, conn: asyncpg.Connection) -> CopyReport:
         for table, columns in TABLES.items():
             async with source.db.execute(f"SELECT {', '.join(columns)} FROM {table}"
                                          f" ORDER BY {', '.join(KEYS[table])}") as cur:
-                rows = [tuple(_value(c, v) for c, v in zip(columns, row)) for row in await cur.fetchall()]
+                rows = [tuple(_value(c, v) for c, v in zip(columns, row, strict=True))
+                        for row in await cur.fetchall()]
             if rows:
                 await conn.copy_records_to_table(table, records=rows, columns=columns)
             copied[table] = rows
             report.rows[table] = len(rows)
         for table, column in (("games", "id"), ("actions", "id"), ("tutorial_runs", "id"), ("rated_games", "seq")):
-            await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"  # new ids after the copied
+            # new ids after the copied ones
+            await conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
                                f" COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)")
         # Verify what the target now holds (read back through the same transaction).
         problems: list[str] = []
         for table, columns in TABLES.items():
-            back = [tuple(_value(c, v) for c, v in zip(columns, row)) for row in await conn.fetch(
+            back = [tuple(_value(c, v) for c, v in zip(columns, row, strict=True)) for row in await conn.fetch(
                 f"SELECT {', '.join(columns)} FROM {table} ORDER BY {', '.join(KEYS[table])}")]
             differing = [a or b for a, b in itertools.zip_longest(copied[table], back) if a != b]
             if differing:
-                first = dict(zip(columns, differing[0]))
+                first = dict(zip(columns, differing[0], strict=True))
                 problems.append(f"{table}: {len(differing)} rows differ from the file's (the first:"
                                 f" {', '.join(f'{k} {first[k]}' for k in KEYS[table])})")
         log: dict[int, list[tuple[int, str]]] = {}

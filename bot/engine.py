@@ -119,7 +119,8 @@ class Option:
                 value = int(raw)
             except (TypeError, ValueError):
                 raise RuleError(f"Option '{self.label}' needs a whole number, not '{raw}'.") from None
-            if self.minimum is not None and value < self.minimum or self.maximum is not None and value > self.maximum:
+            too_low = self.minimum is not None and value < self.minimum
+            if too_low or (self.maximum is not None and value > self.maximum):
                 raise RuleError(f"Option '{self.label}' must be between {self.minimum} and {self.maximum}.")
             return value
         text = str(raw).strip()
@@ -355,7 +356,7 @@ class Engine(Generic[ViewT]):
         return getattr(found, name, None)
 
     # --- teaching a newcomer: the game's own ``teach`` module (see bot/teach.py) --------------
-    def how_to_play(self) -> "HowToPlay | None":
+    def how_to_play(self) -> HowToPlay | None:
         """The goal, winning, a turn and reading the board, in a few lines (None: the game has none yet)."""
         return self.package_attr("teach", "HOW_TO_PLAY")
 
@@ -369,7 +370,7 @@ class Engine(Generic[ViewT]):
         helper = self.package_attr("teach", "action_help")
         return {} if helper is None else dict(helper(state, seat, legal))
 
-    def tutorial(self) -> "Tutorial | None":
+    def tutorial(self) -> Tutorial | None:
         """The game's interactive tutorial (None: the game has none yet)."""
         make = self.package_attr("teach", "tutorial")
         return None if make is None else make()

@@ -23,7 +23,8 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bot.sender import Sender
@@ -37,7 +38,7 @@ RECENT = 1000  # latencies kept for /gameadmin status
 class Metrics:
     """The counts of one bot process, and its Prometheus endpoint when asked for."""
 
-    def __init__(self, sender: "Sender") -> None:
+    def __init__(self, sender: Sender) -> None:
         self.sender = sender
         self.moves = 0
         self.replies: deque[float] = deque(maxlen=RECENT)  # seconds, click -> reply

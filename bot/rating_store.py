@@ -1,5 +1,5 @@
-"""The ladders in the database (the tables of the ratings migration in ``bot/storage.py``): SQL written once for SQLite and
-PostgreSQL, the arithmetic left to :mod:`bot.ratings`.
+"""The ladders in the database (the tables of the ratings migration in ``bot/storage_schema.py``): SQL written once
+for SQLite and PostgreSQL, the arithmetic left to :mod:`bot.ratings`.
 
 * ``rating_seasons``: the seasons a server started (none stored: season 1).
 * ``rated_games``: every finished game's place on its ladder (server, game, season), in the order the ladder
@@ -31,7 +31,8 @@ import asyncio
 import json
 import logging
 import re
-from typing import Any, Awaitable, Callable, Generator, Iterable, TypeVar
+from collections.abc import Awaitable, Callable, Generator, Iterable
+from typing import Any, TypeVar
 
 from bot.ratings import PENDING, RATED, UNRATED, Change, FinishedGame, Ladder, Rating, Standing
 
@@ -170,7 +171,8 @@ def catch_up(guild_id: int, game_key: str, season: int, most: int | None = None)
     yield ("lock", guild_id)
     ladder = (guild_id, game_key, season)
     pending = yield ("rows", f"SELECT seq, game_id, (SELECT MAX(seq) FROM rated_games WHERE {LADDER} AND status <> ?)"
-                     f" FROM rated_games WHERE {LADDER} AND status = ? ORDER BY seq", (*ladder, PENDING, *ladder, PENDING))
+                     f" FROM rated_games WHERE {LADDER} AND status = ? ORDER BY seq",
+                     (*ladder, PENDING, *ladder, PENDING))
     if not pending:
         return
     decided = pending[0][2]  # the last game decided before: a waiting game behind it means a rebuild
@@ -221,12 +223,14 @@ def _rate_and_store(ladder: tuple[int, str, int], board: Ladder, order: list[tup
         return out
 
     outcomes = yield ("compute", rate_all, len(order) > 1)
-    yield ("many", "UPDATE rated_games SET status = ? WHERE seq = ?", [(status, seq) for seq, _, status, _, _ in outcomes])
-    yield ("many", "INSERT INTO rating_changes (game_id, seat, guild_id, game_key, season, seq, player, side, rank, won,"
-           " mu_before, sigma_before, mu_after, sigma_after, games) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    yield ("many", "UPDATE rated_games SET status = ? WHERE seq = ?",
+           [(status, seq) for seq, _, status, _, _ in outcomes])
+    yield ("many", "INSERT INTO rating_changes (game_id, seat, guild_id, game_key, season, seq, player, side, rank,"
+           " won, mu_before, sigma_before, mu_after, sigma_after, games)"
+           " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
            [(game_id, c.seat, *ladder, seq, c.player, c.side, c.rank, int(c.won), float(c.before.mu),
              float(c.before.sigma), float(c.after.mu), float(c.after.sigma), games)
-            for seq, game_id, _, changes, counts in outcomes for c, games in zip(changes, counts)])
+            for seq, game_id, _, changes, counts in outcomes for c, games in zip(changes, counts, strict=True)])
     yield ("many", "INSERT INTO ratings (guild_id, game_key, season, player, name, mu, sigma, games, wins)"
            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game_key, season, player) DO UPDATE SET"
            " name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
@@ -249,7 +253,8 @@ def load_games(game_ids: list[int] | None = None, *,
                   for part in (ids[i:i + CHUNK] for i in range(0, len(ids), CHUNK))]
     games: dict[int, FinishedGame] = {}
     for where, args in chunks:
-        for game_id, game_key, seats in (yield ("rows", f"SELECT id, game_key, seats FROM games WHERE id {where}", args)):
+        found = yield ("rows", f"SELECT id, game_key, seats FROM games WHERE id {where}", args)
+        for game_id, game_key, seats in found:
             games[int(game_id)] = FinishedGame(int(game_id), game_key, json.loads(seats), [])
         for game_id, seat, name, rank, won in (yield ("rows", "SELECT game_id, seat, name, rank, won FROM results"
                                                       f" WHERE game_id {where} ORDER BY game_id, seat", args)):
@@ -345,7 +350,8 @@ def history(guild_id: int, game_key: str, season: int, player: str) -> Procedure
                   f" WHERE {LADDER} AND player = ? ORDER BY seq, seat", (guild_id, game_key, season, player))
     seen: dict[int, tuple[int, Rating, Rating]] = {}
     for game_id, mu0, sigma0, mu1, sigma1 in rows:  # a bot seated twice: one game
-        seen.setdefault(int(game_id), (int(game_id), Rating(float(mu0), float(sigma0)), Rating(float(mu1), float(sigma1))))
+        before, after = Rating(float(mu0), float(sigma0)), Rating(float(mu1), float(sigma1))
+        seen.setdefault(int(game_id), (int(game_id), before, after))
     return list(seen.values())
 
 
@@ -353,7 +359,8 @@ def versus_bots(guild_id: int, game_key: str, season: int, player: str) -> Proce
     """A player's results against each level's bot on a ladder: ``(bot, ahead, tied, behind)`` counted over the
     bot seats they met on another side."""
     rows = yield ("rows", "SELECT b.player, SUM(CASE WHEN me.rank < b.rank THEN 1 ELSE 0 END),"
-                  " SUM(CASE WHEN me.rank = b.rank THEN 1 ELSE 0 END), SUM(CASE WHEN me.rank > b.rank THEN 1 ELSE 0 END)"
+                  " SUM(CASE WHEN me.rank = b.rank THEN 1 ELSE 0 END),"
+                  " SUM(CASE WHEN me.rank > b.rank THEN 1 ELSE 0 END)"
                   " FROM rating_changes me JOIN rating_changes b ON b.game_id = me.game_id AND b.side <> me.side"
                   " AND b.player LIKE 'bot:%' WHERE me.guild_id = ? AND me.game_key = ? AND me.season = ?"
                   " AND me.player = ? GROUP BY b.player ORDER BY b.player", (guild_id, game_key, season, player))
@@ -370,10 +377,12 @@ def seasons(guild_id: int) -> Procedure[list[tuple[int, float | None]]]:
 
 def all_ratings() -> Procedure[list[tuple[Any, ...]]]:
     """Every standing and change of every ladder, in a fixed order (for comparing a rebuild with before)."""
-    standings_rows = yield ("rows", "SELECT guild_id, game_key, season, player, name, mu, sigma, games, wins FROM ratings"
-                            " ORDER BY guild_id, game_key, season, player", ())
-    changes = yield ("rows", "SELECT game_id, seat, guild_id, game_key, season, seq, player, side, rank, won, mu_before,"
-                     " sigma_before, mu_after, sigma_after, games FROM rating_changes ORDER BY game_id, seat", ())
-    statuses = yield ("rows", "SELECT seq, game_id, guild_id, game_key, season, status FROM rated_games ORDER BY seq", ())
+    standings_rows = yield ("rows", "SELECT guild_id, game_key, season, player, name, mu, sigma, games, wins"
+                            " FROM ratings ORDER BY guild_id, game_key, season, player", ())
+    changes = yield ("rows", "SELECT game_id, seat, guild_id, game_key, season, seq, player, side, rank, won,"
+                     " mu_before, sigma_before, mu_after, sigma_after, games FROM rating_changes"
+                     " ORDER BY game_id, seat", ())
+    statuses = yield ("rows", "SELECT seq, game_id, guild_id, game_key, season, status FROM rated_games"
+                      " ORDER BY seq", ())
     return [("rating", *row) for row in standings_rows] + [("change", *row) for row in changes] + \
         [("game", *row) for row in statuses]

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -195,8 +196,8 @@ def rate(seats: list[Seat], ratings: Mapping[str, Rating], model: PlackettLuce =
     updated = model.rate(_teams([[ratings[s.player] for s in side] for side in sides]),
                          ranks=[float(min(s.rank for s in side)) for side in sides])
     found: dict[str, list[PlackettLuceRating]] = {}
-    for side, team in zip(sides, updated):
-        for seat, new in zip(side, team):  # (the stand-ins, last in a team, are dropped)
+    for side, team in zip(sides, updated, strict=True):
+        for seat, new in zip(side, team, strict=False):  # (the stand-ins, last in a team, are dropped)
             found.setdefault(seat.player, []).append(new)
     return {player: Rating(sum(r.mu for r in new) / len(new), sum(r.sigma for r in new) / len(new))
             for player, new in found.items()}

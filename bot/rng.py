@@ -7,7 +7,8 @@ cards and rolling dice.
 """
 from __future__ import annotations
 
-from typing import Any, MutableMapping, MutableSequence, Sequence, TypeVar
+from collections.abc import MutableMapping, MutableSequence, Sequence
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1

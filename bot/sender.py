@@ -18,7 +18,8 @@ API (for the cogs; ``bot.sender`` is the :class:`Sender` of the running bot)::
     # Coalescing: jobs with the same ``key`` run one at a time, and while one waits its turn a newer ``work``
     # replaces it (both callers get the newer one's result): a burst of edits of one message is one edit.
     # ``spacing`` keeps at least that many seconds between two runs of one key (a lobby edited at most once a
-    # second, however fast people join and leave).
+    # second, however fast people join and leave); ``delay`` (submit) makes a job wait that long after it was
+    # first asked for, however long ago its key last ran (a hand DM that catches up at leisure).
     bot.sender.submit(TIDY, lambda: old_board.edit(view=None), key=("retire", message_id))  # fire and forget
 
     # Per-user limits on what a user can trigger again and again (None: go ahead; else seconds to wait).
@@ -43,9 +44,10 @@ import logging
 import re
 import time
 from collections import Counter, deque
+from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Coroutine, Hashable, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import aiohttp
 
@@ -73,7 +75,7 @@ _ID = re.compile(r"/\d{5,}")
 _TOKEN = re.compile(r"^(webhooks/\{id\}|interactions/\{id\})/[^/]+")
 
 _PRIORITY: contextvars.ContextVar[int] = contextvars.ContextVar("heistcord_send_priority", default=BOARD)
-_RESERVATION: contextvars.ContextVar["Reservation | None"] = contextvars.ContextVar("heistcord_reservation",
+_RESERVATION: contextvars.ContextVar[Reservation | None] = contextvars.ContextVar("heistcord_reservation",
                                                                                      default=None)
 
 
@@ -308,12 +310,12 @@ class SharedBudget(Budget):
     second (which spans at most ``1 / SLOT_SECONDS + 1`` slots) ever holds more than ``rate``. The slot is the
     database server's clock, the same for every process."""
 
-    def __init__(self, storage: "Storage", rate: float = DEFAULT_RATE, window: float = 1.0,
+    def __init__(self, storage: Storage, rate: float = DEFAULT_RATE, window: float = 1.0,
                  clock: Callable[[], float] = time.monotonic, slot: float = SLOT_SECONDS) -> None:
         super().__init__(rate, window, clock)
         self.storage = storage
         self.slot = slot
-        slots = int(round(window / slot)) + 1  # slots one window can touch
+        slots = round(window / slot) + 1  # slots one window can touch
         self.per_slot = max(1, self.rate // slots)
         self._leased = 0
         self._lease_ends = 0.0
@@ -358,7 +360,7 @@ class SharedBudget(Budget):
 class UserLimits:
     """Per-user limits on what one user can trigger again and again (``kind`` -> ``(times, per seconds)``)."""
 
-    LIMITS: dict[str, tuple[int, float]] = {
+    LIMITS: ClassVar[dict[str, tuple[int, float]]] = {
         "dm-retry": (3, 60.0),  # Try DMs again: a DM (and maybe a refusal) each time
         "status": (3, 60.0),  # /game status: a board drawn and posted
         "lobby": (6, 30.0),  # /game join, /game leave: the lobby edited
@@ -401,6 +403,7 @@ class _Job:
     spacing: float = 0.0
     poke: asyncio.Event = field(default_factory=asyncio.Event)  # set when a coalesced job made it more pressing
     lazy: bool = False  # may wait out its spacing unwatched (``idle`` doesn't wait for it)
+    not_before: float = float("-inf")  # (clock) it waits at least until then: ``delay`` after its first change
     spaced: bool = False  # sleeping until its key's spacing is over
 
 
@@ -425,30 +428,35 @@ class Sender:
     async def send(self, priority: int, work: Callable[[], Coroutine[Any, Any, T]], *, key: Hashable | None = None,
                    spacing: float = 0.0) -> T:
         """Run ``work`` when the budget allows (see the module docstring); its result, or its error."""
-        return await asyncio.shield(self._enqueue(priority, work, key, spacing, False))
+        return await asyncio.shield(self._enqueue(priority, work, key, spacing, False, 0.0))
 
     def submit(self, priority: int, work: Callable[[], Coroutine[Any, Any, Any]], *, key: Hashable | None = None,
-               spacing: float = 0.0, lazy: bool = False) -> asyncio.Future[Any]:
+               spacing: float = 0.0, lazy: bool = False, delay: float = 0.0) -> asyncio.Future[Any]:
         """:meth:`send` without waiting: a refusal is logged, never raised. ``lazy``: nobody waits for it, so
-        :meth:`idle` doesn't either while it waits out its spacing (a hand DM catching up at leisure)."""
-        future = self._enqueue(priority, work, key, spacing, lazy)
+        :meth:`idle` doesn't either while it waits out its spacing (a hand DM catching up at leisure). ``delay``:
+        it goes no sooner than that after it was first asked for (later versions of it folded in meanwhile don't
+        put it off further), so a burst of changes is one request even after a long quiet."""
+        future = self._enqueue(priority, work, key, spacing, lazy, delay)
         future.add_done_callback(_log_failure)
         return future
 
     def _enqueue(self, priority: int, work: Callable[[], Coroutine[Any, Any, Any]], key: Hashable | None,
-                 spacing: float, lazy: bool) -> asyncio.Future[Any]:
+                 spacing: float, lazy: bool, delay: float) -> asyncio.Future[Any]:
+        not_before = self.clock() + delay if delay > 0 else float("-inf")
         if key is not None:
             waiting = self._waiting.get(key)
             if waiting is not None:  # a newer version of the same job: it replaces the one waiting, and goes as
                 waiting.work = work  # soon as the more pressing of the two would have
                 waiting.lazy = waiting.lazy and lazy
-                if spacing < waiting.spacing or priority < waiting.priority:
+                if spacing < waiting.spacing or priority < waiting.priority or not_before < waiting.not_before:
                     waiting.spacing = min(waiting.spacing, spacing)
                     waiting.priority = min(waiting.priority, priority)
+                    waiting.not_before = min(waiting.not_before, not_before)
                     waiting.poke.set()
                 self.stats.coalesced += 1
                 return waiting.future
-        job = _Job(key, priority, work, asyncio.get_running_loop().create_future(), self.clock(), spacing, lazy=lazy)
+        job = _Job(key, priority, work, asyncio.get_running_loop().create_future(), self.clock(), spacing, lazy=lazy,
+                   not_before=not_before)
         if key is not None:
             self._waiting[key] = job
         task = asyncio.ensure_future(self._run(job))
@@ -467,7 +475,7 @@ class Sender:
             if job.key is not None:  # one job of a key at a time, ``spacing`` apart
                 while (running := self._running.get(job.key)) is not None:
                     await asyncio.shield(running)
-                wait = self._last_run.get(job.key, float("-inf")) + job.spacing - self.clock()
+                wait = max(self._last_run.get(job.key, float("-inf")) + job.spacing, job.not_before) - self.clock()
                 if wait > 0:
                     job.poke.clear()
                     job.spaced = True
@@ -535,10 +543,10 @@ class Sender:
     def flush(self) -> None:
         """Jobs waiting for their key's spacing go now (before a shutdown; tests that read every DM)."""
         for job in self._tasks.values():
-            job.spacing = 0.0
+            job.spacing, job.not_before = 0.0, float("-inf")
             job.poke.set()
 
-    async def idle(self, timeout: float = 30.0, *, lazy: bool = False) -> None:
+    async def idle(self, timeout: float = 30.0, *, lazy: bool = False) -> None:  # noqa: ASYNC109 (a drain with a deadline: it returns when time is up, never raises)
         """Wait until no job is waiting or running (or ``timeout``); lazy ones waiting out their spacing are not
         waited for unless ``lazy``."""
         loop = asyncio.get_running_loop()

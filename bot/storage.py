@@ -20,8 +20,9 @@ import json
 import logging
 import sqlite3
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any, Callable, Iterable, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -107,7 +108,7 @@ class Storage:
         """Write transactions the writer committed or tried (for the benchmarks)."""
         return self._writer.batches
 
-    async def open(self) -> "Storage":
+    async def open(self) -> Storage:
         """Claim the file, connect, migrate the schema and start the writer thread; returns self."""
         await self.conns.open(self.migrate, self.catch_up_ratings)
         return self
@@ -407,10 +408,10 @@ class Storage:
                 "INSERT INTO guild_settings (guild_id, manager_role_id, allowed_channels, maintenance, turn_minutes,"
                 " on_leave, threads, bot_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
                 " manager_role_id = excluded.manager_role_id, allowed_channels = excluded.allowed_channels,"
-                " maintenance = excluded.maintenance, turn_minutes = excluded.turn_minutes, on_leave = excluded.on_leave,"
-                " threads = excluded.threads, bot_level = excluded.bot_level",
-                (s.guild_id, s.manager_role_id, _dumps(s.allowed_channels), int(s.maintenance), s.turn_minutes, s.on_leave,
-                 int(s.threads), s.bot_level),
+                " maintenance = excluded.maintenance, turn_minutes = excluded.turn_minutes,"
+                " on_leave = excluded.on_leave, threads = excluded.threads, bot_level = excluded.bot_level",
+                (s.guild_id, s.manager_role_id, _dumps(s.allowed_channels), int(s.maintenance), s.turn_minutes,
+                 s.on_leave, int(s.threads), s.bot_level),
             )
         self._settings[s.guild_id] = replace(s, allowed_channels=list(s.allowed_channels))
 

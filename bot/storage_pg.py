@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 import random
 import time
-from typing import Any, Callable, Iterable, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 import asyncpg
 
@@ -79,7 +80,7 @@ class PgStorage:
     def release(self) -> None:
         """Nothing to release: PostgreSQL lets several processes share a database."""
 
-    async def open(self) -> "PgStorage":
+    async def open(self) -> PgStorage:
         """Connect a pool and migrate the schema, within ``OPEN_BUDGET`` seconds; returns self. StorageError in
         one line saying where (the password hidden) and what to do, if it can't."""
         await self.conns.open(self.migrate)
@@ -449,7 +450,8 @@ class PgStorage:
             " SELECT floor(x)::bigint, LEAST($1::int, $2::int), LEAST($1::int, $2::int) FROM c"
             " ON CONFLICT (slot) DO UPDATE SET used = LEAST($2::int, l.used + $1::int),"
             " granted = LEAST($2::int, l.used + $1::int) - l.used"
-            " RETURNING granted, (slot + 1) * $3::float8 - extract(epoch FROM clock_timestamp())::float8 AS seconds_left",
+            " RETURNING granted,"
+            " (slot + 1) * $3::float8 - extract(epoch FROM clock_timestamp())::float8 AS seconds_left",
             int(want), int(per_slot), float(slot_seconds))
         if row["granted"] and row["seconds_left"] > 0 and random.random() < 0.01:  # now and then, forget old slots
             await self.conns.live.execute("DELETE FROM request_leases WHERE slot < floor(extract(epoch FROM"

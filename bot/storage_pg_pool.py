@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any, Awaitable, Callable, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import asyncpg
 
@@ -216,7 +217,7 @@ class PgConnections:
                         try:
                             await tx.commit()
                         except BaseException as exc:
-                            if _refused(exc) or isinstance(exc, asyncio.CancelledError) and not deadline.expired():
+                            if _refused(exc) or (isinstance(exc, asyncio.CancelledError) and not deadline.expired()):
                                 raise  # refused at COMMIT (rolled back), or the bot is stopping: not in doubt
                             raise _InDoubtError(conn.get_server_pid()) from None
             except TimeoutError:
@@ -272,5 +273,7 @@ class PgConnections:
         budget = wait_budget(READ_BUDGET)
         async with _answered_within(budget), self._connection(budget) as conn:
             await conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1", pid)
-            while await conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1)", pid):
+            # Polled: the server process's end is seen only by asking the server (there is no event to await).
+            gone = "SELECT NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1)"
+            while not await conn.fetchval(gone, pid):  # noqa: ASYNC110
                 await asyncio.sleep(0.01)

@@ -8,7 +8,8 @@ hooks (``db``, ``batches``).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Protocol
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.ratings import Rating, Standing
 from bot.storage import GameRow, GameSummary, GuildSettings, TutorialRow

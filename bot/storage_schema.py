@@ -420,7 +420,8 @@ async def migrate_sqlite(db: aiosqlite.Connection) -> int:
         await db.execute("INSERT INTO schema_version (version) VALUES (0)")
     for target in range(version, len(MIGRATIONS)):
         try:
-            await db.executescript("BEGIN;" + MIGRATIONS[target] + f"; UPDATE schema_version SET version = {target + 1}; COMMIT;")
+            stamp = f"; UPDATE schema_version SET version = {target + 1}; COMMIT;"
+            await db.executescript("BEGIN;" + MIGRATIONS[target] + stamp)
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
                 await db.execute("ROLLBACK")

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 WRITE_BUDGET = 2.0  # seconds a write may wait for the database before giving up
 READ_BUDGET = 2.0  # seconds a read may wait for a database server (PostgreSQL) before giving up
@@ -131,7 +132,7 @@ class GameRow:
         return self.state is not None or self.status == "finished" or self.version > 0
 
     @classmethod
-    def from_row(cls, row: Any) -> "GameRow":
+    def from_row(cls, row: Any) -> GameRow:
         """The game of one database row, its JSON columns decoded."""
         data = dict(row)
         data["options"] = json.loads(data["options"])
@@ -179,7 +180,7 @@ class TutorialRow:
     updated_at: float = 0.0
 
     @classmethod
-    def from_row(cls, row: Any) -> "TutorialRow":
+    def from_row(cls, row: Any) -> TutorialRow:
         """The run of one database row, its JSON decoded."""
         data = dict(row)
         data["run"] = json.loads(data["run"])

@@ -13,12 +13,14 @@ import contextlib
 import fcntl
 import os
 import sqlite3
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import aiosqlite
 
 from bot.storage_shared import DatabaseInUseError, StorageError, note_saved, wait_budget
 from bot.storage_writer import Writer
+
+SQLITE_BUSY = 5  # (and its extended codes, e.g. SQLITE_BUSY_SNAPSHOT 517: a write on a stale read snapshot)
 
 
 class SqliteConnections:
@@ -116,12 +118,19 @@ class SqliteConnections:
             raise StorageError("the database is busy") from None
         try:
             db = self.live
-            wait_ms = max(1, int((give_up_at - loop.time()) * 1000))
-            try:
-                await db.execute(f"PRAGMA busy_timeout = {wait_ms}")
-                await db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise StorageError(str(exc)) from exc
+            while True:
+                wait_ms = max(1, int((give_up_at - loop.time()) * 1000))
+                try:
+                    await db.execute(f"PRAGMA busy_timeout = {wait_ms}")
+                    await db.execute("BEGIN IMMEDIATE")
+                    break
+                except sqlite3.Error as exc:
+                    # Another task's read on this connection, between its cursor's hops, holds a snapshot: if the
+                    # writer thread committed since, or holds the write lock now, SQLite refuses at once (no busy
+                    # wait; SQLITE_BUSY_SNAPSHOT or SQLITE_BUSY). It ends at that cursor's next hop: try again.
+                    if (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF != SQLITE_BUSY or loop.time() >= give_up_at:
+                        raise StorageError(str(exc)) from exc
+                await asyncio.sleep(0.002)
             try:
                 yield db
                 await db.execute("COMMIT")

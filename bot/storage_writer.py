@@ -8,9 +8,10 @@ import asyncio
 import contextlib
 import sqlite3
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from bot import rating_store
 from bot.storage_shared import _RESULT_INSERT, StorageError, VersionConflictError, _dumps
@@ -222,10 +223,12 @@ class Writer:
         if request.expected_version is not None:
             where += " AND version = ?"
             where_args.append(request.expected_version)
-        statements: list[tuple[str, Any, bool]] = [(f"UPDATE games SET {', '.join(sets)} WHERE {where}", args + where_args, False)]
+        update = f"UPDATE games SET {', '.join(sets)} WHERE {where}"
+        statements: list[tuple[str, Any, bool]] = [(update, args + where_args, False)]
         if request.actions:
             assert request.expected_version is not None  # _save refuses actions without it
-            statements.append(("INSERT INTO actions (game_id, seq, seat, user_id, action, at) VALUES (?, ?, ?, ?, ?, ?)",
+            statements.append(("INSERT INTO actions (game_id, seq, seat, user_id, action, at)"
+                               " VALUES (?, ?, ?, ?, ?, ?)",
                                [(request.game_id, request.expected_version + i + 1, seat, user, _dumps(action), now)
                                 for i, (seat, user, action) in enumerate(request.actions)], True))
         if request.results:

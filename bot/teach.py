@@ -18,8 +18,9 @@ labels) from ``HowToPlay.example``. Words a player reads about a game come from 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 State = dict[str, Any]
 Action = dict[str, Any]

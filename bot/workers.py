@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import multiprocessing
 import pickle
 import signal
@@ -346,7 +347,8 @@ class ProcessWorkers:
         job = worker.job
         self._retire(worker)
         if job is not None:
-            job.settle(error=WorkerDiedError(f"a {self.name} worker process died (exit code {worker.process.exitcode})"))
+            died = f"a {self.name} worker process died (exit code {worker.process.exitcode})"
+            job.settle(error=WorkerDiedError(died))
         self._dispatch()
 
     def _expired(self, worker: _Worker, job: _Job) -> None:
@@ -414,10 +416,8 @@ class ThreadWorkers:
                 job.settle(done.result() if done.exception() is None else None, done.exception())
 
         def back_on_the_loop(done: ConcurrentFuture) -> None:
-            try:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits for it
                 loop.call_soon_threadsafe(finished, done)
-            except RuntimeError:  # the loop is closed: nobody waits for it
-                pass
 
         def expired() -> None:
             job.timer = None

@@ -32,7 +32,7 @@ class AdminCog(commands.Cog):
 
     season = app_commands.Group(name="season", description="Rating seasons on this server", parent=admin)
 
-    def __init__(self, bot: "HeistBot") -> None:
+    def __init__(self, bot: HeistBot) -> None:
         self.bot = bot
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
@@ -85,7 +85,8 @@ class AdminCog(commands.Cog):
             raise TableError(f"{player.display_name} isn't seated at this table.")
         if game.status == "lobby":
             game, _ = await self.bot.tables.leave(game.id, player.id)
-            await interaction.response.send_message(f"{player.display_name} was removed from the lobby.", ephemeral=True)
+            await interaction.response.send_message(f"{player.display_name} was removed from the lobby.",
+                                                    ephemeral=True)
             await self.bot.ui.refresh_lobby(game)
             return
         outcome = await self.bot.tables.remove_player(game.id, player.id)
@@ -177,7 +178,8 @@ class AdminCog(commands.Cog):
         new = await self.bot.storage.start_season(interaction.guild_id)
         await interaction.response.send_message(
             f"Season {new} has started: every game's ladder starts afresh (players at 0, the bots at their seeded"
-            f" ratings). Season {new - 1}'s ladders stay on view: `/leaderboard game season:{new - 1}`.", ephemeral=True)
+            f" ratings). Season {new - 1}'s ladders stay on view: `/leaderboard game season:{new - 1}`.",
+            ephemeral=True)
 
     @admin.command(name="unrate", description="Take a finished game off the ratings (its ladder is recomputed)")
     @app_commands.describe(game_id="The table number (in its final scores)",
@@ -264,6 +266,6 @@ class AdminCog(commands.Cog):
                 await self.bot.ui.publish(outcome)
 
 
-async def setup(bot: "HeistBot") -> None:
+async def setup(bot: HeistBot) -> None:
     """Load the admin cog (discord.py's extension entry point)."""
     await bot.add_cog(AdminCog(bot))

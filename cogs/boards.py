@@ -17,8 +17,9 @@ import io
 import logging
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -71,7 +72,7 @@ class Via:
     clicked_at: float = 0.0  # time.time() of the interaction (for the click -> board figures)
 
     @classmethod
-    def of(cls, interaction: discord.Interaction | None) -> "Via | None":
+    def of(cls, interaction: discord.Interaction | None) -> Via | None:
         """The answered ``interaction``'s way to Discord (None if it has none: not answered yet, or too old)."""
         if interaction is None or interaction.channel_id is None or not interaction.response.is_done():
             return None
@@ -106,7 +107,7 @@ def pinged(game: GameRow, engine: Engine) -> list[int]:
 class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
     """What the cogs do with outcomes: post boards, refresh lobbies, DM hands."""
 
-    def __init__(self, bot: "HeistBot") -> None:
+    def __init__(self, bot: HeistBot) -> None:
         self.bot = bot
         self.boards = Coalescer(self._post_latest_board)
         bot.refusals.on_channel_refused = self.channel_refused
@@ -126,7 +127,7 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         self.hand_spacing, self.own_move_spacing = HAND_SPACING, OWN_MOVE_SPACING  # (cogs.dms)
         self._background: set[asyncio.Task] = set()  # work that outlives the interaction it answered
 
-    async def idle(self, timeout: float = 30.0, *, dms: bool = False) -> None:
+    async def idle(self, timeout: float = 30.0, *, dms: bool = False) -> None:  # noqa: ASYNC109 (a drain with a deadline: it returns when time is up, never raises)
         """Wait until the work queued by handlers (old boards' buttons, DMs) is done; hand DMs that wait to
         catch up at leisure (``cogs.dms``) go now if ``dms``, else they are not waited for."""
         loop = asyncio.get_running_loop()
@@ -401,8 +402,8 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
                     previous = None
             for page in before:  # continuations: the lines that came between
                 text = board_page(game, engine, page, board=False)
-                await self.deliver(channel, lambda text=text: fit(text, allowed_mentions=discord.AllowedMentions.none()),
-                                   via=via)
+                quiet = discord.AllowedMentions.none()
+                await self.deliver(channel, lambda text=text, quiet=quiet: fit(text, allowed_mentions=quiet), via=via)
 
             def build() -> dict[str, Any]:
                 kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(
@@ -509,7 +510,8 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
                     await self.bot.sender.send(BOARD, lambda user=user: thread.add_user(user))
                 except discord.HTTPException as exc:
                     log.info("could not add %s to the thread of game %s: %s", seat["user_id"], game.id, exc)
-        await self.post(channel, f"🎲 {engine.meta.name} (table #{game.id}) has started: follow it in {thread.mention}.",
+        started = f"🎲 {engine.meta.name} (table #{game.id}) has started: follow it in {thread.mention}."
+        await self.post(channel, started,
                         via=Via.of(interaction), allowed_mentions=discord.AllowedMentions.none())
 
     async def post_final(self, game: GameRow, engine: Engine, results: list[dict[str, Any]], *,
@@ -599,7 +601,8 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
         if game.parent_channel_id:
             parent = await self.channel(game.parent_channel_id)
             if parent is not None:
-                await self.post(parent, f"{engine.meta.name} (table #{game.id}) ended. {game.ended_reason or ''}".strip(),
+                ended = f"{engine.meta.name} (table #{game.id}) ended. {game.ended_reason or ''}".strip()
+                await self.post(parent, ended,
                                 allowed_mentions=discord.AllowedMentions.none())
         if game.lobby_message_id:
             await self.refresh_lobby(game)
@@ -621,7 +624,8 @@ class TableUI(PanelReplies, DirectMessages, ComponentHandlers):
             return "No moves yet."
         shown = entries[-lines:]
         text = "\n".join(f"`{n:>3}` {line}" for n, line in shown)
-        return clip(f"**{self.tables.engine(game).meta.name}** · table #{game.id} · last {len(shown)} moves\n{text}", CONTENT)
+        game_name = self.tables.engine(game).meta.name
+        return clip(f"**{game_name}** · table #{game.id} · last {len(shown)} moves\n{text}", CONTENT)
 
     async def timer_fired(self, kind: str, outcome: Outcome) -> None:
         """A reminder pings whoever is late; a deadline says the bot played for them, then shows the move."""

@@ -100,7 +100,7 @@ def parse(custom_id: str) -> CustomId:
         raise BadInputError(DAMAGED)
     kind = match["kind"]
     has_move = match["version"] is not None
-    if not (kind in WITH_MOVE and has_move or kind in SIMPLE and not has_move):
+    if not ((kind in WITH_MOVE and has_move) or (kind in SIMPLE and not has_move)):
         raise BadInputError(DAMAGED)
     game_id = _bounded(match["game"], MAX_ID)
     if not has_move:

@@ -6,8 +6,11 @@ busy bot spends its requests on what people wait for:
 
 - **One hand message per player per game**, edited in place (an edit doesn't notify). A change made by the
   player's own click is already in that click's private reply (:meth:`DirectMessages.move_reply`), so the DM
-  catches up at leisure (``OWN_MOVE_SPACING``); a change made by someone else's move goes sooner
-  (``HAND_SPACING``: a burst of changes is one edit).
+  catches up at leisure (``OWN_MOVE_SPACING`` after the change, and after the last edit); a change made by
+  someone else's move goes sooner (``HAND_SPACING`` after the change and the last edit: a burst of changes is
+  one edit), and at once when it brings a note (something happened to that player). In games whose private
+  views change on every move (Tower's standing, Sleeping Wizard) the spacings are what bound a hand's edits:
+  at most one a minute per player.
 - **A new, notifying DM** only when something happens to a player through someone else's move (a card passed
   to them, a card they were shown) and the game isn't waiting for them anyway (then the board pings them, and
   the note is on top of their hand): at most ``NOTIFYING_DMS`` per player per game, the first hand included.
@@ -31,7 +34,7 @@ from cogs.refusals import CANNOT_DM
 
 DM_CHANNELS_KEPT = 100_000  # users whose DM channel id is remembered (a few MB)
 NOTIFYING_DMS = 5  # new (notifying) DMs per player per game at most, the first hand included
-HAND_SPACING = 20.0  # seconds between two edits of a hand changed by other players' moves
+HAND_SPACING = 60.0  # seconds between two edits of a hand changed by other players' moves with no note to it
 OWN_MOVE_SPACING = 120.0  # ... changed by the player's own click (its reply showed it at once)
 RECENT_NOTES = 5  # notes kept on top of a hand message (each edit replaces the message's text)
 RECENT_NOTES_KEPT = 50_000  # seats whose recent notes are remembered
@@ -115,8 +118,10 @@ class DirectMessages:
         first = not game.seats[seat].get("dm")
         spacing = 0.0 if first or prompt else self.own_move_spacing if own else self.hand_spacing
         priority = TIDY if own and not first else DM
+        # Counted from the change too, not only from the last edit: after a quiet spell the first change doesn't
+        # go at once, so the changes that follow it (the next moves, the player's next click) are the same edit.
         self.bot.sender.submit(priority, lambda: self._send_latest_hand(game.id, seat), key=("hand", game.id, seat),
-                               spacing=spacing, lazy=True)
+                               spacing=spacing, delay=spacing, lazy=True)
 
     def _send_note(self, game: GameRow, engine: Engine, seat: int, notes: list[str]) -> None:
         """A new DM (it notifies) about what someone else's move did to this seat."""

@@ -271,7 +271,8 @@ def alt_text(game: GameRow, engine: Engine, kind: str, view: dict[str, Any], eve
         body = f"Your private view. {engine.private_text(view)}"
     elif kind == "final" and results is not None:
         body = "Final scores: " + "; ".join(
-            f"{result['rank']}. {game.seats[result['seat']]['name']} {result['score']}" + (" (winner)" if result["won"] else "")
+            f"{result['rank']}. {game.seats[result['seat']]['name']} {result['score']}"
+            + (" (winner)" if result["won"] else "")
             for result in sorted(results, key=lambda result: (result["rank"], result["seat"])))
     else:
         module = renderer(game.game_key)
@@ -290,7 +291,8 @@ def alt_text(game: GameRow, engine: Engine, kind: str, view: dict[str, Any], eve
 
 def as_files(images: list[tuple[str, bytes, str]]) -> list[discord.File]:
     """Fresh ``discord.File`` objects (discord.py closes them once sent) for ``(name, bytes, alt text)``."""
-    return [discord.File(io.BytesIO(data), filename=name, description=description) for name, data, description in images]
+    return [discord.File(io.BytesIO(data), filename=name, description=description)
+            for name, data, description in images]
 
 
 async def render_file(game: GameRow, kind: str, view: dict[str, Any], *extra: Any, filename: str = "board.png",

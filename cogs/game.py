@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import functools
 import io
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Literal
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -91,7 +92,7 @@ class GameCog(commands.Cog):
     game = app_commands.Group(name="game", description="Play heist board games in this channel",
                               guild_only=True)
 
-    def __init__(self, bot: "HeistBot") -> None:
+    def __init__(self, bot: HeistBot) -> None:
         self.bot = bot
 
     @property
@@ -374,7 +375,8 @@ class GameCog(commands.Cog):
         await interaction.followup.send(await self.ui.log_text(row, lines), ephemeral=True)
 
     @game.command(name="replay", description="A finished game as an animation, or its board at any move")
-    @app_commands.describe(id="The table number", move="After how many moves (0 = the start); leave out for the whole game")
+    @app_commands.describe(id="The table number",
+                           move="After how many moves (0 = the start); leave out for the whole game")
     async def replay(self, interaction: discord.Interaction, id: int, move: int | None = None) -> None:
         """/game replay: a finished game of this server as an animation, or its board after a move."""
         # Every check before the public "thinking" reply: an error after it would be
@@ -398,8 +400,9 @@ class GameCog(commands.Cog):
             kwargs: dict[str, Any] = {"content": f"**{engine.meta.name}** · table #{id} · the whole game:"
                                                  f" {len(snapshots) - 1} turns, {total} moves"}
             if gif is not None:
-                final = (" Final scores: " + "; ".join(f"{row.seats[r['seat']]['name']} {r['score']}" for r in
-                                                       sorted(scores, key=lambda r: (r["rank"], r["seat"])))) if scores else ""
+                ranked = sorted(scores or [], key=lambda r: (r["rank"], r["seat"]))
+                final = (" Final scores: " + "; ".join(f"{row.seats[r['seat']]['name']} {r['score']}"
+                                                       for r in ranked)) if scores else ""
                 description = clip(f"Animated replay of {engine.meta.name}, table #{id}: the board after each of"
                                    f" {len(snapshots) - 1} turns.{final}", ALT_TEXT_LIMIT)
                 kwargs["file"] = discord.File(io.BytesIO(gif), filename=f"replay-{id}.gif", description=description)
@@ -416,6 +419,6 @@ class GameCog(commands.Cog):
         await interaction.followup.send(**fit(**kwargs))
 
 
-async def setup(bot: "HeistBot") -> None:
+async def setup(bot: HeistBot) -> None:
     """Load the game cog (discord.py's extension entry point)."""
     await bot.add_cog(GameCog(bot))

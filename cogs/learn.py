@@ -219,11 +219,11 @@ async def lesson_pictures(engine: Engine, run: TutorialRun) -> list[Image]:
     if module is None:
         return []
     public, mine = engine.view(run.state, None), run.view()
-    kinds = [("board", public)] + ([("private", mine)] if hasattr(module, "render_private") else [])
+    kinds = [("board", public), *([("private", mine)] if hasattr(module, "render_private") else [])]
     drawn = await asyncio.gather(*(render_async(key, kind, view, urgent=True) for kind, view in kinds))
     describe = getattr(module, "describe", None)
     images: list[Image] = []
-    for (kind, view), png in zip(kinds, drawn):
+    for (kind, view), png in zip(kinds, drawn, strict=True):
         if png is None:
             continue
         if kind == "board":
@@ -238,7 +238,7 @@ async def lesson_pictures(engine: Engine, run: TutorialRun) -> list[Image]:
 class Lessons(commands.Cog):
     """How to play, the full rules, the first-table offer and the tutorial runs of ``/game learn``."""
 
-    def __init__(self, bot: "HeistBot") -> None:
+    def __init__(self, bot: HeistBot) -> None:
         self.bot = bot
         # per tutorial run: its clicks one at a time in this process (the lock, and how many clicks use it)
         self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
@@ -338,7 +338,8 @@ class Lessons(commands.Cog):
             run = TutorialRun.begin(engine)
             row = await self.bot.storage.start_tutorial(user_id, key, run.to_json())
             tutorial = run.tutorial
-            note = " ".join(part for part in (tutorial.intro, f"_This lesson takes {rough_minutes(tutorial)}._") if part)
+            takes = f"_This lesson takes {rough_minutes(tutorial)}._"
+            note = " ".join(part for part in (tutorial.intro, takes) if part)
         await self.bot.refusals.dm_retry(user_id)  # asking for a lesson: worth one more try at their DMs
         images = await lesson_pictures(engine, run)
         message = {"content": lesson_text(engine, run, note=note), "view": lesson_view(row.id, engine, run),
@@ -386,7 +387,7 @@ class Lessons(commands.Cog):
             raise TableError("This lesson is someone else's: `/game learn` starts your own.")
         if row is not None and parts.kind == "tagain":
             return await self._start_over(interaction, row)
-        if row is None or row.finished and parts.kind != "thelp":
+        if row is None or (row.finished and parts.kind != "thelp"):
             return await interaction.response.edit_message(
                 content="This lesson is over (finished, started again or closed): `/game learn` starts one.",
                 view=None)
@@ -452,6 +453,6 @@ class Lessons(commands.Cog):
             view=lesson_view(row.id, engine, run), allowed_mentions=discord.AllowedMentions.none()))
 
 
-async def setup(bot: "HeistBot") -> None:
+async def setup(bot: HeistBot) -> None:
     """Load the lessons cog (discord.py's extension entry point)."""
     await bot.add_cog(Lessons(bot))

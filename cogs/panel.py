@@ -3,7 +3,8 @@
 ``TableUI`` shows it. The tutorial's panel (``cogs.learn``) is built by the same ``add_moves``."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import discord
 

@@ -27,7 +27,8 @@ import logging
 import re
 import time
 from collections import Counter, deque
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 
@@ -92,7 +93,7 @@ class Refusals:
         self.on_channel_refused: Callable[[int, int], Awaitable[None]] | None = None
         self._tasks: set[asyncio.Task] = set()
 
-    async def load(self, storage: "Storage") -> None:
+    async def load(self, storage: Storage) -> None:
         """Read the stored DM refusals that are still in force."""
         self.storage = storage
         now = self.clock()
@@ -186,7 +187,7 @@ class Refusals:
         """Count one refusal of Discord's; a deleted channel or missing permission stops posting there."""
         route = f"{method} {route_of(path)}"
         self.counts[(status, code, route)] += 1
-        if status in (401, 403) or status == 429 and not shared:
+        if status in (401, 403) or (status == 429 and not shared):
             now = self.monotonic()
             self._invalid.append(now)
             while self._invalid and self._invalid[0] < now - INVALID_WINDOW:
@@ -198,9 +199,9 @@ class Refusals:
         if code == UNKNOWN_CHANNEL and status == 404:
             if self.channel_gone(channel_id):
                 self._notify(channel_id, code)
-        elif code in (MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_LOCKED) and route in POSTING_ROUTES:
-            if self.channel_muted(channel_id):
-                self._notify(channel_id, code)
+        elif (code in (MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_LOCKED) and route in POSTING_ROUTES
+              and self.channel_muted(channel_id)):
+            self._notify(channel_id, code)
 
     def _notify(self, channel_id: int, code: int) -> None:
         if self.on_channel_refused is None:
@@ -228,8 +229,9 @@ class Refusals:
         """One line for the log: refusals by kind, invalid requests, paused DMs, unusable channels."""
         kinds = ", ".join(f"{kind}: {n}" for kind, n in self.by_kind()) or "none"
         return (f"Discord refusals since start: {kinds}. Invalid requests (401/403/429) in the last 10 minutes:"
-                f" {self.invalid_recently()} of Discord's {INVALID_LIMIT:,}. DMs paused for {len(self.dm_open_pauses())}"
-                f" player(s); {len(self.gone_channels)} channel(s) gone, {len(self.muted_channels)} without permission.")
+                f" {self.invalid_recently()} of Discord's {INVALID_LIMIT:,}."
+                f" DMs paused for {len(self.dm_open_pauses())} player(s); {len(self.gone_channels)} channel(s) gone,"
+                f" {len(self.muted_channels)} without permission.")
 
     def dm_open_pauses(self) -> list[int]:
         """The players whose DMs are paused now."""

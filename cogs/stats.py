@@ -54,7 +54,7 @@ def bots_around(player_rating: float, ladder: list[tuple[str, Standing]]) -> str
 
 class StatsCog(commands.Cog):
     """The /stats and /leaderboard commands."""
-    def __init__(self, bot: "HeistBot") -> None:
+    def __init__(self, bot: HeistBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="stats", description="A player's ratings, their history and results against the bots")
@@ -85,7 +85,8 @@ class StatsCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # the chart is drawn meanwhile
         lines = [f"**{who.display_name}** on this server · season {season}"]
         for key, ladder in ladders.items():
-            lines += self._rating_lines(key, ladder, player, await storage.rating_versus_bots(guild, key, season, player))
+            versus = await storage.rating_versus_bots(guild, key, season, player)
+            lines += self._rating_lines(key, ladder, player, versus)
         if game and game not in ladders:
             lines.append(f"{get_engine(game).meta.name}: no rated game this season.")
         if played:
@@ -100,7 +101,8 @@ class StatsCog(commands.Cog):
         if chart_key is not None:
             file = await self._history_chart(who.display_name, guild, chart_key, season, player, ladders[chart_key])
             if not game and len(ladders) > 1:
-                lines.append(f"Chart: {get_engine(chart_key).meta.name} (most rated games); `/stats game:` for another.")
+                chart_name = get_engine(chart_key).meta.name
+                lines.append(f"Chart: {chart_name} (most rated games); `/stats game:` for another.")
         await interaction.followup.send(**fit("\n".join(lines), ephemeral=True, **({"file": file} if file else {})))
 
     @staticmethod
@@ -166,7 +168,8 @@ class StatsCog(commands.Cog):
         for place, (player, standing) in shown:
             note = " · provisional" if is_provisional(player, standing) else ""
             games = "" if ratings.bot_level(player) else f" · {standing.games} game{'s' if standing.games != 1 else ''}"
-            lines.append(f"{place}. {ladder_name(player, standing.name)} **{standing.rating.ordinal:.1f}**{games}{note}")
+            shown_name = ladder_name(player, standing.name)
+            lines.append(f"{place}. {shown_name} **{standing.rating.ordinal:.1f}**{games}{note}")
         lines.append("Rating: the skill estimate minus 3 times its uncertainty, so it grows as you play.")
         rows = [self._chart_row(player, standing, player == asker) for _, (player, standing) in shown]
         png = await render_async("charts", "ladder", {"title": f"{name} · season {season}", "rows": rows})
@@ -184,6 +187,6 @@ class StatsCog(commands.Cog):
                 "you": you}
 
 
-async def setup(bot: "HeistBot") -> None:
+async def setup(bot: HeistBot) -> None:
     """Load the stats cog (discord.py's extension entry point)."""
     await bot.add_cog(StatsCog(bot))

@@ -292,7 +292,10 @@ async def part_requests(tmp: str, per_game: int, pace: tuple[float, float], game
             await world.open(table)
         await asyncio.gather(*(world.wait_started(t, 600) for t in tables))
         await asyncio.gather(*(world.play(t, pace, None, t.channel) for t in tables if t.thread))
-        await world.fake.settle(quiet=2.0, timeout=600)  # the last boards, final scores, DMs catching up
+        await world.fake.settle(quiet=2.0, timeout=600)  # the last boards, final scores
+        assert world.proc is not None
+        await world.proc.stop(grace=60)  # hand DMs still waiting to catch up go as the bot stops: counted too
+        await world.fake.settle(quiet=0.5, timeout=60)
         counted = global_requests(world, first)
         print(f"  ({len(tables)} games in {perf() - began:.0f} s; load average {os.getloadavg()[0]:.1f})")
         print(f"  {'game':<12}{'human moves':>12}{'global requests':>16}{'per human move':>16}{'new DMs/player':>16}"

@@ -229,3 +229,20 @@ async def test_one_user_joining_and_leaving_again_and_again_is_slowed_down(harne
     assert all("please wait" not in a for a in answers[:6]) and "please wait" in answers[6]
     rec = await h.slash(102, "game join", channel=CHANNEL)  # someone else is not held back
     assert "You joined" in callback_text(rec)
+
+
+async def test_thirty_tables_opened_at_once_all_get_their_lobby(harness):
+    """30 people type ``/game new`` in 30 channels at the same moment (the benchmark's bot got "database is
+    locked" from 10 such at once, and told the players the database wasn't answering)."""
+    fake = harness.fake
+    channels = list(range(6200, 6230))
+    add_world(fake, channels, PLAYERS[:30])
+    recs = await asyncio.gather(*(fake.slash(uid, cid, "game new", {"game": "dummy"})
+                                  for uid, cid in zip(PLAYERS[:30], channels)))
+    for rec in recs:
+        await rec.wait_done(timeout=20)
+    texts = [callback_text(rec) for rec in recs]
+    assert not [t for t in texts if "database" in t or "couldn't" in t], texts
+    for rec, cid in zip(recs, channels):
+        assert rec.message is not None and button_id(fake, rec.message, "Join"), (cid, callback_text(rec))
+    assert not fake.rate_limited

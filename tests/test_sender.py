@@ -102,6 +102,31 @@ async def test_spacing_keeps_runs_of_one_key_apart():
     assert ran[1] - ran[0] >= 0.19
 
 
+async def test_delay_counts_from_the_first_change_even_after_a_long_quiet():
+    """A key that last ran long ago: ``delay`` still holds its next job back, so the changes that follow within
+    it are one run (before, spacing alone let the first change after a quiet go at once, and each next one
+    another run later)."""
+    sender = Sender(Budget(rate=50))
+    ran: list[tuple[float, str]] = []
+
+    def edit(text: str):
+        async def work() -> None:
+            ran.append((time.monotonic(), text))
+        return work
+
+    await sender.send(DM, edit("first hand"), key="hand")
+    await asyncio.sleep(0.25)  # a quiet spell longer than the spacing
+    asked = time.monotonic()
+    futures = [sender.submit(DM, edit(f"change {n}"), key="hand", spacing=0.2, delay=0.2, lazy=True) for n in range(3)]
+    await asyncio.gather(*futures)
+    assert [text for _, text in ran] == ["first hand", "change 2"]  # one edit, with the latest
+    assert ran[1][0] - asked >= 0.19
+    sender.submit(DM, edit("waits"), key="hand", spacing=60, delay=60, lazy=True)
+    sender.flush()  # (shutdown, tests reading every DM): goes now
+    await sender.idle(timeout=5, lazy=True)
+    assert ran[-1][1] == "waits"
+
+
 def test_per_user_limits_count_each_user_and_kind_apart():
     now = [0.0]
     users = UserLimits(clock=lambda: now[0], limits={"status": (2, 10.0)})

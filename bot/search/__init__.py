@@ -40,8 +40,9 @@ class Budget:
     """How much a hard decision may think, counted (never timed, so it is deterministic):
     up to ``determinizations`` sampled states, each tried with up to ``candidates`` actions
     and played out to the end (or for ``horizon`` moves, then judged by the game's
-    evaluation), while the playouts stay within ``moves`` simulated moves in all. A decision with room for fewer than ``min_determinizations`` samples (long early
-    game) keeps the heuristic's move: one or two playouts would be noise, not insight."""
+    evaluation), while the playouts stay within ``moves`` simulated moves in all. A decision with room for fewer
+    than ``min_determinizations`` samples (long early game) keeps the heuristic's move: one or two playouts would
+    be noise, not insight."""
 
     determinizations: int = 12
     candidates: int = 4
@@ -184,7 +185,7 @@ def search(engine: Engine, view: dict[str, Any], legal: list[Action], seat: int,
     elif len(others) > budget.candidates - 1:
         others = rng.sample(others, budget.candidates - 1)
         others.sort(key=legal.index)
-    candidates = [favourite] + others
+    candidates = [favourite, *others]
     values: list[list[float]] = [[] for _ in candidates]
     sample = first
     used = done = 0
@@ -265,7 +266,7 @@ def _then_random(preferred: list[Action], others: list[Action], budget: Budget, 
 def _gain(mine: list[float], base: list[float], confidence: float) -> float:
     """How much better ``mine`` did than ``base`` over the same samples (paired: the same sampled
     state and rollout seed), less ``confidence`` standard errors of that mean difference."""
-    diffs = [a - b for a, b in zip(mine, base)]
+    diffs = [a - b for a, b in zip(mine, base, strict=True)]
     mean = sum(diffs) / len(diffs)
     if not confidence:
         return mean

@@ -18,7 +18,7 @@ Row = tuple[int, float, tuple[float, ...]]
 
 def chance(bias: float, weights: Sequence[float], features: Sequence[float]) -> float:
     """The fitted chance of the outcome for these features."""
-    return 1 / (1 + math.exp(-(bias + sum(w * x for w, x in zip(weights, features)))))
+    return 1 / (1 + math.exp(-(bias + sum(w * x for w, x in zip(weights, features, strict=True)))))
 
 
 def shared_chances(bias: float, weights: Sequence[float], table: Sequence[Sequence[float]]) -> list[float]:
@@ -30,7 +30,7 @@ def shared_chances(bias: float, weights: Sequence[float], table: Sequence[Sequen
 
 def solve(a: list[list[float]], b: list[float]) -> list[float]:
     """x with a x = b (Gaussian elimination with partial pivoting; ``a`` is small and well posed)."""
-    m = [row[:] + [v] for row, v in zip(a, b)]
+    m = [[*row, v] for row, v in zip(a, b, strict=True)]
     size = len(m)
     for col in range(size):
         pivot = max(range(col, size), key=lambda r: abs(m[r][col]))
@@ -53,8 +53,8 @@ def fit(rows: list[Row], ridge: float = 1e-3, steps: int = 12) -> list[float]:
     for _ in range(steps):
         grad = [ridge * w[j] if j else 0.0 for j in range(k)]
         hess = [[ridge if i == j and i else 0.0 for j in range(k)] for i in range(k)]
-        for x, (_, y, _) in zip(xs, rows):
-            p = 1 / (1 + math.exp(-sum(a * b for a, b in zip(w, x))))
+        for x, (_, y, _) in zip(xs, rows, strict=True):
+            p = 1 / (1 + math.exp(-sum(a * b for a, b in zip(w, x, strict=True))))
             q = p * (1 - p)
             for i in range(k):
                 grad[i] += (p - y) * x[i]
@@ -65,7 +65,7 @@ def fit(rows: list[Row], ridge: float = 1e-3, steps: int = 12) -> list[float]:
         for i in range(k):
             for j in range(i):
                 hess[j][i] = hess[i][j]
-        w = [a - b for a, b in zip(w, solve(hess, grad))]
+        w = [a - b for a, b in zip(w, solve(hess, grad), strict=True)]
     return w
 
 
@@ -94,7 +94,7 @@ def print_weights(rows: list[Row], names: tuple[str, ...]) -> list[float]:
     """Fit on every row and print the weights by name, then as the constants a sampler keeps; returns them."""
     w = fit(rows)
     width = max(len(name) for name in ("bias", *names)) + 2
-    for name, weight in zip(("bias", *names), w):
+    for name, weight in zip(("bias", *names), w, strict=True):
         print(f"{name:{width}s} {weight:8.3f}")
     print(f"_WEIGHTS = {tuple(round(v, 3) for v in w[1:])}\n_BIAS = {round(w[0], 3)}")
     return w

@@ -13,7 +13,8 @@ import asyncio
 import contextvars
 import copy
 from collections import OrderedDict
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from bot.engine import Engine
 from bot.games import get_engine
@@ -174,8 +175,10 @@ class Tables:
         (nothing changed) when the write fails or the row changed elsewhere."""
         # A draft shares the cached state object unless it changed the state (see draft),
         # so the state is compared by identity, never walked.
-        fields = {k: getattr(draft, k) for k in ROW_FIELDS
-                  if (getattr(draft, k) is not getattr(game, k) if k == "state" else getattr(draft, k) != getattr(game, k))}
+        def changed(k: str) -> bool:
+            new, old = getattr(draft, k), getattr(game, k)
+            return new is not old if k == "state" else new != old
+        fields = {k: getattr(draft, k) for k in ROW_FIELDS if changed(k)}
         moves = moves or []
         try:
             rev = await self.storage.save_game(

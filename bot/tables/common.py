@@ -13,7 +13,8 @@ from bot.storage import GameRow
 
 log = logging.getLogger("heistcord.tables")  # one logger for the whole service (tests and operators filter on it)
 
-SAVE_FAILED = "I couldn't save that (the database is busy or failing), so nothing changed. Please try again in a moment."
+SAVE_FAILED = ("I couldn't save that (the database is busy or failing), so nothing changed."
+               " Please try again in a moment.")
 CHANGED_ELSEWHERE = "The game changed at the same moment, so that was not applied. Please look and try again."
 STALE_PANEL = "That panel is out of date: the game has moved on. Here is a fresh one."
 

@@ -8,7 +8,8 @@ Lobby changes never touch a game's state: each is a function applied to a copy o
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from bot.engine import RuleError
 from bot.games import get_engine, registry
