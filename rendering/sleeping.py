@@ -1,18 +1,12 @@
 """Sleeping Wizard renderer: draws views only (never the full state)."""
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from PIL import Image, ImageDraw
 
 from bot.games.sleeping.viewtypes import (
     CardView,
-    FinalView,
     LastRoundView,
     SleepingView,
-    SummaryCardView,
-    TeamCardView,
     TeamView,
 )
 from rendering.common import (
@@ -23,101 +17,30 @@ from rendering.common import (
     MUTED,
     PANEL,
     RED,
-    TILES,
     fit_text,
     font,
     new_canvas,
     seat_colour,
     wrap_text,
 )
+from rendering.sleeping_cards import (
+    CARD_H,
+    CARD_W,
+    CATEGORY_COLOURS,
+    CLASS_COLOURS,
+    DARK,
+    GAP,
+    W,
+    _header,
+    _mini_backs,
+    draw_back,
+    draw_card,
+)
+from rendering.sleeping_scores import render_final, render_round, render_round_summary
 
-W = 1000  # scaled to 400 px on a phone: 25 px type reads as 10 px
-CARD_W, CARD_H = 116, 146
-GAP = 8
+__all__ = ["describe", "render_board", "render_final", "render_howto", "render_private", "render_round",
+           "render_round_summary"]
 
-CLASS_COLOURS = {
-    "Healer": (76, 160, 96),
-    "Mage": (140, 92, 206),
-    "Warrior": (196, 70, 62),
-    "Ranger": (40, 150, 150),
-    "Rogue": (92, 96, 110),
-    "Slime": (132, 178, 40),
-    "Bard": (214, 150, 40),
-    "Shapeshifter": (60, 120, 210),
-}
-CATEGORY_COLOURS = {
-    "basic": (90, 96, 120), "end": (110, 70, 120), "peek": (60, 120, 210), "hiring": (196, 110, 50),
-    "market": (214, 150, 40), "noise": (196, 70, 62), "treasure": (76, 160, 96),
-}
-BACK = (38, 44, 78)
-DARK = (22, 23, 30)
-
-
-def draw_card(d: ImageDraw.ImageDraw, x: int, y: int, card: CardView | TeamCardView | SummaryCardView,
-              score: int | None = None, w: int = CARD_W, h: int = CARD_H, note: str | None = None,
-              over: tuple[int, int, int] | None = None) -> None:
-    """An adventurer face up: value and class colour on top, name (if the card has one), a note, its noise.
-    Over a flat colour ``over`` it is drawn once per card and pasted after."""
-    if over is None:
-        _card_face(d, x, y, card, score, w, h, note)
-        return
-    TILES.paste(d, x, y, (w + 1, h + 1), over, ("sleeping card", json.dumps(card, sort_keys=True), score, note),
-                lambda d, x, y: _card_face(d, x, y, card, score, w, h, note))
-
-
-def _card_face(d: ImageDraw.ImageDraw, x: int, y: int, card: CardView | TeamCardView | SummaryCardView,
-               score: int | None, w: int, h: int, note: str | None) -> None:
-    colour = CLASS_COLOURS.get(card["class"], PANEL)
-    d.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=(245, 240, 228), outline=colour, width=4)
-    d.rounded_rectangle((x + 4, y + 4, x + w - 4, y + 52), radius=7, fill=colour)
-    d.text((x + 10, y + 4), card["label"], font=font(40, bold=True), fill=(255, 255, 255))
-    cls = card["class"] if card["class"] != "Shapeshifter" else "Shifter"
-    name = card["name"] if "name" in card else None
-    if name is None:  # round summaries are anonymous: show the class big instead
-        d.text((x + w // 2, y + 82), fit_text(d, cls, font(24, bold=True, condensed=True), w - 8),
-               font=font(24, bold=True, condensed=True), fill=colour, anchor="mm")
-    else:
-        name_font = font(24, bold=True, condensed=True)
-        for size in (24, 23, 22, 21, 20):
-            name_font = font(size, bold=True, condensed=True)
-            if d.textlength(name, font=name_font) <= w - 8:
-                break
-        d.text((x + w // 2, y + 72), fit_text(d, name, name_font, w - 8), font=name_font, fill=DARK, anchor="mm")
-        d.text((x + w // 2, y + 98), fit_text(d, cls, font(21, condensed=True), w - 10),
-               font=font(21, condensed=True), fill=colour, anchor="mm")
-    if note:
-        d.text((x + w // 2, y + 124), fit_text(d, note, font(19, condensed=True), w - 8),
-               font=font(19, condensed=True), fill=(60, 60, 70), anchor="mm")
-    if score is not None:
-        cx, cy, r = x + w - 22, y + 27, 20
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DARK if score else GREEN, outline=(255, 255, 255), width=2)
-        d.text((cx, cy), str(score), font=font(23, bold=True), fill=(255, 255, 255), anchor="mm")
-
-
-def draw_back(d: ImageDraw.ImageDraw, x: int, y: int, letter: str = "", w: int = CARD_W, h: int = CARD_H,
-              caption: str = "unseen") -> None:
-    """A card seen from the back (one of your own you haven't peeked at): its slot letter, big, and "unseen" (not a
-    "?", which is the Shapeshifter's number)."""
-    d.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=BACK, outline=(120, 130, 190), width=3)
-    d.rounded_rectangle((x + 10, y + 10, x + w - 10, y + h - 10), radius=8, outline=(80, 90, 150), width=2)
-    if letter:
-        d.text((x + w // 2, y + h // 2 - 14), letter, font=font(48, bold=True), fill=(170, 180, 235), anchor="mm")
-    d.text((x + w // 2, y + h - 32), caption, font=font(22, bold=True), fill=INK, anchor="mm")
-
-
-def _mini_backs(d: ImageDraw.ImageDraw, x: int, y: int, count: int) -> None:
-    for i in range(count):
-        bx = x + i * 20
-        d.rounded_rectangle((bx, y, bx + 26, y + 34), radius=4, fill=BACK, outline=(120, 130, 190), width=2)
-
-
-def _header(d: ImageDraw.ImageDraw, view: SleepingView, title: str, width: int) -> int:
-    d.text((20, 12), title, font=font(30, bold=True), fill=GOLD)
-    status = view.get("status", "")
-    lines = wrap_text(d, status, font(27, bold=True), width - 40, max_lines=2)
-    for i, line in enumerate(lines):
-        d.text((20, 52 + 34 * i), line, font=font(27, bold=True), fill=INK)
-    return 60 + 34 * len(lines)
 
 
 def _floor_banner(d: ImageDraw.ImageDraw, view: SleepingView, x: int, y: int, w: int) -> int:
@@ -430,80 +353,6 @@ def _draw_private(view: SleepingView, anchors: dict[str, tuple[int, int]] | None
     return img.crop((0, 0, width, y + 10))
 
 
-def render_final(view: SleepingView, scores: list[dict[str, Any]] | None = None) -> Image.Image:
-    """The final score table (treasure, tracker bonus, total, noise, winners), then the last round's teams."""
-    names = view["names"]
-    n = len(names)
-    final = view.get("final") or []
-    last = view.get("last_round")
-    row_h = 48
-    team_rows = n if last else 0
-    height = 88 + 60 + n * row_h + 40 + (60 + team_rows * (CARD_H + 20 + 36) if last else 0) + 60
-    img, d = new_canvas(W, height)
-    y = _header(d, view, "Sleeping Wizard — final score", W)
-    cols = [(20, "#"), (70, "Guild"), (340, "Treasure"), (480, "Bonus"), (590, "Total"), (690, "Noise"), (790, "")]
-    for x, heading in cols:
-        d.text((x, y), heading, font=font(22, bold=True), fill=MUTED)
-    y += 34
-    by_seat: dict[int, FinalView | dict[str, Any]] = {row["seat"]: row for row in final}
-    order = sorted(range(n), key=lambda seat: (by_seat[seat]["rank"], seat)) if final else list(range(n))
-    for seat in order:
-        row = by_seat.get(seat, {"rank": "-", "treasure": view["treasure"][seat], "bonus": 0,
-                                 "total": view["treasure"][seat], "noise": view["noise"][seat], "eligible": True,
-                                 "won": False})
-        fill = PANEL if not row["won"] else (70, 64, 36)
-        d.rounded_rectangle((14, y - 4, W - 14, y + row_h - 8), radius=8, fill=fill)
-        d.ellipse((70, y + 6, 88, y + 24), fill=seat_colour(seat))
-        d.text((20, y), str(row["rank"]), font=font(26, bold=True), fill=GOLD if row["won"] else INK)
-        d.text((96, y), fit_text(d, names[seat], font(26, bold=True), 236), font=font(26, bold=True), fill=INK)
-        d.text((340, y), str(row["treasure"]), font=font(26), fill=INK)
-        d.text((480, y), f"+{row['bonus']}", font=font(26), fill=INK)
-        d.text((590, y), str(row["total"]), font=font(26, bold=True), fill=GOLD)
-        d.text((690, y), str(row["noise"]), font=font(26), fill=RED if not row["eligible"] else INK)
-        tag = "WINNER" if row["won"] else ("woke the wizard" if not row["eligible"] else "")
-        d.text((790, y), fit_text(d, tag, font(24, bold=True), W - 810), font=font(24, bold=True),
-               fill=GOLD if row["won"] else RED)
-        y += row_h
-    if last:
-        y = render_round_summary(d, view, last, 20, y + 20)
-    return img.crop((0, 0, W, min(height, y + 16)))
-
-
-def render_round_summary(d: ImageDraw.ImageDraw, view: SleepingView, last: LastRoundView, x: int, y: int) -> int:
-    """The last scored round: each team's anonymous cards with their noise, and the treasure it won."""
-    names = view["names"]
-    d.text((x, y), f"Round {last['round']} on {last['floor_name']}", font=font(28, bold=True), fill=GOLD)
-    y += 44
-    for team in last["teams"]:
-        why_h = 36 if any(card.get("why") for card in team["cards"]) else 0
-        d.rounded_rectangle((x - 4, y - 4, W - 16, y + CARD_H + 8 + why_h), radius=10, fill=PANEL)
-        d.rectangle((x, y + 4, x + 8, y + CARD_H), fill=seat_colour(team["seat"]))
-        d.text((x + 18, y + 6), fit_text(d, names[team["seat"]], font(26, bold=True), 200), font=font(26, bold=True),
-               fill=INK)
-        d.text((x + 18, y + 44), f"noise {team['noise']}", font=font(25, bold=True), fill=INK)
-        gained = team["base"] + team["bonus"]
-        d.text((x + 18, y + 78), f"+{gained} treasure" if gained else "no treasure", font=font(24),
-               fill=GOLD if gained else MUTED)
-        for i, card in enumerate(team["cards"]):
-            note = f"= {card['copies']}" if card.get("copies") else None
-            draw_card(d, x + 240 + i * (CARD_W + GAP), y, card, score=card["score"], note=note)
-        why = ", ".join(dict.fromkeys(card["why"] for card in team["cards"] if card.get("why")))
-        if why:
-            d.text((x + 240, y + CARD_H + 10), fit_text(d, f"Why: {why}", font(24, bold=True), W - x - 270),
-                   font=font(24, bold=True), fill=GREEN)
-        y += CARD_H + 20 + (36 if why else 0)
-    return y
-
-
-def render_round(view: SleepingView) -> Image.Image | None:
-    """The end-of-round summary (the last scored round) as its own image."""
-    last = view.get("last_round")
-    if not last:
-        return None
-    n = len(last["teams"])
-    img, d = new_canvas(W, 60 + n * (CARD_H + 20 + 36) + 20, BG)
-    y = render_round_summary(d, view, last, 20, 16)
-    return img.crop((0, 0, W, y + 8))
 
 
 def describe(view: SleepingView) -> str:

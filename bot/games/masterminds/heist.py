@@ -6,7 +6,7 @@ from typing import Any, cast
 
 from bot.rng import Rng
 
-from . import board, options, upkeep
+from . import board, effects, options, upkeep
 from . import prep as prep_turn
 from .board import recruit_value, seat_order
 from .cards import CONSEQUENCES, FAILURES, HEISTS, PREP, TALENTS, prep_name
@@ -239,7 +239,7 @@ def _bust(state, events) -> None:
     for step_index in placed:
         die = heist["dice"][step_index]
         if die and die["seat"] == attempt["seat"] and board._next_step(heist) == step_index + 1:
-            prep_turn._pop_last_die(state, heist, events)
+            effects._pop_last_die(state, heist, events)
     if placed:
         board._tally(state, "used", "mechanic:bust")
     state["run"]["placed"] = []
@@ -275,10 +275,10 @@ def _complete(state, events) -> None:
     events.append({"type": "complete", "text": f"{name} completes {heist_name}!"})
     mine = sum(1 for die in heist["dice"][:3] if die and die["seat"] == seat)
     state.setdefault("stats", {}).setdefault("completions", []).append({"seat": seat, "own": mine})
-    prep_turn._take_gems(state, seat, HEISTS[heist["b"]]["take"], events, f"the take of {heist_name}")
+    effects._take_gems(state, seat, HEISTS[heist["b"]]["take"], events, f"the take of {heist_name}")
     if len(state["teams"][seat]) < TEAM_LIMIT:
         state["completing"] = slot  # a Lockdown drawn here can't undo the heist being completed
-        prep_turn._draw_prep(state, seat, 1, events)
+        effects._draw_prep(state, seat, 1, events)
         state["completing"] = None
     own = Counter(die["value"] for die in heist["dice"] if die and die["seat"] == seat)
     for die in heist["dice"]:
@@ -288,7 +288,7 @@ def _complete(state, events) -> None:
     if own and max(own.values()) >= 3:
         value = max(own, key=lambda v: (own[v], v))
         events.append({"type": "bonus", "text": f"{name} had three matching dice ({value}s) on {heist_name}: bonus gem!"})
-        prep_turn._take_gems(state, seat, 1, events, "matching dice bonus")
+        effects._take_gems(state, seat, 1, events, "matching dice bonus")
     state["mementos"][seat].append(heist["a"])
     state["heist_deck"].insert(0, heist["b"])
     state["heists"][slot] = None
@@ -322,7 +322,7 @@ def _retire(state, seat: int, tid: str, events) -> None:
     events.append({"type": "retire", "text": f"{board._talent_name(tid)} fences the loot and retires from {board._seat_name(state, seat)}'s team."})
     if TALENTS[tid]["ability"] == "fence":
         board._tally(state, "used", "ability:Fence")
-        prep_turn._take_gems(state, seat, 1, events, "Fence")
+        effects._take_gems(state, seat, 1, events, "Fence")
 
 
 def _suffer(state, tid: str, events) -> None:
@@ -394,7 +394,7 @@ def _resolve_test(state, events) -> None:
             state["phase"] = "lose_gem"
             return
         if held:
-            prep_turn._give_gem(state, seat, held[0], events)
+            effects._give_gem(state, seat, held[0], events)
         else:
             events.append({"type": "gems", "text": f"{name} has no gem to lose."})
     elif consequence == "lose_cards":
@@ -453,7 +453,7 @@ def _act_suffer(state, seat: int, action, events) -> None:
 
 def _act_give_gem(state, seat: int, action, events) -> None:
     """The gem a Failure consequence returns to the bag; the run is over."""
-    prep_turn._give_gem(state, seat, action["colour"], events)
+    effects._give_gem(state, seat, action["colour"], events)
     state["pending"] = None
     _end_run(state, events)
 

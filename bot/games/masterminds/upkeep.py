@@ -6,8 +6,7 @@ from typing import Any
 from bot.engine import competition_ranks
 from bot.rng import Rng
 
-from . import board
-from . import prep as prep_turn
+from . import board, effects
 from .cards import CLEAR, TALENTS, prep_name
 from .constants import HAND_LIMIT
 
@@ -22,7 +21,7 @@ def _upkeep(state, events) -> None:
         if TALENTS[entry["card"]]["ability"] == "fixer" and len(state["hands"][seat]) < 3:
             events.append({"type": "ability", "text": f"{board._talent_name(entry['card'])} (Fixer) finds a Prep card."})
             board._tally(state, "used", "ability:Fixer")
-            prep_turn._draw_prep(state, seat, 1, events)
+            effects._draw_prep(state, seat, 1, events)
     for entry in state["teams"][seat]:
         if entry["injured"]:
             entry["injured"] = False

@@ -1,4 +1,5 @@
-"""Wizard's Rage: board geometry and the small lookups every phase shares (tiles, tokens, cards, heroes)."""
+"""Wizard's Rage: board geometry and the small lookups every phase shares (tiles, tokens, cards, heroes),
+and what hurts a hero down here (saving throws, damage, the wizard's win when the last hero falls)."""
 from __future__ import annotations
 
 from collections import deque
@@ -8,8 +9,7 @@ from bot.engine import plays_rulebook
 from bot.rng import Rng
 
 from . import cards
-from . import heroes as hero_turn
-from .constants import DIRS, TRAP_DAMAGE, TRAP_SAVE
+from .constants import DIRS, SCOUT_RANGE, TRAP_DAMAGE, TRAP_SAVE
 
 _GRIDS: dict[int, list[tuple[int, ...]]] = {}
 
@@ -221,7 +221,7 @@ def _saving_throw(state: dict, seat: int, rng: Rng, cause: str, safe: str, hurt:
     said = f"{cause}{state['names'][seat]} rolls {roll}+{bonus}"
     if roll + bonus >= TRAP_SAVE:
         return [_event("save", said + safe)]
-    return [_event("save", said + hurt), *hero_turn._damage(state, seat, TRAP_DAMAGE)]
+    return [_event("save", said + hurt), *_damage(state, seat, TRAP_DAMAGE)]
 
 
 def save_bonus(state: dict, seat: int) -> int:
@@ -329,3 +329,52 @@ def _monster_name(t: dict) -> str:
         return "Ambusher"
     return cards.WIZARD_DEFS[t["card"]]["name"]
 
+
+def stuck(state: dict, seat: int) -> bool:
+    """Whether a hero stands on a tile with tokens (monsters hold them: they must fight)."""
+    hero = state["heroes"][seat]
+    return bool(state["tiles"][hero["pos"]]["tokens"])
+
+
+def scout_range(state: dict) -> int:
+    """How far a revealed room senses key vaults: tuned only (a new rule; 0 under the rulebook)."""
+    return 0 if rulebook(state) else SCOUT_RANGE[state["n"]]
+
+
+def _damage(state: dict, seat: int, amount: int) -> list[dict]:
+    hero = state["heroes"][seat]
+    if not hero["alive"]:
+        return []
+    hero["hp"] -= amount
+    if hero["hp"] > 0:
+        return []
+    hero["hp"] = 0
+    hero["alive"] = False
+    tile = state["tiles"][hero["pos"]]
+    dropped = len(hero["hand"]) + len(hero["equip"])
+    tile["drop"]["cards"].extend(hero["hand"] + hero["equip"])
+    tile["drop"]["keys"] += hero["keys"]
+    keys = hero["keys"]
+    hero["hand"], hero["equip"], hero["keys"] = [], [], 0
+    hero["frozen"] = False
+    text = f"{state['names'][seat]} falls on {label(state, hero['pos'])}"
+    if dropped or keys:
+        text += f", dropping {dropped} card{'s' if dropped != 1 else ''}"
+        if keys:
+            text += f" and {keys} key{'s' if keys != 1 else ''}"
+    return [_event("death", text + ".")]
+
+
+def _check_wizard_win(state: dict) -> list[dict]:
+    if state["phase"] != "over" and not living(state):
+        state["phase"] = "over"
+        state["winner"] = "wizard"
+        state["end"] = "all heroes dead"
+        state["end_reason"] = "Every hero has fallen: the wizard wins!"
+        state["pending"] = None
+        wizard = state["wizard"]
+        if wizard["pending_card"] is not None:
+            wizard["discard"].append(wizard["pending_card"])
+            wizard["pending_card"] = None
+        return [_event("win", state["end_reason"])]
+    return []

@@ -4,13 +4,16 @@ This module is the face of the game: ``RageEngine`` keeps the engine contract an
 its own module of plain functions over the JSON state, and the phases are a table of handlers (``PHASES``):
 
   constants.py   numbers of the rules, the empty tile
-  board.py       grid geometry and shared lookups (tiles, tokens, cards, heroes)
+  board.py       grid geometry and shared lookups (tiles, tokens, cards, heroes), damage, the wizard's win
+  loot.py        loot, keys and dropped items reaching the heroes
   opening.py     a new game (``new_state``) and the opening phases (tower, door, keys, opening hand)
-  wizard.py      the wizard's turn (rage, draws, cards, spells)
-  heroes.py      the heroes' turn (moves to commit, items, gifts, loot, damage)
+  wizard.py      the wizard's turn (rage, draws, cards, spells), ending with the heroes' phase starting
+  heroes.py      the heroes' turn (moves to commit, items, gifts)
   resolution.py  resolving the committed moves (flips, traps, combat, end of round)
   views.py       what each seat may see
   texts.py       rules summary, status line, descriptions, refusals
+
+Imports run one way: heroes -> resolution -> wizard -> views, texts, loot -> board (no module imports one above it).
 
 State layout (plain JSON):
   tiles[i]      one dict per grid square i = row * size + col (see constants.new_tile)
@@ -30,7 +33,7 @@ from typing import Any
 
 from bot.engine import RULES_OPTION, Engine, GameMeta, Option, Phase, PhaseTable
 
-from . import board, cards, opening, resolution, texts, views
+from . import board, cards, opening, texts, views
 from . import heroes as hero_turn
 from . import wizard as wizard_turn
 from .constants import (
@@ -146,7 +149,7 @@ class RageEngine(Engine[RageView]):
         available |= {cards.LOOT_DEFS[k]["name"] for k in held["l"] if cards.LOOT_DEFS[k]["kind"] == "consumable"}
         if not board.rulebook(state):
             available.add("quick march")
-        if resolution.scout_range(state):
+        if board.scout_range(state):
             available.add("scouting")
         if state["keys_found"]:
             available.add("rage")
@@ -217,5 +220,5 @@ def _wizard_autoplay(state: dict) -> list[dict]:
     if state["phase"] == "wizard" and not state["pending"] and \
             wizard_turn._wizard_actions(state) == [{"type": "end_turn"}]:
         events.append(board._event("end", "The wizard ends the turn. Heroes, commit your moves!"))
-        events.extend(hero_turn._start_hero_phase(state))
+        events.extend(wizard_turn._start_hero_phase(state))
     return events

@@ -1,24 +1,17 @@
-"""Wizard's Rage: the heroes' turn (moves to commit, free actions with items and gifts, loot, damage)."""
+"""Wizard's Rage: the heroes' turn (moves to commit, free actions with items and gifts)."""
 from __future__ import annotations
 
 from typing import Callable
 
 from bot.engine import RuleError
-from bot.rng import Rng
 
-from . import board, cards, resolution, texts
+from . import board, cards, loot, resolution, texts
 from .constants import FREE_LIMIT, HERO_HP, SPRINT_STEPS
 
 # What a hero may do in the heroes' phase, and what their free actions do.
 
 
 # ------------------------------------------------------------------ hero actions
-def stuck(state: dict, seat: int) -> bool:
-    """Whether a hero stands on a tile with tokens (monsters hold them: they must fight)."""
-    hero = state["heroes"][seat]
-    return bool(state["tiles"][hero["pos"]]["tokens"])
-
-
 def move_targets(state: dict, seat: int) -> list[int]:
     """The tiles a hero may step to: adjacent ones, the tower only from its door with three keys."""
     hero = state["heroes"][seat]
@@ -85,7 +78,7 @@ def route_actions(state: dict, seat: int) -> list[dict]:
     Sprint (a frozen hero: only a Sprint; a hero on tokens: none). The move panel offers them in two
     steps: where to (``go``), then which way, when there is more than one way to a tile."""
     hero = state["heroes"][seat]
-    if stuck(state, seat):
+    if board.stuck(state, seat):
         return []
     out: list[dict] = []
     if not hero["frozen"]:
@@ -178,15 +171,6 @@ def _free_actions(state: dict, seat: int) -> list[dict]:
 
 
 # ------------------------------------------------------------------ hero phase
-def _start_hero_phase(state: dict) -> list[dict]:
-    state["phase"] = "heroes"
-    state["commits"] = {}
-    for s in board.living(state):
-        hero = state["heroes"][s]
-        hero["free"] = 0
-    return []
-
-
 def _apply_hero(state: dict, seat: int, action: dict) -> list[dict]:
     typ = action["type"]
     if typ in ("move", "stay", "sprint", "march"):
@@ -278,7 +262,7 @@ def _do_give(state: dict, seat: int, action: dict) -> list[dict]:
     cid = action["card"]
     to = action["to"]
     state["heroes"][seat]["hand"].remove(cid)
-    _gain_card(state, to, cid)
+    loot._gain_card(state, to, cid)
     card = board.loot_card(state, cid)["name"]
     return [board._event("give", f"{name} gives a card to {state['names'][to]}."),
             board._event("give", f"You give {card} to {state['names'][to]}.", to=seat),
@@ -290,83 +274,6 @@ def _do_give_key(state: dict, seat: int, action: dict) -> list[dict]:
     state["heroes"][seat]["keys"] -= 1
     state["heroes"][to]["keys"] += 1
     return [board._event("give", f"{state['names'][seat]} gives a key to {state['names'][to]}.")]
-
-
-def _gain_card(state: dict, seat: int, cid: int) -> str:
-    """A hero receives a loot card; equipment goes straight on when its slot is free."""
-    hero = state["heroes"][seat]
-    card = board.loot_card(state, cid)
-    board._note_held(state, "l", card["key"])
-    if card["kind"] == "equipment" and board.slot_count(state, seat, card["slot"]) < cards.SLOTS[card["slot"]]:
-        hero["equip"].append(cid)
-        return "equipped"
-    hero["hand"].append(cid)
-    return "hand"
-
-
-def _draw_loot(state: dict) -> int | None:
-    loot = state["loot"]
-    if not loot["deck"]:
-        if not loot["discard"]:
-            return None
-        loot["deck"] = loot["discard"]
-        loot["discard"] = []
-        Rng(state).shuffle(loot["deck"])
-    return loot["deck"].pop()
-
-
-def _loot_order(state: dict, seats: list[int]) -> list[int]:
-    """Who gets the next loot card among heroes sharing a room: fewest cards, then lowest HP, then seat."""
-    def key(s: int) -> tuple:
-        hero = state["heroes"][s]
-        return (len(hero["hand"]) + len(hero["equip"]), hero["hp"], s)
-    return sorted(seats, key=key)
-
-
-def _give_loot(state: dict, seats: list[int], count: int, where: str) -> list[dict]:
-    events = []
-    for _ in range(count):
-        seats_alive = [s for s in seats if state["heroes"][s]["alive"]]
-        if not seats_alive:
-            break
-        cid = _draw_loot(state)
-        if cid is None:
-            events.append(board._event("loot", "The loot deck is empty."))
-            break
-        s = _loot_order(state, seats_alive)[0]
-        how = _gain_card(state, s, cid)
-        card = board.loot_card(state, cid)
-        if card["kind"] == "equipment":
-            events.append(board._event("loot", f"{state['names'][s]} loots {card['name']} in {where}"
-                                      f"{' and equips it' if how == 'equipped' else ''}."))
-        else:
-            events.append(board._event("loot", f"{state['names'][s]} loots a card in {where}."))
-            events.append(board._event("loot", f"You loot {card['name']}: {card['text']}", to=s))
-    return events
-
-
-def _damage(state: dict, seat: int, amount: int) -> list[dict]:
-    hero = state["heroes"][seat]
-    if not hero["alive"]:
-        return []
-    hero["hp"] -= amount
-    if hero["hp"] > 0:
-        return []
-    hero["hp"] = 0
-    hero["alive"] = False
-    tile = state["tiles"][hero["pos"]]
-    dropped = len(hero["hand"]) + len(hero["equip"])
-    tile["drop"]["cards"].extend(hero["hand"] + hero["equip"])
-    tile["drop"]["keys"] += hero["keys"]
-    keys = hero["keys"]
-    hero["hand"], hero["equip"], hero["keys"] = [], [], 0
-    hero["frozen"] = False
-    text = f"{state['names'][seat]} falls on {board.label(state, hero['pos'])}"
-    if dropped or keys:
-        text += f", dropping {dropped} card{'s' if dropped != 1 else ''}"
-        if keys:
-            text += f" and {keys} key{'s' if keys != 1 else ''}"
-    return [board._event("death", text + ".")]
 
 
 HERO_FREE_ACTIONS: dict[str, Callable[[dict, int, dict], list[dict]]] = {

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from bot.rng import Rng
 
-from . import board, cards
-from . import heroes as hero_turn
+from . import board, cards, loot
 from . import wizard as wizard_turn
-from .constants import SCOUT_RANGE, TRAP_DAMAGE
+from .constants import TRAP_DAMAGE
 
 # Once every living hero has committed: reveal, move, flip, collect, fight, end the round.
 
@@ -106,16 +105,11 @@ def _spring_trap(state: dict, here: list[int], rng: Rng) -> list[dict]:
     return events
 
 
-def scout_range(state: dict) -> int:
-    """How far a revealed room senses key vaults: tuned only (a new rule; 0 under the rulebook)."""
-    return 0 if board.rulebook(state) else SCOUT_RANGE[state["n"]]
-
-
 def _scout(state: dict, i: int) -> list[dict]:
     """Scouting (tuned rules): a revealed room senses how many key vaults (found or not) lie within
     SCOUT_RANGE steps of it. The number is public and stays on the room; which tiles they are is not."""
     tile = state["tiles"][i]
-    rng_ = scout_range(state)
+    rng_ = board.scout_range(state)
     if not rng_ or tile["key_tile"]:
         return []
     r0, c0 = board.row_col(state, i)
@@ -139,51 +133,8 @@ def _collect(state: dict, i: int, visitors: list[int]) -> list[dict]:
     lab = board.label(state, i)
     if not tile["searched"]:
         tile["searched"] = True
-        events.extend(hero_turn._give_loot(state, seats, 1, lab))
-    events.extend(_pickup(state, i, seats))
-    return events
-
-
-def _pickup(state: dict, i: int, seats: list[int]) -> list[dict]:
-    events: list[dict] = []
-    tile = state["tiles"][i]
-    lab = board.label(state, i)
-    seats = [s for s in seats if state["heroes"][s]["alive"]]
-    if not seats:
-        return events
-    keeper = sorted(seats, key=lambda s: (-state["heroes"][s]["keys"], s))[0]
-    if tile["key"]:
-        tile["key"] = False
-        state["heroes"][keeper]["keys"] += 1
-        state["keys_taken"] += 1
-        events.append(board._event("key", f"{state['names'][keeper]} takes the key from {lab}! "
-                                 f"({state['keys_taken']}/3 found)"))
-        if state["keys_taken"] == 3 and not state["keys_found"]:
-            state["keys_found"] = True
-            events.append(board._event("rage", "All three keys are found! The wizard's rage begins: "
-                                      "from now on the world crumbles every wizard turn."))
-    if tile["drop"]["keys"]:
-        state["heroes"][keeper]["keys"] += tile["drop"]["keys"]
-        events.append(board._event("key", f"{state['names'][keeper]} picks up {tile['drop']['keys']} dropped key(s) on {lab}."))
-        tile["drop"]["keys"] = 0
-    if tile["drop"]["cards"]:
-        dropped = tile["drop"]["cards"]
-        tile["drop"]["cards"] = []
-        for cid in dropped:
-            s = hero_turn._loot_order(state, seats)[0]
-            hero_turn._gain_card(state, s, cid)
-            events.append(board._event("loot", f"{state['names'][s]} picks up {board.loot_card(state, cid)['name']} on {lab}."))
-    return events
-
-
-def _settle_drops(state: dict) -> list[dict]:
-    """Dropped items go to the next hero who stands on their tile with no monsters -- also a hero who
-    was already there when their friend fell (e.g. to a fireball), or who stays there."""
-    events = []
-    for i, tile in enumerate(state["tiles"]):
-        if (tile["drop"]["cards"] or tile["drop"]["keys"]) and not tile["removed"] and i != state["tower"] \
-                and not board.face_up_monsters(state, i) and board.heroes_on(state, i):
-            events.extend(_pickup(state, i, board.heroes_on(state, i)))
+        events.extend(loot._give_loot(state, seats, 1, lab))
+    events.extend(loot._pickup(state, i, seats))
     return events
 
 
@@ -228,8 +179,8 @@ def _combat(state: dict, i: int, fighters: list[int], movers: dict[int, int]) ->
         count = 1 if tile["conquered"] else 2
         tile["conquered"] = True
         tile["searched"] = True
-        events.extend(hero_turn._give_loot(state, fighters, count, lab))
-        events.extend(_pickup(state, i, fighters))
+        events.extend(loot._give_loot(state, fighters, count, lab))
+        events.extend(loot._pickup(state, i, fighters))
     else:
         for s in fighters:
             if s in movers:
@@ -237,7 +188,7 @@ def _combat(state: dict, i: int, fighters: list[int], movers: dict[int, int]) ->
             events.append(board._event("damage", f"{state['names'][s]} is driven back to "
                                         f"{board.label(state, state['heroes'][s]['pos'])} and takes {hits} "
                                         f"damage."))
-            events.extend(hero_turn._damage(state, s, hits))
+            events.extend(board._damage(state, s, hits))
     return events
 
 
@@ -259,11 +210,11 @@ def _resolve(state: dict) -> list[dict]:
     events.extend(_fights(state, came_from))
     if state["phase"] == "over":
         return events
-    events.extend(_settle_drops(state))
+    events.extend(loot._settle_drops(state))
     events.extend(_storm_empty_tower(state))
     if state["phase"] == "over":
         return events
-    events.extend(_check_wizard_win(state))
+    events.extend(board._check_wizard_win(state))
     if state["phase"] == "over":
         return events
     events.extend(_end_round(state, commits))
@@ -388,21 +339,6 @@ def _end_round(state: dict, commits: dict[int, dict]) -> list[dict]:
         return [board._event("win", state["end_reason"])]
     state["round"] += 1
     return wizard_turn._start_wizard_turn(state)
-
-
-def _check_wizard_win(state: dict) -> list[dict]:
-    if state["phase"] != "over" and not board.living(state):
-        state["phase"] = "over"
-        state["winner"] = "wizard"
-        state["end"] = "all heroes dead"
-        state["end_reason"] = "Every hero has fallen: the wizard wins!"
-        state["pending"] = None
-        wizard = state["wizard"]
-        if wizard["pending_card"] is not None:
-            wizard["discard"].append(wizard["pending_card"])
-            wizard["pending_card"] = None
-        return [board._event("win", state["end_reason"])]
-    return []
 
 
 def _public_move(state: dict, seat: int, a: dict) -> str:

@@ -7,8 +7,7 @@ from typing import Any
 
 from bot.teach import HowToPlay, Tutorial, TutorialStep
 
-from . import board, cards
-from . import heroes as hero_turn
+from . import board, cards, loot
 from .bot_player import win_prob
 from .constants import FREE_LIMIT, HERO_HP
 
@@ -256,7 +255,7 @@ def _give(state: State, seat: int, key: str) -> int:
         for cid in pile:
             if state["lcards"][cid] == key:
                 pile.remove(cid)
-                hero_turn._gain_card(state, seat, cid)
+                loot._gain_card(state, seat, cid)
                 return cid
     raise ValueError(key)
 

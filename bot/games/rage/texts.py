@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Any
 
 from . import board, cards
-from . import heroes as hero_turn
 from .constants import DIR_NAMES, FREE_LIMIT, HERO_HP
 
 SUMMARY = """**Wizard's Rage** - the table's first seat is the **Wizard**; everyone else is a **hero** (10 hit points, starting in a corner camp), and the heroes play as one team.
@@ -103,7 +102,7 @@ def describe_action(state: dict, seat: int, action: dict) -> str:
         way = _dir_between(state, hero["pos"], action["to"])
         return f"Move {way} to {lab(action['to'])}"
     if typ == "stay":
-        return "Stay (fight here)" if seat and hero_turn.stuck(state, seat) else "Stay where you are"
+        return "Stay (fight here)" if seat and board.stuck(state, seat) else "Stay where you are"
     if typ == "go":
         hero = state["heroes"][seat]
         (r0, c0), (r1, c1) = divmod(hero["pos"], state["size"]), divmod(action["to"], state["size"])
@@ -160,7 +159,7 @@ def illegal_message(state: dict, seat: int, action: dict) -> str:
         hero = state["heroes"][seat]
         if hero["frozen"] and typ in ("move", "march"):
             return "You are frozen by a Frost Bolt: you can't move this turn (items, even a Sprint, still work)."
-        if typ in ("move", "sprint", "march") and hero_turn.stuck(state, seat):
+        if typ in ("move", "sprint", "march") and board.stuck(state, seat):
             return "You can't move: there are tokens on your tile, so you fight where you stand."
         if typ == "move" and action.get("to") == state["tower"]:
             return ("The tower opens only from the tile its door faces, for heroes there holding all 3 keys "

@@ -1,7 +1,7 @@
 """Wizard's Rage: what each seat may see (the public view, and the wizard's or a hero's private part)."""
 from __future__ import annotations
 
-from . import board, cards, resolution, texts
+from . import board, cards, texts
 from .constants import FREE_LIMIT
 from .viewtypes import (
     HeroPrivate,
@@ -32,7 +32,7 @@ def view(state: dict, viewer: int | None) -> RageView:
         "keys_taken": state["keys_taken"], "keys_hidden": state["keys_hidden"],
         "tiles": [_tile_view(state, i) for i in range(len(state["tiles"]))],
         "heroes": [_hero_public(state, s) for s in range(1, state["n"])],
-        "token_cap": board.tile_capacity(state), "scout_range": resolution.scout_range(state),
+        "token_cap": board.tile_capacity(state), "scout_range": board.scout_range(state),
         "wizard": {"seat": 0, "name": state["names"][0], "mana": wizard["mana"], "mana_max": cards.MANA_MAX,
                    "mana_left": board.mana_left(state) if state["phase"] == "wizard" else None,
                    "hand_count": len(wizard["hand"]), "deck_count": len(wizard["deck"]),

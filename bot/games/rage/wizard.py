@@ -6,8 +6,7 @@ from typing import Callable
 from bot.engine import RuleError
 from bot.rng import Rng
 
-from . import board, cards, placement, resolution, views
-from . import heroes as hero_turn
+from . import board, cards, loot, placement, views
 from .constants import AMBUSH_LEVEL, DIR_NAMES, TRAP_DAMAGE
 
 # What the wizard may do on their turn, and what it does.
@@ -250,9 +249,19 @@ def _do_discard(state: dict, action: dict) -> list[dict]:
             board._event("discard", f"You discard {board.wizard_card(state, cid)['name']}.", to=0)]
 
 
+def _start_hero_phase(state: dict) -> list[dict]:
+    """The wizard's turn is over: the heroes' phase starts (every living hero commits a move)."""
+    state["phase"] = "heroes"
+    state["commits"] = {}
+    for s in board.living(state):
+        hero = state["heroes"][s]
+        hero["free"] = 0
+    return []
+
+
 def _do_end_turn(state: dict, action: dict) -> list[dict]:
     events = [board._event("end", "The wizard ends the turn. Heroes, commit your moves!")]
-    events.extend(hero_turn._start_hero_phase(state))
+    events.extend(_start_hero_phase(state))
     return events
 
 
@@ -330,9 +339,9 @@ def _do_place(state: dict, action: dict) -> list[dict]:
 def _do_target(state: dict, action: dict) -> list[dict]:
     events = _cast(state, state["pending"]["effect"], action["tile"])
     _finish_card(state)
-    events.extend(resolution._check_wizard_win(state))
+    events.extend(board._check_wizard_win(state))
     if state["phase"] != "over":
-        events.extend(resolution._settle_drops(state))
+        events.extend(loot._settle_drops(state))
     return events
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from bot.games.rage import ENGINE
+from bot.games.rage import ENGINE, loot
 from bot.games.rage import heroes as hero_turn
 
 
@@ -86,7 +86,7 @@ class RageTable:
             for cid in pile:
                 if st["lcards"][cid] == key:
                     pile.remove(cid)
-                    hero_turn._gain_card(st, seat, cid)
+                    loot._gain_card(st, seat, cid)
                     return cid
         raise AssertionError(f"no loot card {key!r} left to give")
 

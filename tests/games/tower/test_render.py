@@ -9,6 +9,7 @@ import pytest
 
 from bot.games.tower import ENGINE
 from rendering import tower as renderer
+from rendering import tower_cards, tower_scores
 from tests.games.tower.scenario import TowerTable
 
 PHONE = 400  # how wide a phone shows a picture
@@ -52,7 +53,8 @@ def _fonts_used(monkeypatch):
     def spy(size, *args, **kwargs):
         sizes.append(size)
         return real(size, *args, **kwargs)
-    monkeypatch.setattr(renderer, "font", spy)
+    for module in (renderer, tower_cards, tower_scores):  # the renderer and the modules it draws with
+        monkeypatch.setattr(module, "font", spy)
     return sizes
 
 
